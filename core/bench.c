@@ -1,0 +1,179 @@
+#include "bench.h"
+
+#include "exitcode.h"
+
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Record a failure; the first message (the plugin's own) wins. */
+static int failed(struct job *j, int exitcode, const char *what, cudaError_t e)
+{
+	if (!j->res.message[0])
+		snprintf(j->res.message, sizeof j->res.message, "%s%s%s", what,
+			 e != cudaSuccess ? ": " : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+	j->res.outcome = OUTCOME_ERROR;
+	j->res.exitcode = exitcode;
+	return exitcode;
+}
+
+static int step_failed(struct job *j, int rc, const char *step)
+{
+	return failed(j, rc == GPULAB_EPARAM ? EXIT_PARAM : EXIT_CUDA, step, cudaGetLastError());
+}
+
+/* Writing a buffer twice the size of L2 evicts what the last repetition
+ * left there, so the next one reads from device memory. */
+static cudaError_t flush_l2(struct bench *b, cudaStream_t s)
+{
+	cudaError_t e;
+	if (!b->flush_buf) {
+		b->flush_bytes = 2 * b->dev->l2_bytes;
+		if ((e = cudaMalloc(&b->flush_buf, b->flush_bytes)) != cudaSuccess)
+			return e;
+	}
+	return cudaMemsetAsync(b->flush_buf, 0, b->flush_bytes, s);
+}
+
+struct timing {
+	double *gpu, *host, *total;
+	cudaEvent_t start, stop;
+};
+
+/* One repetition: untimed reset and flush, then run between events, then
+ * the host step on the host clock. */
+static int repetition(struct bench *b, struct job *j, struct timing *t, int slot)
+{
+	const struct gpulab_exercise *e = j->pick.ex;
+	cudaStream_t s = (cudaStream_t)j->ctx.stream;
+	cudaError_t ce;
+	int rc;
+	float ms;
+
+	if (e->reset && (rc = e->reset(&j->ctx)) != GPULAB_OK)
+		return step_failed(j, rc, "reset failed");
+	if (b->cold && (ce = flush_l2(b, s)) != cudaSuccess)
+		return failed(j, EXIT_CUDA, "L2 flush failed", ce);
+	if ((ce = cudaEventRecord(t->start, s)) != cudaSuccess)
+		return failed(j, EXIT_CUDA, "cudaEventRecord failed", ce);
+	if ((rc = e->run(&j->ctx)) != GPULAB_OK)
+		return step_failed(j, rc, "run failed");
+	if ((ce = cudaEventRecord(t->stop, s)) != cudaSuccess || (ce = cudaEventSynchronize(t->stop)) != cudaSuccess
+	    || (ce = cudaGetLastError()) != cudaSuccess || (ce = cudaEventElapsedTime(&ms, t->start, t->stop)) != cudaSuccess)
+		return failed(j, EXIT_CUDA, "the exercise's GPU work failed", ce);
+	double h0 = now_ms();
+	if (e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
+		return step_failed(j, rc, "host step failed");
+	double h = e->host ? now_ms() - h0 : 0;
+	if (slot >= 0) {
+		t->gpu[slot] = ms;
+		t->host[slot] = h;
+		t->total[slot] = ms + h;
+	}
+	return 0;
+}
+
+static void summarise(struct job *j, struct timing *t)
+{
+	struct result *r = &j->res;
+	unsigned n = j->reps;
+	r->total_med = median(t->total, n);
+	r->host_med = median(t->host, n);
+	r->gpu_med = median(t->gpu, n); /* sorted now: min and max at the ends */
+	r->gpu_min = t->gpu[0];
+	r->gpu_max = t->gpu[n - 1];
+	uint64_t bytes = j->ctx.bytes_read + j->ctx.bytes_written;
+	r->gbps = r->gpu_med > 0 ? bytes / (r->gpu_med * 1e6) : 0;
+}
+
+static int measure(struct bench *b, struct job *j)
+{
+	struct timing t = { 0 };
+	int rc = 0;
+	cudaError_t ce;
+	t.gpu = calloc(j->reps, sizeof(double));
+	t.host = calloc(j->reps, sizeof(double));
+	t.total = calloc(j->reps, sizeof(double));
+	if (!t.gpu || !t.host || !t.total)
+		rc = failed(j, EXIT_CUDA, "out of host memory", cudaSuccess);
+	else if ((ce = cudaEventCreate(&t.start)) != cudaSuccess || (ce = cudaEventCreate(&t.stop)) != cudaSuccess)
+		rc = failed(j, EXIT_CUDA, "cudaEventCreate failed", ce);
+	for (unsigned i = 0; rc == 0 && i < j->warmup + j->reps; i++)
+		rc = repetition(b, j, &t, (int)i - (int)j->warmup);
+	if (rc == 0)
+		summarise(j, &t);
+	if (t.start)
+		cudaEventDestroy(t.start);
+	if (t.stop)
+		cudaEventDestroy(t.stop);
+	free(t.gpu);
+	free(t.host);
+	free(t.total);
+	return rc;
+}
+
+static int check(struct bench *b, struct job *j)
+{
+	if (!b->verify) {
+		j->res.outcome = OUTCOME_UNVERIFIED;
+		return 0;
+	}
+	int rc = j->pick.ex->verify(&j->ctx);
+	if (rc == GPULAB_WRONG) {
+		j->res.outcome = OUTCOME_WRONG;
+		if (!j->res.message[0])
+			snprintf(j->res.message, sizeof j->res.message, "result differs from the CPU reference");
+		return EXIT_WRONG;
+	}
+	if (rc != GPULAB_OK)
+		return step_failed(j, rc, "verify failed");
+	j->res.outcome = OUTCOME_OK;
+	return 0;
+}
+
+int bench_run(struct bench *b, struct job *j)
+{
+	cudaStream_t s = NULL;
+	cudaError_t ce;
+	int rc;
+
+	if ((ce = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) != cudaSuccess)
+		return failed(j, EXIT_CUDA, "cudaStreamCreate failed", ce);
+	j->ctx.stream = (struct CUstream_st *)s;
+	rc = j->pick.ex->setup(&j->ctx);
+	if (rc != GPULAB_OK)
+		rc = step_failed(j, rc, "setup failed");
+	else if ((rc = measure(b, j)) == 0)
+		rc = check(b, j);
+	j->pick.ex->teardown(&j->ctx);
+	j->ctx.state = NULL;
+	cudaStreamDestroy(s);
+	return rc;
+}
+
+void bench_free(struct bench *b)
+{
+	if (b->flush_buf)
+		cudaFree(b->flush_buf);
+	b->flush_buf = NULL;
+}

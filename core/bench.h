@@ -1,0 +1,25 @@
+/* Running one planned job on the GPU: warm-up, timed repetitions with
+ * CUDA events, verification. */
+#ifndef GPULAB_BENCH_H
+#define GPULAB_BENCH_H
+
+#include "device.h"
+#include "job.h"
+
+struct bench {
+	const struct device_info *dev;
+	int cold;              /* flush L2 before every repetition */
+	int verify;
+	void *flush_buf;       /* twice the L2, allocated on first use */
+	size_t flush_bytes;
+};
+
+/* Fills j->res; returns 0, or the exit code the job earns. */
+int bench_run(struct bench *b, struct job *j);
+
+void bench_free(struct bench *b);
+
+/* The median of v[0..n) (sorts v). */
+double median(double *v, size_t n);
+
+#endif

@@ -1,0 +1,29 @@
+/* The GPU gpulab runs on, and what the report needs to know of it. */
+#ifndef GPULAB_DEVICE_H
+#define GPULAB_DEVICE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct device_info {
+	int ordinal;
+	char name[256];
+	int cc_major, cc_minor;
+	int sms, warp_size, max_threads_per_block;
+	size_t smem_per_block, smem_per_block_optin, smem_per_sm;
+	size_t l2_bytes, mem_bytes;
+	int mem_clock_khz, bus_width_bits;
+	double peak_gbps;   /* 2 transfers a clock (DDR) x clock x bus width */
+	int driver_version, runtime_version;
+};
+
+/* Open the current device (CUDA_VISIBLE_DEVICES picks it).  Returns 0, or
+ * EXIT_NODEVICE with one line in err. */
+int device_open(struct device_info *d, char *err, size_t errlen);
+
+/* Free device memory now, in bytes. */
+size_t device_free_bytes(void);
+
+void device_print(const struct device_info *d, FILE *out);
+
+#endif

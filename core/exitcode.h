@@ -1,0 +1,18 @@
+/* The exit codes of gpulab: each kind of failure has its own, so scripts
+ * and tests can tell them apart.  The man page lists them. */
+#ifndef GPULAB_EXITCODE_H
+#define GPULAB_EXITCODE_H
+
+enum exitcode {
+	EXIT_OK = 0,
+	EXIT_WRONG = 1,     /* an exercise computed a wrong result */
+	EXIT_USAGE = 2,     /* unknown option or key, malformed value */
+	EXIT_CONFIG = 3,    /* an INI file cannot be read or parsed */
+	EXIT_PLUGIN = 4,    /* a plugin cannot be loaded or has the wrong ABI */
+	EXIT_NOMATCH = 5,   /* no exercise matches a name */
+	EXIT_NODEVICE = 6,  /* no CUDA device or driver */
+	EXIT_PARAM = 7,     /* a parameter the exercise cannot use, or too large */
+	EXIT_CUDA = 8       /* a CUDA call failed during a run */
+};
+
+#endif

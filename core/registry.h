@@ -1,0 +1,40 @@
+/*
+ * The loaded plugins.  A plugin either loads fully (its .so opened, its
+ * descriptor and every exercise checked, its INI keys known) or is left
+ * out with one line saying why; the others carry on.
+ */
+#ifndef GPULAB_REGISTRY_H
+#define GPULAB_REGISTRY_H
+
+#include "settings.h"
+
+#include <gpulab/plugin.h>
+
+struct plugin {
+	char *name;
+	char *path;         /* the .so as resolved */
+	const char *ini;    /* the INI file naming it */
+	void *handle;       /* NULL if it failed to load */
+	const struct gpulab_plugin *desc;
+	char *error;        /* why it failed, one line */
+};
+
+struct registry {
+	struct plugin *v;
+	size_t n;
+};
+
+/* Load every plugin the configuration names.  Relative `file`s are
+ * looked up in each directory of plugin_path (':'-separated).  Returns 0,
+ * or -1 if memory ran out; plugins that fail carry their error. */
+int registry_load(struct registry *r, const struct config *c, const char *plugin_path);
+
+/* Check one loaded descriptor; on failure write why into err.
+ * Exposed for the tests. */
+int registry_check(const struct gpulab_plugin *d, const char *name, char *err, size_t errlen);
+
+const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const char *key);
+
+void registry_free(struct registry *r);
+
+#endif

@@ -1,0 +1,259 @@
+#include "config.h"
+
+#include "report.h"
+
+#include <string.h>
+
+static int measured(const struct job *j)
+{
+	return j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED;
+}
+
+static const char *status_word(const struct job *j)
+{
+	switch (j->res.outcome) {
+	case OUTCOME_OK: return "ok";
+	case OUTCOME_UNVERIFIED: return "unverified";
+	case OUTCOME_WRONG: return "FAILED";
+	default: return "ERROR";
+	}
+}
+
+/* The run's row for exercise `name` of j's plugin, if it was measured. */
+static const struct job *sibling(const struct report *r, const struct job *j, const char *name)
+{
+	for (size_t i = 0; name && i < r->njobs; i++) {
+		const struct job *k = &r->jobs[i];
+		if (k->pick.plugin == j->pick.plugin && !strcmp(k->pick.ex->name, name) && measured(k))
+			return k;
+	}
+	return NULL;
+}
+
+/* Speedup over the plugin's baseline, and share of its reference's speed;
+ * 0 where there is none. */
+static void compare(const struct report *r, const struct job *j, double *speedup, double *share)
+{
+	const struct job *b = sibling(r, j, j->pick.plugin->desc->baseline);
+	const struct job *f = sibling(r, j, j->pick.plugin->desc->reference);
+	*speedup = b && measured(j) ? b->res.total_med / j->res.total_med : 0;
+	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
+}
+
+static double peak_pct(const struct report *r, const struct job *j)
+{
+	return r->dev && r->dev->peak_gbps > 0 ? 100 * j->res.gbps / r->dev->peak_gbps : 0;
+}
+
+static void notes_text(const struct job *j, char *buf, size_t len, char sep)
+{
+	buf[0] = 0;
+	for (int i = 0; i < j->res.nnotes; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%g", i ? (char[]){ sep, 0 } : "",
+			 j->res.notes[i].name, j->res.notes[i].value);
+}
+
+static void cell(FILE *out, int width, int show, const char *fmt, double v)
+{
+	if (show)
+		fprintf(out, fmt, width, v);
+	else
+		fprintf(out, "%*s", width, "-");
+}
+
+static void table_header(FILE *out, int namew, int with_host)
+{
+	fprintf(out, "%-*s %-5s %11s %5s %10s %10s %10s", namew, "exercise", "type", "n", "block",
+		"median ms", "min ms", "max ms");
+	if (with_host)
+		fprintf(out, " %9s", "host ms");
+	fprintf(out, " %8s %6s %8s %7s  %s\n", "GB/s", "%peak", "speedup", "of ref", "status");
+}
+
+static void table_row(FILE *out, const struct report *r, const struct job *j, int namew, int with_host)
+{
+	char name[256], notes[256];
+	double speedup, share;
+	int m = measured(j);
+	compare(r, j, &speedup, &share);
+	notes_text(j, notes, sizeof notes, ' ');
+	fprintf(out, "%-*s %-5s %11llu %5u", namew, job_name(j, name, sizeof name),
+		dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n, j->ctx.block);
+	cell(out, 10, m, " %*.4f", j->res.gpu_med);
+	cell(out, 10, m, " %*.4f", j->res.gpu_min);
+	cell(out, 10, m, " %*.4f", j->res.gpu_max);
+	if (with_host)
+		cell(out, 9, m && j->pick.ex->host, " %*.4f", j->res.host_med);
+	/* a wrong result earns no bandwidth */
+	cell(out, 8, m, " %*.1f", j->res.gbps);
+	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
+	cell(out, 7, speedup > 0, " %*.2fx", speedup);
+	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
+	fprintf(out, "  %s%s%s\n", status_word(j), notes[0] ? "  " : "", notes);
+}
+
+static void print_table(const struct report *r, FILE *out)
+{
+	int namew = 8, with_host = 0;
+	char name[256];
+	const char *base = NULL, *ref = NULL;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		int len = (int)strlen(job_name(j, name, sizeof name));
+		namew = len > namew ? len : namew;
+		with_host |= j->pick.ex->host != NULL;
+		if (sibling(r, j, j->pick.plugin->desc->baseline))
+			base = j->pick.plugin->desc->baseline;
+		if (sibling(r, j, j->pick.plugin->desc->reference))
+			ref = j->pick.plugin->desc->reference;
+	}
+	if (r->dev)
+		fprintf(out, "%s (sm_%d%d), peak %.1f GB/s; %s L2\n", r->dev->name, r->dev->cc_major,
+			r->dev->cc_minor, r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
+	table_header(out, namew, with_host);
+	for (size_t i = 0; i < r->njobs; i++)
+		table_row(out, r, &r->jobs[i], namew, with_host);
+	if (base)
+		fprintf(out, "speedup: %s's time over this row's\n", base);
+	if (ref)
+		fprintf(out, "of ref: this row's speed as a share of %s's\n", ref);
+	if (with_host)
+		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		if (j->res.outcome != OUTCOME_OK && j->res.message[0])
+			fprintf(out, "%s: %s: %s\n", job_name(j, name, sizeof name), status_word(j), j->res.message);
+	}
+}
+
+/* CSV fields are quoted where they could hold a comma or a quote. */
+static void csv_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_csv(const struct report *r, FILE *out)
+{
+	char name[256], notes[256];
+	fputs("exercise,type,n,block,reps,warmup,cold,median_ms,min_ms,max_ms,host_ms,total_ms,"
+	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message\n", out);
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		const struct result *x = &j->res;
+		double speedup, share;
+		int m = measured(j);
+		compare(r, j, &speedup, &share);
+		notes_text(j, notes, sizeof notes, ';');
+		fprintf(out, "%s,%s,%llu,%u,%u,%u,%d,", job_name(j, name, sizeof name), dtype_name(j->ctx.dtype),
+			(unsigned long long)j->ctx.n, j->ctx.block, j->reps, j->warmup, r->cold);
+		if (m)
+			fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,", x->gpu_med, x->gpu_min, x->gpu_max, x->host_med, x->total_med);
+		else
+			fputs(",,,,,", out);
+		fprintf(out, "%llu,", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
+		if (m)
+			fprintf(out, "%.3f,%.3f,", x->gbps, peak_pct(r, j));
+		else
+			fputs(",,", out);
+		if (speedup > 0) fprintf(out, "%.4f", speedup);
+		fputc(',', out);
+		if (share > 0) fprintf(out, "%.4f", share);
+		fprintf(out, ",%s,", status_word(j));
+		csv_string(out, notes);
+		fputc(',', out);
+		csv_string(out, x->message);
+		fputc('\n', out);
+	}
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* A number, or null where there is none (JSON has no NaN). */
+static void json_number(FILE *out, const char *key, int have, double v)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (have)
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+static void json_result(const struct report *r, const struct job *j, FILE *out)
+{
+	char name[256];
+	const struct result *x = &j->res;
+	double speedup, share;
+	int m = measured(j);
+	compare(r, j, &speedup, &share);
+	fputs("    {\"exercise\": ", out);
+	json_string(out, job_name(j, name, sizeof name));
+	fprintf(out, ", \"type\": \"%s\", \"n\": %llu, \"block\": %u, \"reps\": %u, \"warmup\": %u",
+		dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n, j->ctx.block, j->reps, j->warmup);
+	json_number(out, "median_ms", m, x->gpu_med);
+	json_number(out, "min_ms", m, x->gpu_min);
+	json_number(out, "max_ms", m, x->gpu_max);
+	json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
+	json_number(out, "total_ms", m, x->total_med);
+	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
+	json_number(out, "gbps", m, x->gbps);
+	json_number(out, "peak_pct", m && r->dev, peak_pct(r, j));
+	json_number(out, "speedup", speedup > 0, speedup);
+	json_number(out, "ref_share", share > 0, share);
+	fprintf(out, ", \"verified\": %s, \"status\": \"%s\", \"message\": ",
+		x->outcome == OUTCOME_OK ? "true" : "false", status_word(j));
+	json_string(out, x->message);
+	fputs(", \"notes\": {", out);
+	for (int i = 0; i < x->nnotes; i++) {
+		fputs(i ? ", " : "", out);
+		json_string(out, x->notes[i].name);
+		fprintf(out, ": %.6g", x->notes[i].value);
+	}
+	fputs("}}", out);
+}
+
+static void print_json(const struct report *r, FILE *out)
+{
+	fprintf(out, "{\n  \"gpulab\": \"%s\",\n  \"cold\": %s,\n  \"device\": ", PACKAGE_VERSION, r->cold ? "true" : "false");
+	if (r->dev) {
+		fputs("{\"name\": ", out);
+		json_string(out, r->dev->name);
+		fprintf(out, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"peak_gbps\": %.1f}",
+			r->dev->cc_major, r->dev->cc_minor, r->dev->sms, r->dev->peak_gbps);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n  \"results\": [\n", out);
+	for (size_t i = 0; i < r->njobs; i++) {
+		json_result(r, &r->jobs[i], out);
+		fputs(i + 1 < r->njobs ? ",\n" : "\n", out);
+	}
+	fputs("  ]\n}\n", out);
+}
+
+void report_print(const struct report *r, FILE *out)
+{
+	switch (r->format) {
+	case FORMAT_CSV: print_csv(r, out); break;
+	case FORMAT_JSON: print_json(r, out); break;
+	default: print_table(r, out); break;
+	}
+}

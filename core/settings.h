@@ -1,0 +1,55 @@
+/*
+ * The INI files: which plugins exist, where their .so lives, and default
+ * parameters.  Sections:
+ *   [defaults]                   n, block, type, reps, warmup for all
+ *   [plugin NAME]                file = NAME.so (required), then defaults
+ *                                and plugin keys for the plugin's exercises
+ *   [exercise NAME.EXERCISE]     defaults and keys for one exercise
+ * Files are loaded lowest precedence first; a later file wins, and inside
+ * one file the most specific section wins.
+ */
+#ifndef GPULAB_SETTINGS_H
+#define GPULAB_SETTINGS_H
+
+#include <stddef.h>
+
+enum scope { SCOPE_DEFAULTS, SCOPE_PLUGIN, SCOPE_EXERCISE };
+
+struct setting {
+	enum scope scope;
+	char *target;      /* plugin name, or plugin.exercise; NULL for defaults */
+	char *key, *value;
+	const char *file;  /* points into config.files */
+	int line;
+	int rank;          /* index of the file in load order */
+};
+
+struct config {
+	struct setting *v;
+	size_t n, cap;
+	char **files;
+	size_t nfiles;
+};
+
+/* Load one file; a missing optional file is no error.  Returns 0, or an
+ * exit code with one line in err naming file, line and fault. */
+int config_load(struct config *c, const char *path, int required,
+		char *err, size_t errlen);
+
+/* Load every file in precedence order (lowest first):
+ *   SYSCONFDIR/gpulab.ini, SYSCONFDIR/conf.d/\*.ini (sorted),
+ *   $XDG_CONFIG_HOME/gpulab/gpulab.ini, $GPULAB_CONFIG, then `explicit`. */
+int config_load_all(struct config *c, const char *sysconfdir,
+		    const char *explicit_file, char *err, size_t errlen);
+
+/* The winning setting of key for an exercise (plugin "p", exercise "e";
+ * e may be NULL for plugin-wide keys like `file`), or NULL. */
+const struct setting *config_get(const struct config *c, const char *plugin,
+				 const char *exercise, const char *key);
+
+/* Is this one of the keys every exercise takes (n, block, type, ...)? */
+int config_generic_key(const char *key);
+
+void config_free(struct config *c);
+
+#endif

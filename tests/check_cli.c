@@ -1,0 +1,226 @@
+/* The gpulab command as a user meets it, without a GPU: bad input gets
+ * one line naming what is at fault and its own exit code; broken plugins
+ * are refused without stopping the others.  Runs the built binary on the
+ * host-only test plugins. */
+#include "config.h"
+
+#include "exitcode.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char sysconf[4096], env_sys[4200], env_path[4200], env_xdg[4200];
+static const char *bin;
+
+/* A configuration naming the given plugin sections. */
+static void configure(const char *ini)
+{
+	char *dir = temp_dir(), *xdg = temp_dir();
+	snprintf(sysconf, sizeof sysconf, "%s", dir);
+	write_file(dir, "gpulab.ini", ini);
+	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", dir);
+	snprintf(env_path, sizeof env_path, "GPULAB_PLUGIN_PATH=/nonexistent:%s", getenv("GPULAB_TEST_PLUGINS"));
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
+	free(dir);
+	free(xdg);
+}
+
+static const char *const good_ini =
+	"[plugin fake]\nfile = fake.so\n"
+	"[plugin badabi]\nfile = badabi.so\n"
+	"[plugin nocb]\nfile = nocb.so\n"
+	"[plugin noentry]\nfile = noentry.so\n"
+	"[plugin gone]\nfile = gone.so\n";
+
+static struct cmd_result o;
+
+/* gpulab ARGS... (NULL-terminated) */
+static void gpulab(const char *first, ...)
+{
+	char *argv[32] = { (char *)bin };
+	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", NULL };
+	va_list ap;
+	int n = 1;
+	va_start(ap, first);
+	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	run_cmd(&o, argv, env);
+}
+
+/* Exit code `code`, and stderr one line holding `words`. */
+static void expect_error(int code, const char *words)
+{
+	ck_assert_msg(o.status == code, "exit %d, wanted %d; stderr: %s", o.status, code, o.err);
+	ck_assert_msg(strstr(o.err, words) != NULL, "stderr lacks '%s': %s", words, o.err);
+	ck_assert_msg(count_lines(o.err) == 1, "not one line: %s", o.err);
+	ck_assert_msg(!strncmp(o.err, "gpulab: ", 8), "%s", o.err);
+}
+
+static int have_gpu(void)
+{
+	static int known = -1;
+	if (known < 0) {
+		gpulab("info", NULL);
+		known = o.status == 0;
+	}
+	return known;
+}
+
+START_TEST(help_and_version)
+{
+	configure("");
+	gpulab("--help", NULL);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert(strstr(o.out, "usage: gpulab") != NULL);
+	gpulab(NULL);
+	ck_assert_int_eq(o.status, 0);
+	gpulab("--version", NULL);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert(strstr(o.out, "gpulab " PACKAGE_VERSION) != NULL);
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+	configure(good_ini);
+	gpulab("--bogus", NULL);
+	expect_error(EXIT_USAGE, "--bogus");
+	gpulab("run", "fake.ok", "-n", NULL);
+	expect_error(EXIT_USAGE, "-n needs a value");
+	gpulab("run", "fake.ok", "-n", "0", NULL);
+	expect_error(EXIT_USAGE, "-n: invalid value '0'");
+	gpulab("run", "fake.ok", "-n", "12Q", NULL);
+	expect_error(EXIT_USAGE, "'12Q'");
+	gpulab("run", "fake.ok", "--format", "yaml", NULL);
+	expect_error(EXIT_USAGE, "'yaml'");
+	gpulab("run", "fake.ok", "-t", "double", NULL);
+	expect_error(EXIT_USAGE, "'double'");
+	gpulab("run", "fake.ok", "-p", "novalue", NULL);
+	expect_error(EXIT_USAGE, "KEY=VALUE");
+	gpulab("frobnicate", NULL);
+	expect_error(EXIT_USAGE, "unknown command 'frobnicate'");
+	gpulab("run", NULL);
+	expect_error(EXIT_USAGE, "name at least one exercise");
+	gpulab("list", "extra", NULL);
+	expect_error(EXIT_USAGE, "unexpected argument 'extra'");
+}
+END_TEST
+
+START_TEST(list_shows_good_refuses_bad)
+{
+	char want[4200];
+	configure(good_ini);
+	gpulab("list", NULL);
+	ck_assert_msg(o.status == EXIT_PLUGIN, "exit %d", o.status);
+	ck_assert(strstr(o.out, "fake.ok") && strstr(o.out, "fake.keyed") && strstr(o.out, "-p mode=fast"));
+	snprintf(want, sizeof want, "%s/fake.so", getenv("GPULAB_TEST_PLUGINS"));
+	ck_assert_msg(strstr(o.out, want) != NULL, "list does not name %s:\n%s", want, o.out);
+	ck_assert(strstr(o.out, "gpulab.ini") != NULL);
+	/* each broken plugin gets one line naming its file and the fault */
+	ck_assert_int_eq(count_lines(o.err), 4);
+	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 1") != NULL);
+	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
+	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
+	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
+	ck_assert(strstr(o.out, "badabi.") == NULL && strstr(o.out, "nocb.") == NULL);
+}
+END_TEST
+
+START_TEST(config_errors)
+{
+	configure("[plugin fake]\nfile = fake.so\nthis is not ini\n");
+	gpulab("list", NULL);
+	expect_error(EXIT_CONFIG, "gpulab.ini:3: malformed line");
+	configure("[plugin fake]\nfile = fake.so\nbogus = 1\n");
+	gpulab("run", "fake.ok", NULL);
+	expect_error(EXIT_PLUGIN, "gpulab.ini:3: unknown key 'bogus' for fake");
+	configure("[plugin fake]\nfile = fake.so\n[exercise fake.nope]\nn = 3\n");
+	gpulab("run", "fake.ok", NULL);
+	expect_error(EXIT_PLUGIN, "plugin 'fake' has no exercise 'nope'");
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("--config", "/nonexistent.ini", "list", NULL);
+	expect_error(EXIT_CONFIG, "/nonexistent.ini: cannot read");
+}
+END_TEST
+
+START_TEST(unknown_exercise)
+{
+	configure(good_ini);
+	gpulab("run", "fake.okk", NULL);
+	expect_error(EXIT_NOMATCH, "no exercise matches 'fake.okk'; did you mean fake.ok?");
+	gpulab("run", "badabi.ok", NULL);
+	expect_error(EXIT_PLUGIN, "'badabi.ok': plugin 'badabi' did not load: ");
+	ck_assert(strstr(o.err, "version 99") != NULL);
+}
+END_TEST
+
+START_TEST(parameter_errors)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.ok", "-p", "mode=slow", NULL);
+	expect_error(EXIT_USAGE, "-p mode: no chosen exercise takes this key");
+	gpulab("run", "fake.wrong", "-t", "float", NULL);
+	expect_error(EXIT_PARAM, "fake.wrong: element type float is not supported (it takes int)");
+	gpulab("run", "fake.ok", "-b", "33", NULL);
+	expect_error(EXIT_PARAM, "fake.ok: block size 33 is not a multiple of 32");
+	gpulab("run", "fake.keyed", "-p", "mode=medium", NULL);
+	expect_error(EXIT_PARAM, "fake.keyed: -p mode=medium: expected fast or slow");
+	gpulab("run", "fake.keyed", "-p", "depth=deep", NULL);
+	expect_error(EXIT_PARAM, "fake.keyed: -p depth=deep: expected a count");
+	/* nothing half-done: a bad parameter for one exercise stops the run
+	 * before any exercise starts, so no report is printed */
+	gpulab("run", "fake", "-b", "48", NULL);
+	expect_error(EXIT_PARAM, "fake.ok: block size 48");
+	ck_assert_str_eq(o.out, "");
+	/* INI keys are checked against the exercise too */
+	configure("[plugin fake]\nfile = fake.so\n[exercise fake.keyed]\nmode = sideways\n");
+	gpulab("run", "fake.keyed", NULL);
+	expect_error(EXIT_PARAM, "mode=sideways");
+}
+END_TEST
+
+START_TEST(run_without_gpu)
+{
+	configure(good_ini);
+	gpulab("run", "fake.ok", NULL);
+	if (have_gpu()) {
+		ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	} else {
+		ck_assert_int_eq(o.status, EXIT_NODEVICE);
+		ck_assert(strstr(o.err, "gpulab: no CUDA device") != NULL);
+		gpulab("info", NULL);
+		expect_error(EXIT_NODEVICE, "no CUDA device");
+	}
+}
+END_TEST
+
+int main(void)
+{
+	bin = getenv("GPULAB_BIN");
+	if (!bin || !getenv("GPULAB_TEST_PLUGINS")) {
+		fprintf(stderr, "GPULAB_BIN and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
+		return 99;
+	}
+	Suite *s = suite_create("cli");
+	TCase *t = tcase_create("cli");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, help_and_version);
+	tcase_add_test(t, usage_errors);
+	tcase_add_test(t, list_shows_good_refuses_bad);
+	tcase_add_test(t, config_errors);
+	tcase_add_test(t, unknown_exercise);
+	tcase_add_test(t, parameter_errors);
+	tcase_add_test(t, run_without_gpu);
+	suite_add_tcase(s, t);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

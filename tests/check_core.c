@@ -1,0 +1,351 @@
+/* Unit tests of the core's pieces that need neither GPU nor plugin file:
+ * the size parser, the INI files and their precedence, exercise-name
+ * matching, descriptor checks, and the report formats. */
+#include "settings.h"
+#include "exitcode.h"
+#include "match.h"
+#include "registry.h"
+#include "report.h"
+#include "size.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* --- sizes ------------------------------------------------------------------ */
+START_TEST(size_forms)
+{
+	uint64_t v;
+	ck_assert_int_eq(parse_size("16777216", &v), 0);
+	ck_assert_uint_eq(v, 16777216);
+	ck_assert_int_eq(parse_size("2^24", &v), 0);
+	ck_assert_uint_eq(v, 16777216);
+	ck_assert_int_eq(parse_size("16M", &v), 0);
+	ck_assert_uint_eq(v, 16777216);
+	ck_assert_int_eq(parse_size("3k", &v), 0);
+	ck_assert_uint_eq(v, 3072);
+	ck_assert_int_eq(parse_size("1G", &v), 0);
+	ck_assert_uint_eq(v, 1073741824);
+	ck_assert_int_eq(parse_size("10^3", &v), 0);
+	ck_assert_uint_eq(v, 1000);
+	ck_assert_int_eq(parse_size("1000003", &v), 0);
+	ck_assert_uint_eq(v, 1000003);
+	ck_assert_int_eq(parse_size("0", &v), 0);
+	ck_assert_uint_eq(v, 0);
+}
+END_TEST
+
+START_TEST(size_rejects)
+{
+	uint64_t v;
+	const char *bad[] = { "", "abc", "-1", "16MB", "2^", "^3", "2^64", "1.5M", "16 M", " 16",
+			      "18446744073709551616", "17179869184G", "0x10", NULL };
+	for (int i = 0; bad[i]; i++)
+		ck_assert_msg(parse_size(bad[i], &v) != 0, "accepted '%s'", bad[i]);
+	ck_assert_int_eq(parse_size("2^63", &v), 0);
+	ck_assert_uint_eq(v, 1ull << 63);
+}
+END_TEST
+
+/* --- INI files -------------------------------------------------------------- */
+static char err[2048];
+
+static int load_text(struct config *c, const char *dir, const char *name, const char *text)
+{
+	return config_load(c, write_file(dir, name, text), 1, err, sizeof err);
+}
+
+START_TEST(config_precedence)
+{
+	char *dir = temp_dir();
+	struct config c = { 0 };
+	ck_assert_int_eq(load_text(&c, dir, "a.ini",
+				   "[defaults]\nn = 1K\nblock = 64\n"
+				   "[plugin reduce]\nfile = reduce.so\nn = 2K\n"
+				   "[exercise reduce.unroll8]\nn = 4K\n"), 0);
+	ck_assert_int_eq(load_text(&c, dir, "b.ini", "[plugin reduce]\nblock = 128\n"), 0);
+	/* exercise beats plugin beats defaults inside one file */
+	ck_assert_str_eq(config_get(&c, "reduce", "unroll8", "n")->value, "4K");
+	ck_assert_str_eq(config_get(&c, "reduce", "unroll2", "n")->value, "2K");
+	ck_assert_str_eq(config_get(&c, "other", "x", "n")->value, "1K");
+	/* a later file beats an earlier one, however specific */
+	ck_assert_str_eq(config_get(&c, "reduce", "unroll8", "block")->value, "128");
+	ck_assert_str_eq(config_get(&c, "other", "x", "block")->value, "64");
+	ck_assert_ptr_null(config_get(&c, "other", "x", "reps"));
+	const struct setting *s = config_get(&c, "reduce", NULL, "file");
+	ck_assert_str_eq(s->value, "reduce.so");
+	ck_assert_int_eq(s->line, 5);
+	ck_assert(strstr(s->file, "a.ini") != NULL);
+	config_free(&c);
+}
+END_TEST
+
+START_TEST(config_search_order)
+{
+	char *sys = temp_dir(), *xdg = temp_dir(), *extra = temp_dir(), path[4096];
+	struct config c = { 0 };
+	write_file(sys, "gpulab.ini", "[defaults]\nn = 1\nblock = 32\nreps = 5\nwarmup = 1\n");
+	snprintf(path, sizeof path, "%s/conf.d", sys);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	write_file(path, "20-b.ini", "[defaults]\nn = 3\nblock = 96\n");
+	write_file(path, "10-a.ini", "[defaults]\nn = 2\nblock = 64\nreps = 6\n");
+	write_file(path, "README", "not an ini file [\n");
+	snprintf(path, sizeof path, "%s/gpulab", xdg);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	write_file(path, "gpulab.ini", "[defaults]\nn = 4\n");
+	const char *env = write_file(extra, "env.ini", "[defaults]\nn = 5\nwarmup = 2\n");
+	const char *explicit_file = write_file(extra, "cli.ini", "[defaults]\nn = 6\n");
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	setenv("GPULAB_CONFIG", env, 1);
+	ck_assert_int_eq(config_load_all(&c, sys, explicit_file, err, sizeof err), 0);
+	ck_assert_uint_eq(c.nfiles, 6);
+	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "6");        /* --config */
+	ck_assert_str_eq(config_get(&c, "p", "e", "warmup")->value, "2");   /* $GPULAB_CONFIG */
+	ck_assert_str_eq(config_get(&c, "p", "e", "block")->value, "96");   /* conf.d, sorted */
+	ck_assert_str_eq(config_get(&c, "p", "e", "reps")->value, "6");
+	config_free(&c);
+	/* without --config, $GPULAB_CONFIG and then XDG win */
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), 0);
+	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "5");
+	config_free(&c);
+	unsetenv("GPULAB_CONFIG");
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), 0);
+	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "4");
+	config_free(&c);
+}
+END_TEST
+
+static void expect_config_error(const char *text, const char *line, const char *words)
+{
+	char *dir = temp_dir();
+	struct config c = { 0 };
+	ck_assert_int_eq(load_text(&c, dir, "bad.ini", text), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, line) && strstr(err, words), "message was: %s", err);
+	ck_assert(strstr(err, "bad.ini") != NULL);
+	ck_assert(strchr(err, '\n') == NULL);
+	config_free(&c);
+}
+
+START_TEST(config_errors)
+{
+	expect_config_error("[defaults]\nn = 1\nthis line is broken\n", ":3:", "malformed");
+	expect_config_error("n = 1\n", ":1:", "outside a section");
+	/* inih reports a section with its first key */
+	expect_config_error("[defaults]\n[plugins reduce]\nfile = x\n", ":3:", "unknown section [plugins reduce]");
+	expect_config_error("[defaults]\n\nn = lots\n", ":3:", "bad value 'lots' for 'n'");
+	expect_config_error("[defaults]\nblock = 0\n", ":2:", "at least 1");
+	expect_config_error("[defaults]\ntype = double\n", ":2:", "int or float");
+	expect_config_error("[defaults]\nmode = fast\n", ":2:", "unknown key 'mode'");
+	expect_config_error("[exercise reduce]\nn = 1\n", ":2:", "unknown section");
+	expect_config_error("[defaults]\nfile = x.so\n", ":2:", "'file' belongs");
+	expect_config_error("[plugin x]\nfile = x.so\n[oops\n", ":3:", "malformed");
+
+	struct config c = { 0 };
+	ck_assert_int_eq(config_load(&c, "/nonexistent/gpulab.ini", 1, err, sizeof err), EXIT_CONFIG);
+	ck_assert(strstr(err, "/nonexistent/gpulab.ini") != NULL);
+	ck_assert_int_eq(config_load(&c, "/nonexistent/gpulab.ini", 0, err, sizeof err), 0);
+	config_free(&c);
+}
+END_TEST
+
+/* --- descriptors and matching ---------------------------------------------- */
+static int step(struct gpulab_ctx *ctx) { (void)ctx; return 0; }
+static void down(struct gpulab_ctx *ctx) { (void)ctx; }
+#define EX(name) { name, "summary", GPULAB_INT32, 1024, 256, NULL, NULL, step, step, NULL, step, NULL, step, down }
+
+static struct gpulab_exercise reduce_ex[] = { EX("neighbored"), EX("interleaved"), EX("unroll2"), EX("unroll8"), EX("cub") };
+static struct gpulab_exercise transpose_ex[] = { EX("smem"), EX("smem_pad") };
+static struct gpulab_plugin reduce_desc = { GPULAB_ABI_VERSION, "reduce", "", reduce_ex, 5, "neighbored", "cub" };
+static struct gpulab_plugin transpose_desc = { GPULAB_ABI_VERSION, "transpose", "", transpose_ex, 2, NULL, NULL };
+
+static struct registry fake_registry(void)
+{
+	static struct plugin v[3];
+	v[0] = (struct plugin){ .name = "reduce", .desc = &reduce_desc };
+	v[1] = (struct plugin){ .name = "transpose", .desc = &transpose_desc };
+	v[2] = (struct plugin){ .name = "nested", .error = "nested.so: cannot open shared object file" };
+	return (struct registry){ v, 3 };
+}
+
+static void expect_pick(const struct selection *s, size_t i, const char *plugin, const char *ex)
+{
+	ck_assert_uint_gt(s->n, i);
+	ck_assert_str_eq(s->v[i].plugin->name, plugin);
+	ck_assert_str_eq(s->v[i].ex->name, ex);
+}
+
+START_TEST(match_names)
+{
+	struct registry r = fake_registry();
+	struct selection s;
+	char *whole[] = { "reduce" }, *glob[] = { "reduce.unroll*", "transpose.smem", "reduce.unroll8" };
+	ck_assert_int_eq(select_exercises(&r, whole, 1, &s, err, sizeof err), 0);
+	ck_assert_uint_eq(s.n, 5);
+	expect_pick(&s, 0, "reduce", "neighbored");
+	expect_pick(&s, 4, "reduce", "cub");
+	selection_free(&s);
+	/* pattern order, each exercise once */
+	ck_assert_int_eq(select_exercises(&r, glob, 3, &s, err, sizeof err), 0);
+	ck_assert_uint_eq(s.n, 3);
+	expect_pick(&s, 0, "reduce", "unroll2");
+	expect_pick(&s, 1, "reduce", "unroll8");
+	expect_pick(&s, 2, "transpose", "smem");
+	selection_free(&s);
+}
+END_TEST
+
+START_TEST(match_unknown_suggests)
+{
+	struct registry r = fake_registry();
+	struct selection s;
+	char *typo[] = { "reduce.unrol8" }, *bare[] = { "interleave" }, *none[] = { "zzzzzz" };
+	char *dead[] = { "nested.hello" }, *plug[] = { "transpos" };
+	ck_assert_int_eq(select_exercises(&r, typo, 1, &s, err, sizeof err), EXIT_NOMATCH);
+	ck_assert_msg(strstr(err, "did you mean reduce.unroll8") != NULL, "%s", err);
+	ck_assert_int_eq(select_exercises(&r, bare, 1, &s, err, sizeof err), EXIT_NOMATCH);
+	ck_assert_msg(strstr(err, "reduce.interleaved") != NULL, "%s", err);
+	ck_assert_int_eq(select_exercises(&r, plug, 1, &s, err, sizeof err), EXIT_NOMATCH);
+	ck_assert_msg(strstr(err, "did you mean transpose") != NULL, "%s", err);
+	ck_assert_int_eq(select_exercises(&r, none, 1, &s, err, sizeof err), EXIT_NOMATCH);
+	ck_assert_msg(strstr(err, "gpulab list") != NULL, "%s", err);
+	/* a plugin that failed to load says so instead of "no match" */
+	ck_assert_int_eq(select_exercises(&r, dead, 1, &s, err, sizeof err), EXIT_PLUGIN);
+	ck_assert_msg(strstr(err, "cannot open shared object") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(descriptor_checks)
+{
+	struct gpulab_plugin d = reduce_desc;
+	struct gpulab_exercise bad[2] = { EX("ok"), EX("ok") };
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), 0);
+	d.abi = 7;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "version 7") && strstr(err, "version 1"), "%s", err);
+	d = reduce_desc;
+	ck_assert_int_eq(registry_check(&d, "reduction", err, sizeof err), -1);
+	ck_assert(strstr(err, "'reduction'") != NULL);
+	d.exercises = bad;
+	d.n_exercises = 2;
+	d.baseline = d.reference = NULL;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert(strstr(err, "declared twice") != NULL);
+	bad[1].name = "Bad-Name";
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert(strstr(err, "invalid name") != NULL);
+	bad[1].name = "fine";
+	bad[1].teardown = NULL;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert(strstr(err, "no teardown callback") != NULL);
+	bad[1].teardown = down;
+	d.baseline = "missing";
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+}
+END_TEST
+
+/* --- the report ------------------------------------------------------------- */
+static struct job jobs[3];
+
+static void make_jobs(void)
+{
+	static struct plugin p = { .name = "reduce", .desc = &reduce_desc };
+	const int ex[] = { 0, 3, 4 };
+	for (int i = 0; i < 3; i++) {
+		jobs[i] = (struct job){ .pick = { &p, &reduce_ex[ex[i]] }, .reps = 10, .warmup = 2 };
+		jobs[i].ctx.n = 1 << 20;
+		jobs[i].ctx.block = 256;
+		jobs[i].ctx.dtype = GPULAB_INT32;
+		jobs[i].ctx.bytes_read = 4 << 20;
+		jobs[i].res = (struct result){ .gpu_med = 4.0 / (i + 1), .gpu_min = 1, .gpu_max = 5,
+					       .total_med = 4.0 / (i + 1), .gbps = 1.0 * (i + 1) };
+	}
+	/* the middle one computed a wrong sum, in a message that needs quoting */
+	jobs[1].res.outcome = OUTCOME_WRONG;
+	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "expected 5, got \"4\", \\ and a, comma");
+	jobs[2].res.nnotes = 1;
+	snprintf(jobs[2].res.notes[0].name, sizeof jobs[2].res.notes[0].name, "launches");
+	jobs[2].res.notes[0].value = 2;
+}
+
+static char *render(enum format f)
+{
+	static char buf[16384];
+	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
+	struct report r = { f, &dev, 0, jobs, 3 };
+	FILE *out = fmemopen(buf, sizeof buf, "w");
+	report_print(&r, out);
+	fclose(out);
+	return buf;
+}
+
+START_TEST(report_json_parses)
+{
+	make_jobs();
+	char *s = render(FORMAT_JSON);
+	ck_assert_msg(json_valid(s), "invalid JSON:\n%s", s);
+	ck_assert(strstr(s, "\"status\": \"FAILED\"") != NULL);
+	ck_assert(strstr(s, "\"verified\": false") != NULL);
+	/* the wrong row reports no bandwidth */
+	ck_assert(strstr(s, "\"exercise\": \"reduce.unroll8\"") != NULL);
+	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
+	ck_assert(strstr(s, "\"launches\": 2") != NULL);
+	/* the validator itself must reject what is not JSON */
+	ck_assert(!json_valid("{\"a\": 1,}"));
+	ck_assert(!json_valid("{\"a\": nan}"));
+	ck_assert(!json_valid("[1, 2"));
+}
+END_TEST
+
+START_TEST(report_csv_parses)
+{
+	int fields;
+	make_jobs();
+	char *s = render(FORMAT_CSV);
+	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
+	ck_assert_int_eq(fields, 20);
+	ck_assert_int_eq(count_lines(s), 4);
+	ck_assert(strstr(s, ",FAILED,") != NULL);
+	ck_assert(strstr(s, "\"expected 5, got \"\"4\"\", \\ and a, comma\"") != NULL);
+	ck_assert(!csv_valid("a,b\n1,2,3\n", &fields));
+}
+END_TEST
+
+START_TEST(report_table)
+{
+	make_jobs();
+	char *s = render(FORMAT_TABLE);
+	ck_assert(strstr(s, "Test GPU") != NULL);
+	ck_assert(strstr(s, "FAILED") != NULL);
+	ck_assert_msg(strstr(s, "reduce.unroll8: FAILED: expected 5") != NULL, "%s", s);
+	/* cub is 3x faster than neighbored: speedup 3.00x, and 100% of itself */
+	const char *cub = strstr(s, "reduce.cub ");
+	ck_assert_msg(cub && strstr(cub, "3.00x") && strstr(cub, "100%"), "%s", s);
+	ck_assert(strstr(s, "launches=2") != NULL);
+	ck_assert(strstr(s, "speedup: neighbored's time") != NULL);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("core");
+	TCase *t = tcase_create("core");
+	tcase_add_test(t, size_forms);
+	tcase_add_test(t, size_rejects);
+	tcase_add_test(t, config_precedence);
+	tcase_add_test(t, config_search_order);
+	tcase_add_test(t, config_errors);
+	tcase_add_test(t, match_names);
+	tcase_add_test(t, match_unknown_suggests);
+	tcase_add_test(t, descriptor_checks);
+	tcase_add_test(t, report_json_parses);
+	tcase_add_test(t, report_csv_parses);
+	tcase_add_test(t, report_table);
+	suite_add_tcase(s, t);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

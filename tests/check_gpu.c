@@ -1,0 +1,172 @@
+/*
+ * Every exercise of every plugin in the build tree runs on the GPU and
+ * verifies, for each element type it takes, at sizes that are not powers
+ * of two (tails), tiny and large.  Without a GPU this exits 77 (skipped),
+ * unless GPULAB_REQUIRE_GPU=1, when it fails: a GPU machine must not skip
+ * silently.
+ *
+ * The parent never calls CUDA (Check forks per test, and a CUDA context in
+ * a parent is unusable in its children); every run is a gpulab process.
+ */
+#include "exitcode.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EXERCISES 128
+
+static struct exercise {
+	char name[128];
+	int ints, floats;
+} exercises[MAX_EXERCISES];
+static int nexercises;
+
+static const char *wrapper;
+static char env_xdg[4200], env_sys[4200], env_path[4200];
+static struct cmd_result o;
+
+static void gpulab(char *const *args, int fake)
+{
+	char *argv[40] = { (char *)wrapper };
+	int n = 1;
+	for (; args[n - 1] && n < 39; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	/* the fake plugins replace the build tree's configuration */
+	char *plain[] = { env_xdg, "GPULAB_CONFIG=", NULL };
+	char *faked[] = { env_xdg, "GPULAB_CONFIG=", env_sys, env_path, NULL };
+	run_cmd(&o, argv, fake ? faked : plain);
+}
+
+/* `gpulab list --format csv`: plugin,exercise,types,... */
+static int discover(void)
+{
+	char *args[] = { "list", "--format", "csv", NULL };
+	gpulab(args, 0);
+	if (o.status != 0) {
+		fprintf(stderr, "gpulab list failed (%d): %s\n", o.status, o.err);
+		return -1;
+	}
+	char *save, *line = strtok_r(o.out, "\n", &save); /* header */
+	while ((line = strtok_r(NULL, "\n", &save)) && nexercises < MAX_EXERCISES) {
+		char plugin[64], ex[64], types[16];
+		if (sscanf(line, "%63[^,],%63[^,],%15[^,],", plugin, ex, types) != 3)
+			continue;
+		struct exercise *e = &exercises[nexercises++];
+		snprintf(e->name, sizeof e->name, "%s.%s", plugin, ex);
+		e->ints = strstr(types, "int") != NULL;
+		e->floats = strstr(types, "float") != NULL;
+	}
+	return nexercises;
+}
+
+static void expect_verified(const char *name, const char *type, const char *n)
+{
+	char *args[] = { "run", (char *)name, "-t", (char *)type, "-n", (char *)n, "-r", "2", "-w", "1",
+			 "--quiet", "--format", "json", NULL };
+	gpulab(args, 0);
+	ck_assert_msg(o.status == 0, "%s -t %s -n %s: exit %d\n%s%s", name, type, n, o.status, o.out, o.err);
+	ck_assert_msg(json_valid(o.out), "%s: invalid JSON: %s", name, o.out);
+	ck_assert_msg(strstr(o.out, "\"verified\": true"), "%s -t %s -n %s not verified: %s", name, type, n, o.out);
+}
+
+/* Sizes where bugs live: one element, odd primes, a tail past a power of
+ * two.  Exercises that take their shape from plugin keys ignore n. */
+static const char *const sizes[] = { "1", "1000", "1000003", "16777223" };
+
+START_TEST(exercise_verifies)
+{
+	const struct exercise *e = &exercises[_i];
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		if (e->ints)
+			expect_verified(e->name, "int", sizes[s]);
+		if (e->floats)
+			expect_verified(e->name, "float", sizes[s]);
+	}
+}
+END_TEST
+
+/* A wrong result is FAILED in every format, earns no bandwidth, and
+ * makes gpulab exit 1. */
+START_TEST(wrong_result_fails)
+{
+	char *table[] = { "run", "fake.ok", "fake.wrong", NULL };
+	char *csv[] = { "run", "fake.wrong", "--format", "csv", NULL };
+	char *json[] = { "run", "fake.wrong", "--format", "json", NULL };
+	int fields;
+	gpulab(table, 1);
+	ck_assert_int_eq(o.status, EXIT_WRONG);
+	ck_assert_msg(strstr(o.out, "fake.wrong: FAILED: sum: expected 42, got 41"), "%s", o.out);
+	gpulab(csv, 1);
+	ck_assert_int_eq(o.status, EXIT_WRONG);
+	ck_assert(csv_valid(o.out, &fields) && strstr(o.out, ",FAILED,"));
+	ck_assert(strstr(o.out, ",,,FAILED,") != NULL); /* no GB/s, % of peak, ratios */
+	gpulab(json, 1);
+	ck_assert_int_eq(o.status, EXIT_WRONG);
+	ck_assert(json_valid(o.out));
+	ck_assert(strstr(o.out, "\"gbps\": null") && strstr(o.out, "\"status\": \"FAILED\""));
+}
+END_TEST
+
+START_TEST(options_on_gpu)
+{
+	char *cold[] = { "run", "fake.ok", "fake.floaty", "--cold", "-r", "3", "--format", "json", NULL };
+	char *noverify[] = { "run", "fake.wrong", "--no-verify", NULL };
+	char *info[] = { "info", NULL };
+	gpulab(cold, 1);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert(json_valid(o.out) && strstr(o.out, "\"cold\": true") && strstr(o.out, "\"reps\": 3"));
+	gpulab(noverify, 1);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert(strstr(o.out, "unverified") != NULL);
+	gpulab(info, 0);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert(strstr(o.out, "compute capability") && strstr(o.out, "peak memory bandwidth"));
+}
+END_TEST
+
+int main(void)
+{
+	wrapper = getenv("GPULAB_WRAPPER");
+	const char *fakes = getenv("GPULAB_TEST_PLUGINS");
+	if (!wrapper || !fakes) {
+		fprintf(stderr, "GPULAB_WRAPPER and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
+		return 99;
+	}
+	char *xdg = temp_dir(), *sys = temp_dir();
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
+	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", sys);
+	snprintf(env_path, sizeof env_path, "GPULAB_PLUGIN_PATH=%s", fakes);
+	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fake.so\n");
+
+	char *info[] = { "info", NULL };
+	gpulab(info, 0);
+	if (o.status == EXIT_NODEVICE) {
+		const char *req = getenv("GPULAB_REQUIRE_GPU");
+		if (req && !strcmp(req, "1")) {
+			fprintf(stderr, "GPULAB_REQUIRE_GPU=1, but: %s", o.err);
+			return 1;
+		}
+		printf("SKIP: no GPU (%s)", o.err);
+		return 77;
+	}
+	if (discover() <= 0)
+		return 1;
+	printf("%d exercises on this GPU:\n%s", nexercises, o.out);
+
+	Suite *s = suite_create("gpu");
+	TCase *t = tcase_create("gpu");
+	tcase_set_timeout(t, 900);
+	tcase_add_loop_test(t, exercise_verifies, 0, nexercises);
+	tcase_add_test(t, wrong_result_fails);
+	tcase_add_test(t, options_on_gpu);
+	suite_add_tcase(s, t);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_VERBOSE);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,41 @@
+# The test suite (Check).  check_core and check_cli need no GPU; check_gpu
+# skips (77) without one, and fails instead under GPULAB_REQUIRE_GPU=1.
+
+# Host-only plugins for the core's tests, and broken ones it must refuse.
+fake_link_flags = -module -avoid-version -shared -rpath /nowhere
+check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
+	tests/plugins/nocb.la tests/plugins/noentry.la
+tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
+tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
+tests_plugins_badabi_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"badabi"' -DFAKE_ABI=99
+tests_plugins_badabi_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_nocb_la_SOURCES = tests/plugins/fake.c
+tests_plugins_nocb_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"nocb"' -DFAKE_NO_VERIFY
+tests_plugins_nocb_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_noentry_la_SOURCES = tests/plugins/fake.c
+tests_plugins_noentry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"noentry"' -DFAKE_NO_ENTRY
+tests_plugins_noentry_la_LDFLAGS = $(fake_link_flags)
+
+TEST_UTIL = tests/testutil.c tests/testutil.h
+TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+
+check_PROGRAMS += tests/check_core tests/check_cli tests/check_gpu
+tests_check_core_SOURCES = tests/check_core.c $(TEST_UTIL)
+tests_check_core_CFLAGS = $(TEST_CFLAGS)
+tests_check_core_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+tests_check_cli_SOURCES = tests/check_cli.c $(TEST_UTIL)
+tests_check_cli_CFLAGS = $(TEST_CFLAGS)
+tests_check_cli_LDADD = $(CHECK_LIBS)
+tests_check_gpu_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+tests_check_gpu_CFLAGS = $(TEST_CFLAGS)
+tests_check_gpu_LDADD = $(CHECK_LIBS)
+
+TESTS = tests/check_core tests/check_cli tests/check_gpu
+# Tests never read the user's or the system's configuration.
+AM_TESTS_ENVIRONMENT = \
+	XDG_CONFIG_HOME=$(abs_top_builddir)/tests; GPULAB_CONFIG=; \
+	GPULAB_BIN=$(abs_top_builddir)/core/gpulab; \
+	GPULAB_WRAPPER=$(abs_top_builddir)/gpulab; \
+	GPULAB_TEST_PLUGINS=$(abs_top_builddir)/tests/plugins/.libs; \
+	export XDG_CONFIG_HOME GPULAB_CONFIG GPULAB_BIN GPULAB_WRAPPER GPULAB_TEST_PLUGINS;

@@ -1,0 +1,204 @@
+#include "testutil.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *temp_dir(void)
+{
+	char tmpl[] = "/tmp/gpulab-test-XXXXXX";
+	char *d = mkdtemp(tmpl);
+	return d ? strdup(d) : NULL;
+}
+
+const char *write_file(const char *dir, const char *name, const char *text)
+{
+	static char paths[8][4096];
+	static int next;
+	char *p = paths[next++ % 8];
+	snprintf(p, 4096, "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		return NULL;
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+/* The output went to a file, so reading it never blocks. */
+static void slurp(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+	while (n < cap - 1 && (r = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = 0;
+}
+
+void run_cmd(struct cmd_result *o, char *const argv[], char *const env[])
+{
+	char outf[] = "/tmp/gpulab-out-XXXXXX", errf[] = "/tmp/gpulab-err-XXXXXX";
+	int fo = mkstemp(outf), fe = mkstemp(errf);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fo, 1);
+		dup2(fe, 2);
+		for (char *const *e = env; e && *e; e++)
+			putenv(*e);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	lseek(fo, 0, SEEK_SET);
+	lseek(fe, 0, SEEK_SET);
+	slurp(fo, o->out, sizeof o->out);
+	slurp(fe, o->err, sizeof o->err);
+	close(fo);
+	close(fe);
+	unlink(outf);
+	unlink(errf);
+}
+
+int count_lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* --- a strict JSON validator ---------------------------------------------- */
+static const char *ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *value(const char *p, int depth);
+
+static const char *string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!isxdigit((unsigned char)p[i]))
+						return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return p + 1;
+}
+
+static const char *number(const char *p)
+{
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (isdigit((unsigned char)*p))
+		while (isdigit((unsigned char)*p)) p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return NULL;
+		while (isdigit((unsigned char)*p)) p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p)) p++;
+	}
+	return p;
+}
+
+static const char *members(const char *p, int depth, char close, int keyed)
+{
+	p = ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (keyed) {
+			if (!(p = string(p)))
+				return NULL;
+			p = ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		if (!(p = value(ws(p), depth + 1)))
+			return NULL;
+		p = ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+		p = ws(p);
+	}
+}
+
+static const char *value(const char *p, int depth)
+{
+	if (depth > 64)
+		return NULL;
+	switch (*p) {
+	case '{': return members(p, depth, '}', 1);
+	case '[': return members(p, depth, ']', 0);
+	case '"': return string(p);
+	case 't': return strncmp(p, "true", 4) ? NULL : p + 4;
+	case 'f': return strncmp(p, "false", 5) ? NULL : p + 5;
+	case 'n': return strncmp(p, "null", 4) ? NULL : p + 4;
+	default: return number(p);
+	}
+}
+
+int json_valid(const char *s)
+{
+	const char *p = value(ws(s), 0);
+	return p && !*ws(p);
+}
+
+/* --- CSV: RFC 4180 quoting ------------------------------------------------ */
+int csv_valid(const char *s, int *fields)
+{
+	int header = -1, n = 1, quoted = 0;
+	for (; *s; s++) {
+		if (quoted) {
+			if (*s == '"' && s[1] == '"')
+				s++;
+			else if (*s == '"')
+				quoted = 0;
+		} else if (*s == '"') {
+			quoted = 1;
+		} else if (*s == ',') {
+			n++;
+		} else if (*s == '\n') {
+			if (header < 0)
+				header = n;
+			else if (n != header)
+				return 0;
+			n = 1;
+		}
+	}
+	*fields = header;
+	return !quoted && header > 0;
+}

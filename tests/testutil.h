@@ -1,0 +1,32 @@
+/* Helpers the test programs share: temporary files and running gpulab. */
+#ifndef GPULAB_TESTUTIL_H
+#define GPULAB_TESTUTIL_H
+
+#include <stddef.h>
+
+/* A fresh temporary directory (removed at exit is not needed: make clean). */
+char *temp_dir(void);
+
+/* Write `text` to dir/name; returns the path (static storage rotates). */
+const char *write_file(const char *dir, const char *name, const char *text);
+
+struct cmd_result {
+	int status;       /* exit code, or 128 + signal */
+	char out[65536];  /* stdout */
+	char err[8192];   /* stderr */
+};
+
+/* Run argv[0] with argv, env entries "K=V" added (NULL-terminated),
+ * capturing output. */
+void run_cmd(struct cmd_result *o, char *const argv[], char *const env[]);
+
+/* How many lines `s` has. */
+int count_lines(const char *s);
+
+/* Is s one complete JSON value?  A strict validator (RFC 8259). */
+int json_valid(const char *s);
+
+/* Is every CSV record's field count the same as the header's? */
+int csv_valid(const char *s, int *fields);
+
+#endif
