@@ -95,7 +95,8 @@ static int resolve(struct job *j)
 	char name[256];
 
 	j->ctx.n = generic_count(j, "n", o->have_n, o->n, e->default_n);
-	j->ctx.block = (unsigned)generic_count(j, "block", o->have_block, o->block, e->default_block);
+	/* an exercise that declares no block size gets none, whatever -b says */
+	j->ctx.block = e->default_block ? (unsigned)generic_count(j, "block", o->have_block, o->block, e->default_block) : 0;
 	j->ctx.dtype = o->have_dtype ? o->dtype : t ? dtype_from_name(t) : default_dtype(e->dtypes);
 	j->reps = (unsigned)generic_count(j, "reps", o->have_reps, o->reps, 20);
 	j->warmup = (unsigned)generic_count(j, "warmup", o->have_warmup, o->warmup, 3);
@@ -115,7 +116,8 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	char name[256], why[sizeof j->res.message];
 	*j = (struct job){ .pick = *p, .opt = o, .cfg = c };
 	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .param = ctx_param, .param_u64 = ctx_param_u64,
-				      .error = ctx_error, .note = ctx_note, .core = j };
+				      .error = ctx_error, .note = ctx_note,
+				      .data = p->ex->data, .core = j };
 	int rc = resolve(j);
 	if (rc)
 		return rc;

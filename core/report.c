@@ -77,8 +77,9 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	int m = measured(j);
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ' ');
-	fprintf(out, "%-*s %-5s %11llu %5u", namew, job_name(j, name, sizeof name),
-		dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n, j->ctx.block);
+	fprintf(out, "%-*s %-5s %11llu", namew, job_name(j, name, sizeof name),
+		dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n);
+	cell(out, 5, j->ctx.block > 0, " %*.0f", j->ctx.block); /* 0: takes no block size */
 	cell(out, 10, m, " %*.4f", j->res.gpu_med);
 	cell(out, 10, m, " %*.4f", j->res.gpu_min);
 	cell(out, 10, m, " %*.4f", j->res.gpu_max);
@@ -150,8 +151,11 @@ static void print_csv(const struct report *r, FILE *out)
 		int m = measured(j);
 		compare(r, j, &speedup, &share);
 		notes_text(j, notes, sizeof notes, ';');
-		fprintf(out, "%s,%s,%llu,%u,%u,%u,%d,", job_name(j, name, sizeof name), dtype_name(j->ctx.dtype),
-			(unsigned long long)j->ctx.n, j->ctx.block, j->reps, j->warmup, r->cold);
+		fprintf(out, "%s,%s,%llu,", job_name(j, name, sizeof name), dtype_name(j->ctx.dtype),
+			(unsigned long long)j->ctx.n);
+		if (j->ctx.block)
+			fprintf(out, "%u", j->ctx.block);
+		fprintf(out, ",%u,%u,%d,", j->reps, j->warmup, r->cold);
 		if (m)
 			fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,", x->gpu_med, x->gpu_min, x->gpu_max, x->host_med, x->total_med);
 		else
@@ -206,8 +210,9 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	compare(r, j, &speedup, &share);
 	fputs("    {\"exercise\": ", out);
 	json_string(out, job_name(j, name, sizeof name));
-	fprintf(out, ", \"type\": \"%s\", \"n\": %llu, \"block\": %u, \"reps\": %u, \"warmup\": %u",
-		dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n, j->ctx.block, j->reps, j->warmup);
+	fprintf(out, ", \"type\": \"%s\", \"n\": %llu", dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n);
+	json_number(out, "block", j->ctx.block > 0, j->ctx.block);
+	fprintf(out, ", \"reps\": %u, \"warmup\": %u", j->reps, j->warmup);
 	json_number(out, "median_ms", m, x->gpu_med);
 	json_number(out, "min_ms", m, x->gpu_min);
 	json_number(out, "max_ms", m, x->gpu_max);

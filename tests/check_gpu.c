@@ -24,13 +24,15 @@ static struct exercise {
 } exercises[MAX_EXERCISES];
 static int nexercises;
 
-static const char *wrapper;
+static const char *wrapper, *bin;
 static char env_xdg[4200], env_sys[4200], env_path[4200];
 static struct cmd_result o;
 
 static void gpulab(char *const *args, int fake)
 {
-	char *argv[40] = { (char *)wrapper };
+	/* the wrapper sets the build tree's configuration; the fake plugins
+	 * need the bare binary */
+	char *argv[40] = { (char *)(fake ? bin : wrapper) };
 	int n = 1;
 	for (; args[n - 1] && n < 39; n++)
 		argv[n] = args[n - 1];
@@ -131,9 +133,10 @@ END_TEST
 int main(void)
 {
 	wrapper = getenv("GPULAB_WRAPPER");
+	bin = getenv("GPULAB_BIN");
 	const char *fakes = getenv("GPULAB_TEST_PLUGINS");
-	if (!wrapper || !fakes) {
-		fprintf(stderr, "GPULAB_WRAPPER and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
+	if (!wrapper || !bin || !fakes) {
+		fprintf(stderr, "GPULAB_WRAPPER, GPULAB_BIN and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
 		return 99;
 	}
 	char *xdg = temp_dir(), *sys = temp_dir();

@@ -95,6 +95,10 @@ struct gpulab_ctx {
 	uint64_t bytes_written;       /* device memory written by one run() */
 	uint64_t device_bytes;        /* what setup() will cudaMalloc */
 
+	/* The exercise's `data`, as declared; lets one set of callbacks
+	 * serve several exercises. */
+	const void *data;
+
 	/* The exercise's own, between setup() and teardown(). */
 	void *state;
 
@@ -120,6 +124,7 @@ struct gpulab_exercise {
 	gpulab_step_fn host;          /* optional */
 	gpulab_step_fn verify;        /* required */
 	void (*teardown)(struct gpulab_ctx *ctx); /* required */
+	const void *data;             /* handed to the callbacks as ctx->data */
 };
 
 struct gpulab_plugin {

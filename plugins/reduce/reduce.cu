@@ -1,0 +1,436 @@
+/*
+ * The reduce plugin: the parallel-reduction ladder of the execution-model
+ * and shared-memory chapters, cub::DeviceReduce::Sum as the reference, and
+ * a single-pass `best`.  Every exercise sums n ints (32-bit wrap-around)
+ * or floats and is checked against a CPU sum of the same input.
+ */
+#include "best.cuh"
+#include "book.cuh"
+#include "lab.cuh"
+
+#include <cub/device/device_reduce.cuh>
+
+#include <cinttypes>
+#include <cstdio>
+#include <new>
+
+namespace {
+
+template <typename T>
+struct args {
+	const T *in;          /* the input, never written */
+	T *work;              /* in-place kernels: a padded copy of in */
+	T *partials;          /* one per block */
+	T *out;               /* complete reductions: the sum */
+	unsigned *tickets;    /* best: blocks finished */
+	void *temp;           /* cub: its temporary storage */
+	size_t temp_bytes;
+	unsigned n, grid, block;
+	cudaStream_t s;
+};
+
+template <typename T> using launch_fn = void (*)(const args<T> &);
+
+struct variant {
+	bool in_place;        /* reduces a padded copy of the input, which reset() restores */
+	bool host_finish;     /* leaves per-block sums for the host to add */
+	unsigned unroll;      /* data blocks per thread block */
+	unsigned block_min;   /* 0: the exercise takes no block size */
+	bool block_pow2;      /* else a multiple of 32 */
+	launch_fn<int> launch_int;
+	launch_fn<float> launch_float;
+};
+
+template <typename T> launch_fn<T> launcher(const variant *v);
+template <> launch_fn<int> launcher<int>(const variant *v) { return v->launch_int; }
+template <> launch_fn<float> launcher<float>(const variant *v) { return v->launch_float; }
+
+/* --- launchers: one per kernel shape ---------------------------------------- */
+
+template <typename T> void neighbored(const args<T> &a)
+{
+	reduceNeighbored<T><<<a.grid, a.block, 0, a.s>>>(a.work, a.partials);
+}
+
+template <typename T> void neighbored_less(const args<T> &a)
+{
+	reduceNeighboredLess<T><<<a.grid, a.block, 0, a.s>>>(a.work, a.partials);
+}
+
+template <typename T> void interleaved(const args<T> &a)
+{
+	reduceInterleaved<T><<<a.grid, a.block, 0, a.s>>>(a.work, a.partials);
+}
+
+template <int F, Tail TAIL> struct unrolling {
+	template <typename T> static void go(const args<T> &a)
+	{
+		reduceUnrolling<T, F, TAIL><<<a.grid, a.block, 0, a.s>>>(a.work, a.partials, 8);
+	}
+};
+
+/* The block size as a template parameter: a switch over the sizes the
+ * kernels take (powers of two from 64 to 1024). */
+template <typename T, template <typename, unsigned> class K>
+void by_block(const args<T> &a)
+{
+	switch (a.block) {
+	case 64: K<T, 64>::go(a); break;
+	case 128: K<T, 128>::go(a); break;
+	case 256: K<T, 256>::go(a); break;
+	case 512: K<T, 512>::go(a); break;
+	default: K<T, 1024>::go(a); break; /* plan() admits nothing else */
+	}
+}
+
+template <int F, Tail TAIL> struct complete {
+	template <typename T, unsigned B> struct k {
+		static void go(const args<T> &a)
+		{
+			reduceCompleteUnroll<T, F, B, TAIL><<<a.grid, a.block, 0, a.s>>>(a.work, a.partials);
+		}
+	};
+	template <typename T> static void templated(const args<T> &a) { by_block<T, k>(a); }
+	template <typename T> static void runtime(const args<T> &a) { k<T, 0>::go(a); }
+};
+
+template <int F> struct smem {
+	template <typename T, unsigned B> struct k {
+		static void go(const args<T> &a)
+		{
+			size_t dyn = B ? 0 : a.block * sizeof(T);
+			reduceSmem<T, F, B><<<a.grid, a.block, dyn, a.s>>>(a.in, a.partials, a.n);
+		}
+	};
+	template <typename T> static void fixed(const args<T> &a) { by_block<T, k>(a); }
+	template <typename T> static void dynamic(const args<T> &a) { k<T, 0>::go(a); }
+};
+
+template <typename T> void shfl(const args<T> &a)
+{
+	reduceShfl<T><<<a.grid, a.block, 0, a.s>>>(a.in, a.partials, a.n);
+}
+
+template <typename T, unsigned B> struct best_k {
+	static void go(const args<T> &a)
+	{
+		reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, a.partials, a.tickets, a.out);
+	}
+};
+template <typename T> void best(const args<T> &a) { by_block<T, best_k>(a); }
+
+template <typename T> void cub_sum(const args<T> &a)
+{
+	size_t bytes = a.temp_bytes;
+	cub::DeviceReduce::Sum(a.temp, bytes, a.in, a.out, (int)a.n, a.s);
+}
+
+#define BOTH(...) __VA_ARGS__<int>, __VA_ARGS__<float>
+
+const variant v_neighbored = { true, true, 1, 32, true, BOTH(neighbored) };
+const variant v_neighbored_less = { true, true, 1, 32, true, BOTH(neighbored_less) };
+const variant v_interleaved = { true, true, 1, 32, true, BOTH(interleaved) };
+const variant v_unroll2 = { true, true, 2, 32, true, BOTH(unrolling<2, Tail::none>::go) };
+const variant v_unroll4 = { true, true, 4, 32, true, BOTH(unrolling<4, Tail::none>::go) };
+const variant v_unroll8 = { true, true, 8, 32, true, BOTH(unrolling<8, Tail::none>::go) };
+const variant v_unroll16 = { true, true, 16, 32, true, BOTH(unrolling<16, Tail::none>::go) };
+const variant v_unroll8_loop = { true, true, 8, 32, true, BOTH(unrolling<0, Tail::none>::go) };
+const variant v_unroll_warps8 = { true, true, 8, 64, true, BOTH(unrolling<8, Tail::volatile_book>::go) };
+const variant v_unroll_warps8_sync = { true, true, 8, 64, true, BOTH(unrolling<8, Tail::syncwarp>::go) };
+const variant v_complete_warps8 = { true, true, 8, 64, true, BOTH(complete<8, Tail::volatile_book>::runtime) };
+const variant v_complete = { true, true, 8, 64, true, BOTH(complete<8, Tail::syncwarp>::templated) };
+const variant v_gmem = { true, true, 1, 64, true, BOTH(complete<1, Tail::syncwarp>::runtime) };
+const variant v_smem = { false, true, 1, 64, true, BOTH(smem<1>::fixed) };
+const variant v_smem_dyn = { false, true, 1, 64, true, BOTH(smem<1>::dynamic) };
+const variant v_unroll4_smem = { false, true, 4, 64, true, BOTH(smem<4>::fixed) };
+const variant v_shfl = { false, true, 1, 32, false, BOTH(shfl) };
+const variant v_cub = { false, false, 1, 0, false, BOTH(cub_sum) };
+const variant v_best = { false, false, 1, 64, true, BOTH(best) };
+
+/* --- the exercise driver ------------------------------------------------------ */
+
+struct state {
+	void *in = nullptr, *work = nullptr, *partials = nullptr, *out = nullptr, *temp = nullptr;
+	unsigned *tickets = nullptr;
+	void *h_partials = nullptr;    /* pinned, so the copy back is asynchronous */
+	size_t temp_bytes = 0, n_pad = 0;
+	unsigned grid = 0;
+	uint64_t seed = 0;
+	double want = 0, sum_abs = 0;  /* the CPU's sum and the sum of magnitudes */
+	double host_sum = 0;           /* host_finish: what host() added up */
+};
+
+const variant *of(const gpulab_ctx *ctx) { return static_cast<const variant *>(ctx->data); }
+state *st(gpulab_ctx *ctx) { return static_cast<state *>(ctx->state); }
+size_t elem(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
+
+const uint64_t max_n = 0x7fffffff; /* cub and the book index with int */
+
+int check_block(gpulab_ctx *ctx, const variant *v)
+{
+	unsigned b = ctx->block;
+	if (!v->block_min)
+		return GPULAB_OK;
+	if (b < v->block_min || b > 1024 || (v->block_pow2 ? !lab::pow2(b) : b % 32)) {
+		ctx->error(ctx, "block size %u: this kernel takes %s from %u to 1024", b,
+			   v->block_pow2 ? "a power of two" : "a multiple of 32", v->block_min);
+		return GPULAB_EPARAM;
+	}
+	return GPULAB_OK;
+}
+
+/* Elements one block covers; exercises without a block size (cub) are
+ * planned as if with 256. */
+size_t per_block(const gpulab_ctx *ctx, const variant *v)
+{
+	return (size_t)(v->block_min ? ctx->block : 256) * v->unroll;
+}
+
+int plan(gpulab_ctx *ctx)
+{
+	const variant *v = of(ctx);
+	uint64_t seed;
+	if (ctx->n > max_n) {
+		ctx->error(ctx, "n = %" PRIu64 " is more than this exercise indexes (2^31 - 1)", ctx->n);
+		return GPULAB_EPARAM;
+	}
+	if (check_block(ctx, v) != GPULAB_OK || lab::seed(ctx, &seed) != GPULAB_OK)
+		return GPULAB_EPARAM;
+	size_t e = elem(ctx);
+	uint64_t grid = lab::div_up(ctx->n, per_block(ctx, v));
+	ctx->bytes_read = ctx->n * e;
+	ctx->bytes_written = v->host_finish ? grid * e : e;
+	/* input, padded copy, partial sums, and slack for cub's scratch */
+	ctx->device_bytes = ctx->n * e + (v->in_place ? grid * per_block(ctx, v) * e : 0) + grid * e + (1 << 20);
+	return GPULAB_OK;
+}
+
+/* The CPU's sum, the way the GPU adds: ints wrap at 32 bits, floats in
+ * double (the reference is the exact sum, the tolerance covers order). */
+template <typename T>
+void reference(const T *h, uint64_t n, state *s)
+{
+	uint32_t isum = 0;
+	double fsum = 0, abs_sum = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		isum += (uint32_t)h[i];
+		fsum += (double)h[i];
+		abs_sum += std::fabs((double)h[i]);
+	}
+	s->want = std::is_same<T, int>::value ? (double)(int32_t)isum : fsum;
+	s->sum_abs = abs_sum;
+}
+
+template <typename T>
+int make_input(gpulab_ctx *ctx, state *s)
+{
+	T *h = static_cast<T *>(std::malloc(ctx->n * sizeof(T)));
+	if (!h) {
+		ctx->error(ctx, "no host memory for %" PRIu64 " elements", ctx->n);
+		return GPULAB_ENOMEM;
+	}
+	lab::fill(h, ctx->n, s->seed);
+	reference(h, ctx->n, s);
+	cudaError_t e = cudaMemcpy(s->in, h, ctx->n * sizeof(T), cudaMemcpyHostToDevice);
+	std::free(h);
+	LAB_TRY(ctx, e);
+	return GPULAB_OK;
+}
+
+/* Enough blocks of `best` to fill every SM once. */
+template <typename T>
+int best_grid(gpulab_ctx *ctx, unsigned *grid)
+{
+	int dev, sms, per_sm = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	switch (ctx->block) {
+	case 64: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 64>, 64, 0)); break;
+	case 128: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 128>, 128, 0)); break;
+	case 256: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 256>, 256, 0)); break;
+	case 512: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 512>, 512, 0)); break;
+	default: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 1024>, 1024, 0)); break;
+	}
+	uint64_t useful = lab::div_up(ctx->n, 4ull * ctx->block); /* no block without a vector to load */
+	*grid = (unsigned)std::min<uint64_t>((uint64_t)sms * (per_sm ? per_sm : 1), useful);
+	return GPULAB_OK;
+}
+
+template <typename T>
+int setup_t(gpulab_ctx *ctx)
+{
+	const variant *v = of(ctx);
+	state *s = st(ctx);
+	size_t n = ctx->n;
+	s->grid = (unsigned)lab::div_up(n, per_block(ctx, v));
+	s->n_pad = (size_t)s->grid * per_block(ctx, v);
+	if (v->launch_int == best<int> && best_grid<T>(ctx, &s->grid) != GPULAB_OK)
+		return GPULAB_ECUDA;
+	LAB_TRY(ctx, cudaMalloc(&s->in, n * sizeof(T)));
+	LAB_TRY(ctx, cudaMalloc(&s->partials, (size_t)s->grid * sizeof(T)));
+	LAB_TRY(ctx, cudaMalloc(&s->out, sizeof(T)));
+	LAB_TRY(ctx, cudaMalloc(&s->tickets, sizeof(unsigned)));
+	LAB_TRY(ctx, cudaMemset(s->tickets, 0, sizeof(unsigned)));
+	if (v->in_place)
+		LAB_TRY(ctx, cudaMalloc(&s->work, s->n_pad * sizeof(T)));
+	if (v->host_finish)
+		LAB_TRY(ctx, cudaMallocHost(&s->h_partials, (size_t)s->grid * sizeof(T)));
+	if (v->launch_int == cub_sum<int>) {
+		cub::DeviceReduce::Sum(nullptr, s->temp_bytes, (const T *)s->in, (T *)s->out, (int)n);
+		LAB_TRY(ctx, cudaMalloc(&s->temp, s->temp_bytes));
+	}
+	return make_input<T>(ctx, s);
+}
+
+int setup(gpulab_ctx *ctx)
+{
+	state *s = new (std::nothrow) state;
+	if (!(ctx->state = s))
+		return GPULAB_ENOMEM;
+	if (lab::seed(ctx, &s->seed) != GPULAB_OK)
+		return GPULAB_EPARAM;
+	return ctx->dtype == GPULAB_INT32 ? setup_t<int>(ctx) : setup_t<float>(ctx);
+}
+
+/* Untimed, before every run: the in-place copy restored (its padding
+ * zero), and the outputs poisoned so a kernel that writes nothing fails. */
+int reset(gpulab_ctx *ctx)
+{
+	const variant *v = of(ctx);
+	state *s = st(ctx);
+	size_t e = elem(ctx);
+	cudaStream_t q = lab::stream(ctx);
+	if (v->in_place) {
+		LAB_TRY(ctx, cudaMemsetAsync(s->work, 0, s->n_pad * e, q));
+		LAB_TRY(ctx, cudaMemcpyAsync(s->work, s->in, ctx->n * e, cudaMemcpyDeviceToDevice, q));
+	}
+	LAB_TRY(ctx, cudaMemsetAsync(s->partials, 0xff, (size_t)s->grid * e, q));
+	LAB_TRY(ctx, cudaMemsetAsync(s->out, 0xff, e, q));
+	return GPULAB_OK;
+}
+
+template <typename T>
+int run_t(gpulab_ctx *ctx)
+{
+	const variant *v = of(ctx);
+	state *s = st(ctx);
+	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
+		      s->temp_bytes, (unsigned)ctx->n, s->grid, ctx->block, lab::stream(ctx) };
+	launcher<T>(v)(a);
+	LAB_LAUNCHED(ctx);
+	if (v->host_finish)
+		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->partials, (size_t)s->grid * sizeof(T),
+					     cudaMemcpyDeviceToHost, a.s));
+	return GPULAB_OK;
+}
+
+int run(gpulab_ctx *ctx)
+{
+	return ctx->dtype == GPULAB_INT32 ? run_t<int>(ctx) : run_t<float>(ctx);
+}
+
+/* The book's last step: the host adds the per-block sums (ints wrapping,
+ * floats in double). */
+template <typename T>
+void host_t(state *s)
+{
+	const T *p = static_cast<const T *>(s->h_partials);
+	uint32_t isum = 0;
+	double fsum = 0;
+	for (unsigned i = 0; i < s->grid; i++) {
+		isum += (uint32_t)p[i];
+		fsum += (double)p[i];
+	}
+	s->host_sum = std::is_same<T, int>::value ? (double)(int32_t)isum : (double)(float)fsum;
+}
+
+int host(gpulab_ctx *ctx)
+{
+	if (!of(ctx)->host_finish)
+		return GPULAB_OK;
+	if (ctx->dtype == GPULAB_INT32)
+		host_t<int>(st(ctx));
+	else
+		host_t<float>(st(ctx));
+	return GPULAB_OK;
+}
+
+template <typename T>
+int verify_t(gpulab_ctx *ctx)
+{
+	state *s = st(ctx);
+	T got;
+	if (of(ctx)->host_finish)
+		got = (T)s->host_sum;
+	else
+		LAB_TRY(ctx, cudaMemcpy(&got, s->out, sizeof(T), cudaMemcpyDeviceToHost));
+	if (lab::close_enough(got, s->want, s->sum_abs, ctx->n))
+		return GPULAB_OK;
+	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)",
+		   ctx->n, std::is_same<T, int>::value ? "ints" : "floats", s->want, (double)got, s->seed);
+	return GPULAB_WRONG;
+}
+
+int verify(gpulab_ctx *ctx)
+{
+	return ctx->dtype == GPULAB_INT32 ? verify_t<int>(ctx) : verify_t<float>(ctx);
+}
+
+void teardown(gpulab_ctx *ctx)
+{
+	state *s = st(ctx);
+	if (!s)
+		return;
+	cudaFree(s->in);
+	cudaFree(s->work);
+	cudaFree(s->partials);
+	cudaFree(s->out);
+	cudaFree(s->tickets);
+	cudaFree(s->temp);
+	cudaFreeHost(s->h_partials);
+	delete s;
+	ctx->state = nullptr;
+}
+
+const gpulab_param params[] = {
+	{ "seed", "random", "input seed; a number reproduces a run" },
+	{ nullptr, nullptr, nullptr }
+};
+
+#define EXERCISE(name, summary, block, v) \
+	{ name, summary, GPULAB_INT32 | GPULAB_FLOAT32, 1u << 24, block, params, nullptr, \
+	  plan, setup, reset, run, host, verify, teardown, &v }
+
+const gpulab_exercise exercises[] = {
+	EXERCISE("neighbored", "neighbored pairs, tid % (2*stride): divergent warps; in place in global memory", 512, v_neighbored),
+	EXERCISE("neighbored_less", "neighbored pairs, index remapped so active threads are contiguous", 512, v_neighbored_less),
+	EXERCISE("interleaved", "interleaved pairs, stride halving from blockDim/2", 512, v_interleaved),
+	EXERCISE("unroll2", "each thread first adds 2 data blocks, then interleaved", 512, v_unroll2),
+	EXERCISE("unroll4", "each thread first adds 4 data blocks, then interleaved", 512, v_unroll4),
+	EXERCISE("unroll8", "each thread first adds 8 data blocks, then interleaved", 512, v_unroll8),
+	EXERCISE("unroll16", "each thread first adds 16 data blocks, then interleaved", 512, v_unroll16),
+	EXERCISE("unroll8_loop", "unroll8's adds as a loop over a run-time count: not unrolled, fewer loads in flight", 512, v_unroll8_loop),
+	EXERCISE("unroll_warps8", "unroll8 + last warp unrolled via volatile (the book's; a data race since Volta)", 512, v_unroll_warps8),
+	EXERCISE("unroll_warps8_sync", "unroll8 + last warp unrolled with __syncwarp between steps (the race fixed)", 512, v_unroll_warps8_sync),
+	EXERCISE("complete_unroll_warps8", "unroll8 + whole tree unrolled, volatile last warp (the book's; a data race since Volta)", 512, v_complete_warps8),
+	EXERCISE("complete_unroll", "unroll8 + whole tree unrolled, block size a template parameter; __syncwarp last warp", 512, v_complete),
+	EXERCISE("gmem", "chapter 5: one element per thread, complete unroll, in place in global memory", 512, v_gmem),
+	EXERCISE("smem", "gmem's kernel with the tree in static shared memory", 512, v_smem),
+	EXERCISE("smem_dyn", "smem with dynamic shared memory (size at launch)", 512, v_smem_dyn),
+	EXERCISE("unroll4_smem", "4 data blocks per thread, then the tree in shared memory", 512, v_unroll4_smem),
+	EXERCISE("shfl", "warp shuffles (__shfl_down_sync), shared memory only between warps", 512, v_shfl),
+	EXERCISE("cub", "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", 0, v_cub),
+	EXERCISE("best", "one launch: persistent grid, 16-byte loads, shuffles, last block adds the block sums", 512, v_best),
+};
+
+const gpulab_plugin plugin = {
+	GPULAB_ABI_VERSION, "reduce", "parallel reduction: the book's ladder against CUB",
+	exercises, sizeof exercises / sizeof exercises[0], "neighbored", "cub"
+};
+
+} // namespace
+
+GPULAB_PLUGIN_ENTRY
+{
+	return &plugin;
+}
