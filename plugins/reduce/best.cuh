@@ -1,7 +1,7 @@
 /*
  * `best`: a complete reduction in one launch.  A persistent grid (as many
  * blocks as fit on the GPU at once) streams the input with 16-byte loads,
- * four in flight per thread; each block reduces in registers with
+ * eight in flight per thread; each block reduces in registers with
  * shuffles, writes its sum, and the last block to finish (counted with an
  * atomic ticket after a fence) adds the block sums.  It returns one value,
  * as cub::DeviceReduce::Sum does, but in one launch instead of two.
@@ -37,6 +37,10 @@ __device__ T block_sum(T v)
 	return v;
 }
 
+/* Loads issued together per thread and iteration: with 16 B each, 8 keep
+ * enough bytes in flight to cover device-memory latency at full rate. */
+const int best_loads = 8;
+
 template <typename T, unsigned BLOCK>
 __global__ void __launch_bounds__(BLOCK)
 reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T *out)
@@ -44,14 +48,18 @@ reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T
 	using V = typename vec4<T>::type;
 	const V *in4 = reinterpret_cast<const V *>(in); /* cudaMalloc aligns to 256 B */
 	const size_t nv = n / 4, stride = (size_t)gridDim.x * BLOCK;
-	size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x;
 	T sum = 0;
-	for (; i + 3 * stride < nv; i += 4 * stride) {
-		V a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride], d = in4[i + 3 * stride];
-		sum += (hsum(a) + hsum(b)) + (hsum(c) + hsum(d));
+	/* predicated rather than a separate remainder loop, so the last
+	 * iteration's loads are in flight together too */
+	for (size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x; i < nv; i += best_loads * stride) {
+		V v[best_loads];
+#pragma unroll
+		for (int k = 0; k < best_loads; k++)
+			v[k] = i + k * stride < nv ? in4[i + k * stride] : V{ 0, 0, 0, 0 };
+#pragma unroll
+		for (int k = 0; k < best_loads; k++)
+			sum += hsum(v[k]);
 	}
-	for (; i < nv; i += stride)
-		sum += hsum(in4[i]);
 	size_t t = nv * 4 + (size_t)blockIdx.x * BLOCK + threadIdx.x; /* the last n % 4 */
 	if (t < n)
 		sum += in[t];

@@ -420,7 +420,7 @@ const gpulab_exercise exercises[] = {
 	EXERCISE("unroll4_smem", "4 data blocks per thread, then the tree in shared memory", 512, v_unroll4_smem),
 	EXERCISE("shfl", "warp shuffles (__shfl_down_sync), shared memory only between warps", 512, v_shfl),
 	EXERCISE("cub", "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", 0, v_cub),
-	EXERCISE("best", "one launch: persistent grid, 16-byte loads, shuffles, last block adds the block sums", 512, v_best),
+	EXERCISE("best", "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", 512, v_best),
 };
 
 const gpulab_plugin plugin = {
