@@ -218,9 +218,5 @@ int main(void)
 	tcase_add_test(t, parameter_errors);
 	tcase_add_test(t, run_without_gpu);
 	suite_add_tcase(s, t);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(s, 0);
 }

@@ -153,7 +153,7 @@ END_TEST
 /* --- descriptors and matching ---------------------------------------------- */
 static int step(struct gpulab_ctx *ctx) { (void)ctx; return 0; }
 static void down(struct gpulab_ctx *ctx) { (void)ctx; }
-#define EX(name) { name, "summary", GPULAB_INT32, 1024, 256, NULL, NULL, step, step, NULL, step, NULL, step, down }
+#define EX(name) { name, "summary", GPULAB_INT32, 1024, 256, NULL, NULL, step, step, NULL, step, NULL, step, down, NULL }
 
 static struct gpulab_exercise reduce_ex[] = { EX("neighbored"), EX("interleaved"), EX("unroll2"), EX("unroll8"), EX("cub") };
 static struct gpulab_exercise transpose_ex[] = { EX("smem"), EX("smem_pad") };
@@ -343,9 +343,5 @@ int main(void)
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
 	suite_add_tcase(s, t);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(s, 0);
 }

@@ -167,9 +167,5 @@ int main(void)
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, options_on_gpu);
 	suite_add_tcase(s, t);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_VERBOSE);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(s, 1);
 }

@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <check.h>
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -201,4 +202,13 @@ int csv_valid(const char *s, int *fields)
 	}
 	*fields = header;
 	return !quoted && header > 0;
+}
+
+int run_suite(Suite *s, int verbose)
+{
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, verbose ? CK_VERBOSE : CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

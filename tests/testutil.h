@@ -26,6 +26,10 @@ int count_lines(const char *s);
 /* Is s one complete JSON value?  A strict validator (RFC 8259). */
 int json_valid(const char *s);
 
+/* Run a suite's tests; the exit status for the test driver. */
+struct Suite;
+int run_suite(struct Suite *s, int verbose);
+
 /* Is every CSV record's field count the same as the header's? */
 int csv_valid(const char *s, int *fields);
 

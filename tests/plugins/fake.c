@@ -87,13 +87,13 @@ static const struct gpulab_param keyed_params[] = {
 
 static const struct gpulab_exercise exercises[] = {
 	{ "ok", "always right", GPULAB_INT32 | GPULAB_FLOAT32, 1024, 256, NULL, NULL,
-	  plan, setup, NULL, run, NULL, VERIFY_OK, teardown },
+	  plan, setup, NULL, run, NULL, VERIFY_OK, teardown, NULL },
 	{ "wrong", "always wrong", GPULAB_INT32, 1024, 256, NULL, NULL,
-	  plan, setup, NULL, run, NULL, verify_wrong, teardown },
+	  plan, setup, NULL, run, NULL, verify_wrong, teardown, NULL },
 	{ "keyed", "takes plugin keys", GPULAB_INT32, 1024, 128, keyed_params, NULL,
-	  plan_keyed, setup, NULL, run, NULL, verify_ok, teardown },
+	  plan_keyed, setup, NULL, run, NULL, verify_ok, teardown, NULL },
 	{ "floaty", "float only", GPULAB_FLOAT32, 4096, 64, NULL, NULL,
-	  plan, setup, NULL, run, run, verify_ok, teardown },
+	  plan, setup, NULL, run, run, verify_ok, teardown, NULL },
 };
 
 static const struct gpulab_plugin plugin = {
