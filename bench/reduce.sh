@@ -1,11 +1,11 @@
 #!/bin/sh
 # Benchmark the reduce ladder on the GPU and write a Markdown table.
-#   bench/reduce.sh [OUT.md]        (default: BENCHMARKS-reduce.md)
+#   bench/reduce.sh [OUT.md]        (default: docs/bench-reduce.md)
 # Runs `gpulab run reduce` on ints at n = 2^20, 2^24 and 2^28, warm L2,
 # the median of REPS (default 50) timed repetitions after 5 warm-ups.
 # GPULAB names the gpulab to run (default: gpulab on PATH).
 set -eu
-out=${1:-BENCHMARKS-reduce.md}
+out=${1:-docs/bench-reduce.md}
 gpulab=${GPULAB:-gpulab}
 reps=${REPS:-50}
 tmp=$(mktemp -d)

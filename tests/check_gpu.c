@@ -91,6 +91,27 @@ START_TEST(exercise_verifies)
 }
 END_TEST
 
+/* Other block sizes on an odd n: the smallest and largest a block can be
+ * that most kernels take.  An exercise may refuse a size (exit 7, saying
+ * why before anything runs); any size it takes must verify. */
+START_TEST(exercise_block_sizes)
+{
+	const struct exercise *e = &exercises[_i];
+	const char *blocks[] = { "64", "1024" };
+	for (int b = 0; b < 2; b++) {
+		char *args[] = { "run", (char *)e->name, "-b", (char *)blocks[b], "-n", "1000003", "-t",
+				 e->ints ? "int" : "float", "-r", "2", "-w", "1", "--quiet", "--format", "json", NULL };
+		gpulab(args, 0);
+		if (o.status == EXIT_PARAM) {
+			ck_assert_msg(strstr(o.err, "block") && count_lines(o.err) == 1, "%s -b %s: %s", e->name, blocks[b], o.err);
+			continue;
+		}
+		ck_assert_msg(o.status == 0 && strstr(o.out, "\"verified\": true"), "%s -b %s: exit %d\n%s%s",
+			      e->name, blocks[b], o.status, o.out, o.err);
+	}
+}
+END_TEST
+
 /* A wrong result is FAILED in every format, earns no bandwidth, and
  * makes gpulab exit 1. */
 START_TEST(wrong_result_fails)
@@ -164,6 +185,7 @@ int main(void)
 	TCase *t = tcase_create("gpu");
 	tcase_set_timeout(t, 900);
 	tcase_add_loop_test(t, exercise_verifies, 0, nexercises);
+	tcase_add_loop_test(t, exercise_block_sizes, 0, nexercises);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, options_on_gpu);
 	suite_add_tcase(s, t);
