@@ -30,9 +30,10 @@ static const char *ctx_param(const struct gpulab_ctx *ctx, const char *key)
 	const char *v;
 	if (!p)
 		return NULL;
-	if ((v = options_param(j->opt, key)) || (v = lookup(j, key)))
+	if ((v = options_param(j->opt, key)))
 		return v;
-	return p->def;
+	const struct setting *s = config_get_plugin_key(j->cfg, j->pick.plugin->name, j->pick.ex->name, key);
+	return s ? s->value : p->def;
 }
 
 static void ctx_error(struct gpulab_ctx *ctx, const char *fmt, ...)

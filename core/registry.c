@@ -101,12 +101,17 @@ static int check_keys(const struct config *c, const struct plugin *p, char *err,
 			snprintf(err, errlen, "%s:%d: plugin '%s' has no exercise '%s'", s->file, s->line, p->name, ex);
 			return -1;
 		}
-		if (!strcmp(s->key, "file") || config_generic_key(s->key))
+		if (!strcmp(s->key, "file"))
 			continue;
 		for (size_t k = 0; k < p->desc->n_exercises; k++)
 			if ((!ex || (int)k == found) && exercise_param(&p->desc->exercises[k], s->key))
 				known = 1;
-		if (!known) {
+		const char *why = !known && config_generic_key(s->key) ? settings_bad_value(s->key, s->value) : NULL;
+		if (why) {
+			snprintf(err, errlen, "%s:%d: bad value '%s' for '%s': %s", s->file, s->line, s->value, s->key, why);
+			return -1;
+		}
+		if (!known && !config_generic_key(s->key)) {
 			snprintf(err, errlen, "%s:%d: unknown key '%s' for %s", s->file, s->line, s->key, s->target);
 			return -1;
 		}

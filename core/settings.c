@@ -43,9 +43,7 @@ int config_generic_key(const char *key)
 	return 0;
 }
 
-/* The generic keys' values are checked here, so a bad one is reported
- * with its file and line even if no plugin ever reads it. */
-static const char *bad_generic_value(const char *key, const char *value)
+const char *settings_bad_value(const char *key, const char *value)
 {
 	uint64_t v;
 	if (!strcmp(key, "type"))
@@ -131,8 +129,10 @@ static int handler(void *user, const char *section, const char *key, const char 
 	if (!strcmp(key, "file")) {
 		if (scope != SCOPE_PLUGIN)
 			return fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
-	} else if (config_generic_key(key)) {
-		const char *why = bad_generic_value(key, value);
+	} else if (config_generic_key(key) && scope == SCOPE_DEFAULTS) {
+		/* elsewhere an exercise may declare the key as its own; the
+		 * registry checks those once the plugin is loaded */
+		const char *why = settings_bad_value(key, value);
 		if (why)
 			return fail(p, "bad value '%s' for '%s': %s", value, key, why);
 	} else if (scope == SCOPE_DEFAULTS) {
@@ -262,15 +262,15 @@ static int specificity(const struct setting *s, const char *plugin, const char *
 	return -1;
 }
 
-const struct setting *config_get(const struct config *c, const char *plugin,
-				 const char *exercise, const char *key)
+static const struct setting *lookup(const struct config *c, const char *plugin,
+				    const char *exercise, const char *key, int min_spec)
 {
 	const struct setting *best = NULL;
 	int best_spec = -1;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct setting *s = &c->v[i];
 		int spec = specificity(s, plugin, exercise);
-		if (spec < 0 || strcmp(s->key, key))
+		if (spec < min_spec || strcmp(s->key, key))
 			continue;
 		/* later files win; within a file the more specific section;
 		 * then the later line */
@@ -280,6 +280,18 @@ const struct setting *config_get(const struct config *c, const char *plugin,
 		}
 	}
 	return best;
+}
+
+const struct setting *config_get(const struct config *c, const char *plugin,
+				 const char *exercise, const char *key)
+{
+	return lookup(c, plugin, exercise, key, 0);
+}
+
+const struct setting *config_get_plugin_key(const struct config *c, const char *plugin,
+					    const char *exercise, const char *key)
+{
+	return lookup(c, plugin, exercise, key, 1);
 }
 
 void config_free(struct config *c)

@@ -47,8 +47,15 @@ int config_load_all(struct config *c, const char *sysconfdir,
 const struct setting *config_get(const struct config *c, const char *plugin,
 				 const char *exercise, const char *key);
 
+/* The same for a plugin's own key: [defaults] holds none. */
+const struct setting *config_get_plugin_key(const struct config *c, const char *plugin,
+					    const char *exercise, const char *key);
+
 /* Is this one of the keys every exercise takes (n, block, type, ...)? */
 int config_generic_key(const char *key);
+
+/* Why `value` is no good for generic key `key`, or NULL if it is. */
+const char *settings_bad_value(const char *key, const char *value);
 
 void config_free(struct config *c);
 

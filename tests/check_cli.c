@@ -143,6 +143,9 @@ START_TEST(config_errors)
 	configure("[plugin fake]\nfile = fake.so\n[exercise fake.nope]\nn = 3\n");
 	gpulab("run", "fake.ok", NULL);
 	expect_error(EXIT_PLUGIN, "plugin 'fake' has no exercise 'nope'");
+	configure("[plugin fake]\nfile = fake.so\n[exercise fake.ok]\nn = lots\n");
+	gpulab("run", "fake.ok", NULL);
+	expect_error(EXIT_PLUGIN, "gpulab.ini:4: bad value 'lots' for 'n'");
 	configure("[plugin fake]\nfile = fake.so\n");
 	gpulab("--config", "/nonexistent.ini", "list", NULL);
 	expect_error(EXIT_CONFIG, "/nonexistent.ini: cannot read");

@@ -11,7 +11,10 @@
  *
  *   plan      validate the parameters, declare traffic and footprint;
  *             allocates nothing, so the core can refuse bad input and
- *             sizes that do not fit before any memory is touched
+ *             sizes that do not fit before any memory is touched.  An
+ *             exercise whose shape comes from its own keys (rows x cols)
+ *             sets ctx->n to the element count it will really process,
+ *             so the report shows it
  *   setup     allocate, make the input, compute the CPU reference
  *   repeat warm-up + timed repetitions:
  *     reset   (optional, untimed) restore input an in-place kernel
