@@ -1,0 +1,55 @@
+/*
+ * The book's simpleDivergence kernels, with real work in each branch (see
+ * work.cuh).  ia and ib start at 0 and one of them gets the branch's
+ * result, so c[tid] tells which branch each thread took.
+ */
+#ifndef GPULAB_DIVERGENCE_KERNELS_CUH
+#define GPULAB_DIVERGENCE_KERNELS_CUH
+
+#include "work.cuh"
+
+/* mathKernel1: even and odd threads branch apart: every warp diverges. */
+__global__ void mathKernel1(float *c, unsigned n, int iters_a, int iters_b)
+{
+	unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid >= n)
+		return;
+	float ia = 0.0f, ib = 0.0f;
+	if (tid % 2 == 0)
+		ia = to_float(work_a(tid, iters_a));
+	else
+		ib = to_float(work_b(tid, iters_b));
+	c[tid] = ia + ib;
+}
+
+/* mathKernel2 (and warmingup): the branch granularity is a whole warp,
+ * so no warp diverges. */
+__global__ void mathKernel2(float *c, unsigned n, int iters_a, int iters_b)
+{
+	unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid >= n)
+		return;
+	float ia = 0.0f, ib = 0.0f;
+	if ((tid / warpSize) % 2 == 0)
+		ia = to_float(work_a(tid, iters_a));
+	else
+		ib = to_float(work_b(tid, iters_b));
+	c[tid] = ia + ib;
+}
+
+/* mathKernel3: mathKernel1's test as two separate ifs on a predicate. */
+__global__ void mathKernel3(float *c, unsigned n, int iters_a, int iters_b)
+{
+	unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid >= n)
+		return;
+	float ia = 0.0f, ib = 0.0f;
+	bool ipred = (tid % 2 == 0);
+	if (ipred)
+		ia = to_float(work_a(tid, iters_a));
+	if (!ipred)
+		ib = to_float(work_b(tid, iters_b));
+	c[tid] = ia + ib;
+}
+
+#endif
