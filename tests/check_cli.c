@@ -188,6 +188,56 @@ START_TEST(parameter_errors)
 }
 END_TEST
 
+/* The real plugins refuse what they cannot run in plan(), before any
+ * device is needed: one line naming the exercise and the value. */
+static void wrapper_run(const char *first, ...)
+{
+	char *argv[32] = { getenv("GPULAB_WRAPPER") };
+	char *env[] = { env_xdg, "GPULAB_CONFIG=", NULL };
+	va_list ap;
+	int n = 1;
+	va_start(ap, first);
+	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	run_cmd(&o, argv, env);
+}
+
+START_TEST(plugins_refuse_bad_parameters)
+{
+	configure("");
+	wrapper_run("run", "reduce.smem", "-b", "1000", NULL);
+	expect_error(EXIT_PARAM, "reduce.smem: block size 1000: this kernel takes a power of two from 64 to 1024");
+	wrapper_run("run", "reduce.shfl", "-b", "48", NULL);
+	expect_error(EXIT_PARAM, "reduce.shfl: block size 48: this kernel takes a multiple of 32");
+	wrapper_run("run", "reduce", "-n", "2^31", NULL);
+	expect_error(EXIT_PARAM, "reduce.neighbored: n = 2147483648 is more than this exercise indexes");
+	wrapper_run("run", "reduce.cub", "-p", "seed=soon", NULL);
+	expect_error(EXIT_PARAM, "reduce.cub: -p seed=soon: expected a count");
+	wrapper_run("run", "sum_matrix.block16x16", "-p", "block=0x4", NULL);
+	expect_error(EXIT_PARAM, "-p block=0x4: expected WxH");
+	wrapper_run("run", "sum_matrix", "-p", "block=64x32", NULL);
+	expect_error(EXIT_PARAM, "-p block=64x32");
+	wrapper_run("run", "sum_matrix.block32x32", "-p", "nx=0", NULL);
+	expect_error(EXIT_PARAM, "matrix 0x16384");
+	wrapper_run("run", "transpose.smem", "-p", "rows=0", NULL);
+	expect_error(EXIT_PARAM, "transpose.smem: matrix 0x8192");
+	wrapper_run("run", "transpose", "-p", "cols=3000000", NULL);
+	expect_error(EXIT_PARAM, "transpose.memcpy: matrix 8192x3000000");
+	wrapper_run("run", "divergence.math1", "-p", "iters=many", NULL);
+	expect_error(EXIT_PARAM, "divergence.math1: -p iters=many");
+	wrapper_run("run", "divergence.math1", "-b", "2048", NULL);
+	expect_error(EXIT_PARAM, "divergence.math1: block size 2048");
+	wrapper_run("run", "divergence.math1_debug", "-p", "iters=5", NULL);
+	expect_error(EXIT_USAGE, "-p iters: no chosen exercise takes this key");
+	wrapper_run("run", "divergence.math1", "-t", "int", NULL);
+	expect_error(EXIT_PARAM, "divergence.math1: element type int is not supported");
+	wrapper_run("run", "reduce.unrol8", NULL);
+	expect_error(EXIT_NOMATCH, "did you mean reduce.unroll8");
+}
+END_TEST
+
 START_TEST(run_without_gpu)
 {
 	configure(good_ini);
@@ -206,8 +256,8 @@ END_TEST
 int main(void)
 {
 	bin = getenv("GPULAB_BIN");
-	if (!bin || !getenv("GPULAB_TEST_PLUGINS")) {
-		fprintf(stderr, "GPULAB_BIN and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
+	if (!bin || !getenv("GPULAB_TEST_PLUGINS") || !getenv("GPULAB_WRAPPER")) {
+		fprintf(stderr, "GPULAB_BIN, GPULAB_WRAPPER and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
 		return 99;
 	}
 	Suite *s = suite_create("cli");
@@ -219,6 +269,7 @@ int main(void)
 	tcase_add_test(t, config_errors);
 	tcase_add_test(t, unknown_exercise);
 	tcase_add_test(t, parameter_errors);
+	tcase_add_test(t, plugins_refuse_bad_parameters);
 	tcase_add_test(t, run_without_gpu);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
