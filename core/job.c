@@ -68,18 +68,14 @@ static void ctx_note(struct gpulab_ctx *ctx, const char *name, double value)
 	}
 }
 
-/* A generic setting: the command line first, then the INI files. */
-static const char *generic(const struct job *j, const char *key, int on_cli)
-{
-	return on_cli ? NULL : lookup(j, key);
-}
-
+/* A generic count: the command line first, then the INI files. */
 static uint64_t generic_count(const struct job *j, const char *key, int on_cli, uint64_t cli, uint64_t def)
 {
-	const char *v = generic(j, key, on_cli);
+	const char *v;
 	uint64_t x;
 	if (on_cli)
 		return cli;
+	v = lookup(j, key);
 	return v && parse_size(v, &x) == 0 ? x : def; /* INI values were checked on load */
 }
 
@@ -92,7 +88,7 @@ static int resolve(struct job *j)
 {
 	const struct options *o = j->opt;
 	const struct gpulab_exercise *e = j->pick.ex;
-	const char *t = generic(j, "type", o->have_dtype);
+	const char *t = o->have_dtype ? NULL : lookup(j, "type");
 	char name[256];
 
 	j->ctx.n = generic_count(j, "n", o->have_n, o->n, e->default_n);
