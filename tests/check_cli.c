@@ -38,19 +38,25 @@ static const char *const good_ini =
 
 static struct cmd_result o;
 
-/* gpulab ARGS... (NULL-terminated) */
-static void gpulab(const char *first, ...)
+/* Run `program` with the NULL-terminated arguments in ap into o. */
+static void run_args(const char *program, char *const env[], const char *first, va_list ap)
 {
-	char *argv[32] = { (char *)bin };
-	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", NULL };
-	va_list ap;
+	char *argv[32] = { (char *)program };
 	int n = 1;
-	va_start(ap, first);
 	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
 		argv[n++] = (char *)a;
-	va_end(ap);
 	argv[n] = NULL;
 	run_cmd(&o, argv, env);
+}
+
+/* gpulab ARGS... (NULL-terminated), on the configuration configure() wrote */
+static void gpulab(const char *first, ...)
+{
+	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", NULL };
+	va_list ap;
+	va_start(ap, first);
+	run_args(bin, env, first, ap);
+	va_end(ap);
 }
 
 /* Exit code `code`, and stderr one line holding `words`. */
@@ -192,16 +198,11 @@ END_TEST
  * device is needed: one line naming the exercise and the value. */
 static void wrapper_run(const char *first, ...)
 {
-	char *argv[32] = { getenv("GPULAB_WRAPPER") };
 	char *env[] = { env_xdg, "GPULAB_CONFIG=", NULL };
 	va_list ap;
-	int n = 1;
 	va_start(ap, first);
-	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
-		argv[n++] = (char *)a;
+	run_args(getenv("GPULAB_WRAPPER"), env, first, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	run_cmd(&o, argv, env);
 }
 
 START_TEST(plugins_refuse_bad_parameters)
