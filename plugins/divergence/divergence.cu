@@ -53,13 +53,14 @@ int plan(gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-/* What thread tid stores: the branch it takes, and that branch's result. */
-float expected(const variant *v, uint64_t tid, int iters)
+/* What thread tid stores: the branch it takes, and that branch's result
+ * (jump[b]: branch b's iters steps as one). */
+float expected(const variant *v, uint64_t tid, const lcg jump[2])
 {
 	bool a = v->which == 2 ? (tid / 32) % 2 == 0 : tid % 2 == 0;
 	if (v->debug)
 		return a ? 100.0f : 200.0f;
-	return a ? to_float(work_a((uint32_t)tid, iters)) : to_float(work_b((uint32_t)tid, iters));
+	return work_reference((uint32_t)tid, jump[a ? 0 : 1]);
 }
 
 int setup(gpulab_ctx *ctx)
@@ -78,8 +79,9 @@ int setup(gpulab_ctx *ctx)
 		ctx->error(ctx, "no host memory for %" PRIu64 " floats", ctx->n);
 		return GPULAB_ENOMEM;
 	}
+	const lcg jump[2] = { lcg_power(branch_lcg(0), iters), lcg_power(branch_lcg(1), iters) };
 	for (uint64_t i = 0; i < ctx->n; i++)
-		s->want[i] = expected(of(ctx), i, s->iters);
+		s->want[i] = expected(of(ctx), i, jump);
 	LAB_TRY(ctx, cudaMalloc(&s->c, s->len * sizeof(float)));
 	return GPULAB_OK;
 }

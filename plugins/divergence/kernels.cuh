@@ -16,9 +16,9 @@ __global__ void mathKernel1(float *c, unsigned n, int iters_a, int iters_b)
 		return;
 	float ia = 0.0f, ib = 0.0f;
 	if (tid % 2 == 0)
-		ia = to_float(work_a(tid, iters_a));
+		ia = work<0>(tid, iters_a);
 	else
-		ib = to_float(work_b(tid, iters_b));
+		ib = work<1>(tid, iters_b);
 	c[tid] = ia + ib;
 }
 
@@ -31,9 +31,9 @@ __global__ void mathKernel2(float *c, unsigned n, int iters_a, int iters_b)
 		return;
 	float ia = 0.0f, ib = 0.0f;
 	if ((tid / warpSize) % 2 == 0)
-		ia = to_float(work_a(tid, iters_a));
+		ia = work<0>(tid, iters_a);
 	else
-		ib = to_float(work_b(tid, iters_b));
+		ib = work<1>(tid, iters_b);
 	c[tid] = ia + ib;
 }
 
@@ -46,9 +46,9 @@ __global__ void mathKernel3(float *c, unsigned n, int iters_a, int iters_b)
 	float ia = 0.0f, ib = 0.0f;
 	bool ipred = (tid % 2 == 0);
 	if (ipred)
-		ia = to_float(work_a(tid, iters_a));
+		ia = work<0>(tid, iters_a);
 	if (!ipred)
-		ib = to_float(work_b(tid, iters_b));
+		ib = work<1>(tid, iters_b);
 	c[tid] = ia + ib;
 }
 

@@ -1,69 +1,96 @@
 /*
- * Branch bodies meant to keep divergence visible with optimisation on:
- * each branch calls its own function, not inlined, looping over its own
- * trip count (a kernel argument), so the compiler can neither turn the
- * branches into predicated instructions nor merge them into one body.
- * Integer arithmetic, so the CPU computes the same bits.
- *
- * Measured on an H200 (n = 2^22, block 64, iters 256): math1 takes 1.11x
- * math2's time, not the 2x a warp running both branches implies.  The
- * chains are latency-bound, and since Volta the scheduler fills one path's
- * stalls with the other path's instructions.  Issue-bound work (many
- * independent chains) should show the full cost; see the closing note of
- * the divergence issue.
+ * Branch bodies that keep divergence visible with optimisation on.
+ * - Each branch is its own function, not inlined, looping over its own
+ *   trip count (a kernel argument): the compiler can neither turn the
+ *   branches into predicated instructions nor merge them into one body.
+ * - Both branches cost the same: eight independent linear congruential
+ *   chains, with other constants.  math2 puts one warp of each branch in
+ *   every 64-thread block; when one branch was cheaper, its warps
+ *   finished early and their slots sat idle until the block's other warp
+ *   was done, which cost math2 about what divergence costs math1 (math1
+ *   was only 1.0x to 1.33x math2's time on an H200).
+ * - Eight chains keep the multiply-add pipe busy, so the work is bound by
+ *   issue, not latency, and a warp that runs both branches takes twice
+ *   as long.
+ * The CPU computes the same bits in O(log iters) per branch: n steps of
+ * x -> a x + c (mod 2^32) are one affine map, found by squaring.
  */
 #ifndef GPULAB_DIVERGENCE_WORK_CUH
 #define GPULAB_DIVERGENCE_WORK_CUH
 
 #include <cstdint>
 
+enum { CHAINS = 8 };
+
+/* Branch 0 is A, branch 1 is B. */
+struct lcg {
+	uint32_t a, c;
+};
+
 #ifdef __CUDACC__
-#define WORK_FN __host__ __device__ __noinline__
+#define WORK_HD __host__ __device__
 #else
-#define WORK_FN static inline
+#define WORK_HD
 #endif
 
-/* Four chains per branch: one chain gave math1 1.33x math2's time, four
- * gave 1.11x; neither is issue-bound enough to show the full 2x. */
-
-/* Branch A: linear congruential chains. */
-WORK_FN uint32_t work_a(uint32_t x, int iters)
+WORK_HD inline lcg branch_lcg(int branch)
 {
-	uint32_t c[4] = { x, x ^ 0x9e3779b9u, x ^ 0x7f4a7c15u, x ^ 0x94d049bbu };
-#ifdef __CUDA_ARCH__
-#pragma unroll 1 /* a loop, not straight-line code the compiler could predicate */
-#endif
-	for (int i = 0; i < iters; i++)
-		for (int k = 0; k < 4; k++)
-			c[k] = c[k] * 1664525u + 1013904223u;
-	return (c[0] ^ c[1]) + (c[2] ^ c[3]);
+	return branch ? lcg{ 22695477u, 1u } : lcg{ 1664525u, 1013904223u };
 }
 
-/* Branch B: xorshift chains. */
-WORK_FN uint32_t work_b(uint32_t x, int iters)
+/* Chain k of thread x starts here. */
+WORK_HD inline uint32_t chain_seed(uint32_t x, int k)
 {
-	uint32_t c[4] = { x | 1u, x ^ 0x85ebca6bu, x ^ 0xc2b2ae35u, x ^ 0x27d4eb2fu };
-#ifdef __CUDA_ARCH__
+	return x * 2654435761u + (uint32_t)k * 0x9e3779b9u;
+}
+
+/* The chains' end values folded into the float the book stores: exact,
+ * 24 bits. */
+WORK_HD inline float fold(const uint32_t *c)
+{
+	uint32_t h = 0;
+	for (int k = 0; k < CHAINS; k++)
+		h ^= c[k] + (uint32_t)k;
+	return (float)(h >> 8);
+}
+
+#ifdef __CUDACC__
+template <int BRANCH>
+__device__ __noinline__ float work(uint32_t x, int iters)
+{
+	const lcg m = branch_lcg(BRANCH);
+	uint32_t c[CHAINS];
+#pragma unroll
+	for (int k = 0; k < CHAINS; k++)
+		c[k] = chain_seed(x, k);
 #pragma unroll 1
-#endif
 	for (int i = 0; i < iters; i++)
-		for (int k = 0; k < 4; k++) {
-			c[k] ^= c[k] << 13;
-			c[k] ^= c[k] >> 17;
-			c[k] ^= c[k] << 5;
-		}
-	return (c[0] ^ c[1]) + (c[2] ^ c[3]);
+#pragma unroll
+		for (int k = 0; k < CHAINS; k++)
+			c[k] = c[k] * m.a + m.c;
+	return fold(c);
+}
+#endif
+
+/* n steps of x -> a x + c as one step (the host's reference). */
+inline lcg lcg_power(lcg step, uint64_t n)
+{
+	lcg acc = { 1u, 0u };
+	for (; n; n >>= 1) {
+		if (n & 1)
+			acc = { acc.a * step.a, acc.c * step.a + step.c };
+		step = { step.a * step.a, step.c * step.a + step.c };
+	}
+	return acc;
 }
 
-/* The float the book stores for each branch: exact (24 bits). */
-#ifdef __CUDACC__
-__host__ __device__ inline
-#else
-static inline
-#endif
-float to_float(uint32_t x)
+/* What work<branch>(x, iters) returns, given jump = lcg_power(.., iters). */
+inline float work_reference(uint32_t x, lcg jump)
 {
-	return (float)(x >> 8);
+	uint32_t c[CHAINS];
+	for (int k = 0; k < CHAINS; k++)
+		c[k] = chain_seed(x, k) * jump.a + jump.c;
+	return fold(c);
 }
 
 #endif
