@@ -234,6 +234,14 @@ START_TEST(plugins_refuse_bad_parameters)
 	expect_error(EXIT_USAGE, "-p iters: no chosen exercise takes this key");
 	wrapper_run("run", "divergence.math1", "-t", "int", NULL);
 	expect_error(EXIT_PARAM, "divergence.math1: element type int is not supported");
+	wrapper_run("run", "nested.recursive_reduce_nosync", "-n", "4194305", NULL);
+	expect_error(EXIT_PARAM, "n = 4194305 with block 512 needs 65544 device-side launches; at most 65536 tail launches");
+	wrapper_run("run", "nested.recursive_reduce", "-b", "96", NULL);
+	expect_error(EXIT_PARAM, "nested.recursive_reduce: block size 96: these kernels halve it to 1");
+	wrapper_run("run", "nested.hello_depth", "-p", "depth=21", NULL);
+	expect_error(EXIT_PARAM, "nested.hello_depth: -p depth=21: from 1 to 20");
+	wrapper_run("run", "nested.hello", "-p", "threads=1025", NULL);
+	expect_error(EXIT_PARAM, "-p blocks=1 -p threads=1025: blocks from 1 to 65535, threads from 1 to 1024");
 	wrapper_run("run", "reduce.unrol8", NULL);
 	expect_error(EXIT_NOMATCH, "did you mean reduce.unroll8");
 }
