@@ -151,6 +151,65 @@ static int check(struct bench *b, struct job *j)
 	return 0;
 }
 
+/* --metrics: each profiled pass starts from the exercise's input, as a
+ * timed repetition does, and runs between the profiler's range marks. */
+struct pass {
+	struct bench *b;
+	struct job *j;
+};
+
+static int prepare_pass(void *arg)
+{
+	struct pass *p = arg;
+	const struct gpulab_exercise *e = p->j->pick.ex;
+	cudaStream_t s = (cudaStream_t)p->j->ctx.stream;
+	cudaError_t ce;
+	int rc;
+	if (e->reset && (rc = e->reset(&p->j->ctx)) != GPULAB_OK)
+		return step_failed(p->j, rc, "reset failed");
+	if (p->b->cold && (ce = flush_l2(p->b, s)) != cudaSuccess)
+		return failed(p->j, EXIT_CUDA, "L2 flush failed", ce);
+	if ((ce = cudaStreamSynchronize(s)) != cudaSuccess)
+		return failed(p->j, EXIT_CUDA, "reset failed", ce);
+	return 0;
+}
+
+static int launch_pass(void *arg)
+{
+	struct pass *p = arg;
+	cudaError_t ce;
+	int rc = p->j->pick.ex->run(&p->j->ctx);
+	if (rc != GPULAB_OK)
+		return step_failed(p->j, rc, "run failed");
+	if ((ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream)) != cudaSuccess
+	    || (ce = cudaGetLastError()) != cudaSuccess)
+		return failed(p->j, EXIT_CUDA, "the exercise's GPU work failed", ce);
+	return 0;
+}
+
+static int profile(struct bench *b, struct job *j)
+{
+	struct pass p = { b, j };
+	struct profile_target t = { prepare_pass, launch_pass, &p };
+	char err[1024];
+	int rc = profiler_collect(b->prof, j->metrics.raw_ptrs, j->metrics.nraw, &t, j->res.raw, &j->res.passes,
+				  err, sizeof err);
+	if (rc == EXIT_METRICS)
+		return failed(j, rc, err, cudaSuccess);
+	if (rc)
+		return rc;
+	j->res.profiled = 1;
+	/* the last pass must have computed what the timed runs did: the
+	 * replays each started from the exercise's own input */
+	if (j->pick.ex->host && (rc = j->pick.ex->host(&j->ctx)) != GPULAB_OK)
+		return step_failed(j, rc, "host step failed");
+	rc = check(b, j);
+	if (rc == EXIT_WRONG)
+		snprintf(j->res.message + strlen(j->res.message), sizeof j->res.message - strlen(j->res.message),
+			 " (after the profiled runs)");
+	return rc;
+}
+
 int bench_run(struct bench *b, struct job *j)
 {
 	cudaStream_t s = NULL;
@@ -163,8 +222,8 @@ int bench_run(struct bench *b, struct job *j)
 	rc = j->pick.ex->setup(&j->ctx);
 	if (rc != GPULAB_OK)
 		rc = step_failed(j, rc, "setup failed");
-	else if ((rc = measure(b, j)) == 0)
-		rc = check(b, j);
+	else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
+		rc = profile(b, j);
 	j->pick.ex->teardown(&j->ctx);
 	j->ctx.state = NULL;
 	cudaStreamDestroy(s);

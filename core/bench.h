@@ -5,16 +5,19 @@
 
 #include "device.h"
 #include "job.h"
+#include "profile.h"
 
 struct bench {
 	const struct device_info *dev;
 	int cold;              /* flush L2 before every repetition */
 	int verify;
+	struct profiler *prof; /* for --metrics */
 	void *flush_buf;       /* twice the L2, allocated on first use */
 	size_t flush_bytes;
 };
 
-/* Fills j->res; returns 0, or the exit code the job earns. */
+/* Fills j->res; with j->metrics, also the counters of extra runs after
+ * the timed ones.  Returns 0, or the exit code the job earns. */
 int bench_run(struct bench *b, struct job *j);
 
 void bench_free(struct bench *b);

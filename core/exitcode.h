@@ -12,7 +12,8 @@ enum exitcode {
 	EXIT_NOMATCH = 5,   /* no exercise matches a name */
 	EXIT_NODEVICE = 6,  /* no CUDA device or driver */
 	EXIT_PARAM = 7,     /* a parameter the exercise cannot use, or too large */
-	EXIT_CUDA = 8       /* a CUDA call failed during a run */
+	EXIT_CUDA = 8,      /* a CUDA call failed during a run */
+	EXIT_METRICS = 9    /* --metrics cannot be read: no CUPTI, no permission, or a metric this GPU lacks */
 };
 
 #endif

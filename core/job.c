@@ -89,7 +89,7 @@ static int resolve(struct job *j)
 	const struct options *o = j->opt;
 	const struct gpulab_exercise *e = j->pick.ex;
 	const char *t = o->have_dtype ? NULL : lookup(j, "type");
-	char name[256];
+	char name[256], why[512];
 
 	j->ctx.n = generic_count(j, "n", o->have_n, o->n, e->default_n);
 	/* an exercise that declares no block size gets none, whatever -b says */
@@ -97,6 +97,10 @@ static int resolve(struct job *j)
 	j->ctx.dtype = o->have_dtype ? o->dtype : t ? dtype_from_name(t) : default_dtype(e->dtypes);
 	j->reps = (unsigned)generic_count(j, "reps", o->have_reps, o->reps, 20);
 	j->warmup = (unsigned)generic_count(j, "warmup", o->have_warmup, o->warmup, 3);
+	if (o->metrics && metrics_resolve(&j->metrics, o->metrics, e->metrics, why, sizeof why)) {
+		snprintf(j->res.message, sizeof j->res.message, "%s: %s", job_name(j, name, sizeof name), why);
+		return EXIT_USAGE;
+	}
 	if (!(j->ctx.dtype & e->dtypes)) {
 		snprintf(j->res.message, sizeof j->res.message, "%s: element type %s is not supported (it takes %s%s%s)",
 			 job_name(j, name, sizeof name), dtype_name(j->ctx.dtype),

@@ -8,6 +8,7 @@
 
 #include "settings.h"
 #include "match.h"
+#include "metrics.h"
 #include "options.h"
 
 #define MAX_NOTES 8
@@ -29,6 +30,10 @@ struct result {
 	char message[1024];                 /* why, for anything but OK */
 	struct note notes[MAX_NOTES];
 	int nnotes;
+	/* --metrics: the raw values collected, over `passes` profiled runs */
+	double raw[2 * MAX_METRIC_COLS];
+	unsigned passes;
+	int profiled;
 };
 
 struct job {
@@ -36,6 +41,7 @@ struct job {
 	const struct options *opt;
 	const struct config *cfg;
 	unsigned reps, warmup;
+	struct metric_set metrics;          /* ncols 0 without --metrics */
 	struct gpulab_ctx ctx;
 	struct result res;
 };

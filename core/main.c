@@ -10,7 +10,9 @@
 #include "exitcode.h"
 #include "job.h"
 #include "match.h"
+#include "metrics.h"
 #include "options.h"
+#include "profile.h"
 #include "registry.h"
 #include "report.h"
 
@@ -155,22 +157,43 @@ static int plan_all(const struct options *o, const struct config *c, const struc
 	return 0;
 }
 
+/* --metrics: CUPTI, permission and every metric checked before anything
+ * runs, so a bad name costs no time. */
+static int open_profiler(const struct job *jobs, size_t n, struct profiler **p)
+{
+	char err[1024], name[256];
+	int rc;
+	*p = NULL;
+	if (n == 0 || jobs[0].metrics.ncols == 0)
+		return 0; /* --metrics is for every job or none */
+	if ((rc = profiler_open(p, err, sizeof err)))
+		return fail(rc, "%s", err);
+	for (size_t i = 0; i < n; i++)
+		if ((rc = profiler_check(*p, jobs[i].metrics.raw_ptrs, jobs[i].metrics.nraw, err, sizeof err))) {
+			profiler_close(*p);
+			return fail(rc, "%s: %s", job_name(&jobs[i], name, sizeof name), err);
+		}
+	return 0;
+}
+
 static int run_all(const struct options *o, struct job *jobs, size_t n)
 {
 	struct device_info d;
+	struct profiler *prof;
 	char err[512];
 	int rc = device_open(&d, err, sizeof err), worst = 0;
 	if (rc)
 		return fail(rc, "%s", err);
-	if ((rc = check_device(jobs, n, &d)))
+	if ((rc = check_device(jobs, n, &d)) || (rc = open_profiler(jobs, n, &prof)))
 		return rc;
-	struct bench b = { .dev = &d, .cold = o->cold, .verify = o->verify };
+	struct bench b = { .dev = &d, .cold = o->cold, .verify = o->verify, .prof = prof };
 	for (size_t i = 0; i < n; i++) {
 		rc = bench_run(&b, &jobs[i]);
 		if (rc && !worst)
 			worst = rc;
 	}
 	bench_free(&b);
+	profiler_close(prof);
 	struct report r = { o->format, &d, o->cold, jobs, n };
 	report_print(&r, stdout);
 	return worst;
@@ -201,7 +224,9 @@ static int cmd_run(const struct options *o)
 		rc = fail(EXIT_CUDA, "out of memory");
 		goto out;
 	}
-	if ((rc = plan_all(o, &c, &s, jobs)) == 0)
+	if (o->metrics && (rc = profiler_built(err, sizeof err)))
+		fail(rc, "%s", err);
+	else if ((rc = plan_all(o, &c, &s, jobs)) == 0)
 		rc = run_all(o, jobs, s.n);
 out:
 	free(jobs);
@@ -232,7 +257,11 @@ int main(int argc, char **argv)
 		return cmd_list(&o);
 	if (!strcmp(o.command, "info"))
 		return cmd_info();
+	if (!strcmp(o.command, "metrics")) {
+		metrics_print_aliases(stdout);
+		return 0;
+	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, run); `gpulab --help` says more", o.command);
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run); `gpulab --help` says more", o.command);
 }

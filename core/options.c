@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <string.h>
 
-enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET };
+enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -19,6 +19,7 @@ static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -32,6 +33,7 @@ void usage(FILE *out)
 	      "commands:\n"
 	      "  list                 plugins and exercises, and the file each came from\n"
 	      "  info                 the GPU: limits, caches, peak memory bandwidth\n"
+	      "  metrics              the nvprof metric names --metrics takes, and what they read\n"
 	      "  run EXERCISE...      run, verify and time: plugin.exercise, a plugin,\n"
 	      "                       or a glob such as 'reduce.unroll*'\n"
 	      "\n"
@@ -46,6 +48,8 @@ void usage(FILE *out)
 	      "      --format F       table, csv or json (default table)\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
 	      "      --quiet          no device-side printing\n"
+	      "      --metrics LIST   hardware counters from extra, untimed runs: names from\n"
+	      "                       `gpulab metrics`, Nsight Compute names, or 'default'\n"
 	      "\n"
 	      "  --config FILE        read FILE after the other configuration files\n"
 	      "  --help, --version\n"
@@ -148,6 +152,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_FORMAT: rc = parse_format(o, arg, err, errlen); break;
 	case OPT_NO_VERIFY: o->verify = 0; break;
 	case OPT_QUIET: o->quiet = 1; break;
+	case OPT_METRICS: o->metrics = arg; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;

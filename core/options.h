@@ -18,7 +18,7 @@ struct keyval {
 #define MAX_KEYVALS 64
 
 struct options {
-	const char *command;       /* list, info, run, help, version */
+	const char *command;       /* list, info, metrics, run, help, version */
 	char **patterns;           /* run's exercise names */
 	int npatterns;
 	/* what the command line sets; `have` says which */
@@ -31,6 +31,7 @@ struct options {
 	int cold, verify, quiet;
 	enum format format;
 	const char *config;
+	const char *metrics;       /* --metrics LIST, or NULL */
 };
 
 /* Parse argv (which it may modify).  Returns 0, or EXIT_USAGE with one

@@ -2,6 +2,8 @@
 
 #include "report.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int measured(const struct job *j)
@@ -51,6 +53,86 @@ static void notes_text(const struct job *j, char *buf, size_t len, char sep)
 	for (int i = 0; i < j->res.nnotes; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%g", i ? (char[]){ sep, 0 } : "",
 			 j->res.notes[i].name, j->res.notes[i].value);
+}
+
+/* --metrics: the labels any row has, in order of first appearance; the
+ * caller frees them. */
+static size_t metric_labels(const struct report *r, const char ***out)
+{
+	size_t n = 0;
+	const char **v = malloc((r->njobs * MAX_METRIC_COLS + 1) * sizeof *v);
+	for (size_t i = 0; v && i < r->njobs; i++)
+		for (size_t c = 0; c < r->jobs[i].metrics.ncols; c++) {
+			const char *l = r->jobs[i].metrics.cols[c].label;
+			size_t k = 0;
+			while (k < n && strcmp(v[k], l))
+				k++;
+			if (k == n)
+				v[n++] = l;
+		}
+	*out = v;
+	return v ? n : 0;
+}
+
+/* Row j's value of the metric labelled l; 0 where it has none. */
+static int metric_of(const struct job *j, const char *l, double *v, const char **source, char *buf, size_t len)
+{
+	for (size_t c = 0; c < j->metrics.ncols; c++)
+		if (!strcmp(j->metrics.cols[c].label, l)) {
+			*v = metrics_value(&j->metrics, j->res.raw, c);
+			if (source)
+				*source = metrics_source(&j->metrics, c, buf, len);
+			return j->res.profiled && isfinite(*v);
+		}
+	return 0;
+}
+
+/* Counts whole, ratios and percentages to two places. */
+static void metric_text(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) < 1e6)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+static void print_metrics_table(const struct report *r, FILE *out, int namew)
+{
+	const char **l;
+	size_t n = metric_labels(r, &l);
+	char name[256], text[64], src[2 * MAX_METRIC_NAME + 4];
+	const char *source = NULL;
+	double v;
+	if (n)
+		fprintf(out, "\ncounters (CUPTI range profiler, from untimed runs of each exercise)\n%-*s", namew, "exercise");
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "  %*s", (int)(strlen(l[k]) > 10 ? strlen(l[k]) : 10), l[k]);
+	for (size_t i = 0; n && i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		fprintf(out, "\n%-*s", namew, job_name(j, name, sizeof name));
+		for (size_t k = 0; k < n; k++) {
+			int have = metric_of(j, l[k], &v, NULL, NULL, 0);
+			if (have)
+				metric_text(text, sizeof text, v);
+			fprintf(out, "  %*s", (int)(strlen(l[k]) > 10 ? strlen(l[k]) : 10), have ? text : "-");
+		}
+		if (j->res.profiled)
+			fprintf(out, "  (%u pass%s)", j->res.passes, j->res.passes == 1 ? "" : "es");
+	}
+	if (n)
+		fputc('\n', out);
+	for (size_t k = 0; k < n; k++) /* what each label read */
+		for (size_t i = 0; i < r->njobs; i++) {
+			source = NULL;
+			metric_of(&r->jobs[i], l[k], &v, &source, src, sizeof src);
+			if (source) {
+				fprintf(out, "%s = %s\n", l[k], source);
+				break;
+			}
+		}
+	free(l);
 }
 
 static void cell(FILE *out, int width, int show, const char *fmt, double v)
@@ -120,6 +202,7 @@ static void print_table(const struct report *r, FILE *out)
 		fprintf(out, "of ref: this row's speed as a share of %s's\n", ref);
 	if (with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
+	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
 		if (j->res.outcome != OUTCOME_OK && j->res.message[0])
@@ -142,8 +225,14 @@ static void csv_string(FILE *out, const char *s)
 static void print_csv(const struct report *r, FILE *out)
 {
 	char name[256], notes[256];
+	const char **l;
+	size_t nl = metric_labels(r, &l);
+	double v;
 	fputs("exercise,type,n,block,reps,warmup,cold,median_ms,min_ms,max_ms,host_ms,total_ms,"
-	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message\n", out);
+	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message", out);
+	for (size_t k = 0; k < nl; k++)
+		fprintf(out, ",%s", l[k]); /* metric names hold no comma or quote */
+	fputc('\n', out);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
 		const struct result *x = &j->res;
@@ -172,8 +261,14 @@ static void print_csv(const struct report *r, FILE *out)
 		csv_string(out, notes);
 		fputc(',', out);
 		csv_string(out, x->message);
+		for (size_t k = 0; k < nl; k++) {
+			fputc(',', out);
+			if (metric_of(j, l[k], &v, NULL, NULL, 0))
+				fprintf(out, "%.9g", v);
+		}
 		fputc('\n', out);
 	}
+	free(l);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -199,6 +294,29 @@ static void json_number(FILE *out, const char *key, int have, double v)
 		fprintf(out, "%.6g", v);
 	else
 		fputs("null", out);
+}
+
+/* "metrics": {label: {"metric": Nsight Compute name, "value": v}}, and
+ * the passes they took. */
+static void json_metrics(const struct job *j, FILE *out)
+{
+	char src[2 * MAX_METRIC_NAME + 4];
+	double v;
+	if (!j->metrics.ncols)
+		return;
+	fputs(", \"metrics\": {", out);
+	for (size_t c = 0; c < j->metrics.ncols; c++) {
+		const char *l = j->metrics.cols[c].label, *source = NULL;
+		int have = metric_of(j, l, &v, &source, src, sizeof src);
+		fputs(c ? ", " : "", out);
+		json_string(out, l);
+		fputs(": {\"metric\": ", out);
+		json_string(out, source);
+		json_number(out, "value", have, v);
+		fputc('}', out);
+	}
+	fputc('}', out);
+	json_number(out, "metric_passes", j->res.profiled, j->res.passes);
 }
 
 static void json_result(const struct report *r, const struct job *j, FILE *out)
@@ -232,7 +350,9 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 		json_string(out, x->notes[i].name);
 		fprintf(out, ": %.6g", x->notes[i].value);
 	}
-	fputs("}}", out);
+	fputc('}', out);
+	json_metrics(j, out);
+	fputc('}', out);
 }
 
 static void print_json(const struct report *r, FILE *out)

@@ -115,6 +115,36 @@ START_TEST(usage_errors)
 	expect_error(EXIT_USAGE, "name at least one exercise");
 	gpulab("list", "extra", NULL);
 	expect_error(EXIT_USAGE, "unexpected argument 'extra'");
+	gpulab("run", "fake.ok", "--metrics", "warp_eff", NULL);
+	expect_error(EXIT_USAGE, "fake.ok: --metrics: 'warp_eff' is neither an alias");
+	gpulab("run", "fake.ok", "--metrics", "default", NULL);
+	expect_error(EXIT_USAGE, "fake.ok: --metrics default: this exercise declares no default metrics");
+}
+END_TEST
+
+/* `gpulab metrics`: every book name with the metric it reads. */
+START_TEST(metrics_lists_aliases)
+{
+	configure(good_ini);
+	gpulab("metrics", NULL);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert(strstr(o.out, "warp_execution_efficiency") && strstr(o.out, "smsp__thread_inst_executed_per_inst_executed"));
+	ck_assert(strstr(o.out, "shared_load_transactions_per_request") && strstr(o.out, "gld_efficiency"));
+	ck_assert(strstr(o.out, "= l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+	/* the man page's table names every alias the program knows */
+	char path[4200], man[65536] = "", *save, *line;
+	snprintf(path, sizeof path, "%s/man/gpulab.1", getenv("srcdir") ? getenv("srcdir") : "..");
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	man[fread(man, 1, sizeof man - 1, f)] = 0;
+	fclose(f);
+	for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char alias[64], want[80];
+		if (sscanf(line, "%63[a-z_] ", alias) != 1 || line[0] == ' ' || !strchr(line, ' ') || !strcmp(alias, "metrics"))
+			continue;
+		snprintf(want, sizeof want, "\n%s\t", alias);
+		ck_assert_msg(strstr(man, want) != NULL, "gpulab.1's METRICS table lacks %s", alias);
+	}
 }
 END_TEST
 
@@ -274,6 +304,7 @@ int main(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, help_and_version);
 	tcase_add_test(t, usage_errors);
+	tcase_add_test(t, metrics_lists_aliases);
 	tcase_add_test(t, list_shows_good_refuses_bad);
 	tcase_add_test(t, config_errors);
 	tcase_add_test(t, unknown_exercise);

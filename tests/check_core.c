@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -327,6 +328,86 @@ START_TEST(report_table)
 }
 END_TEST
 
+/* --- --metrics ----------------------------------------------------------- */
+START_TEST(metrics_resolve_names)
+{
+	struct metric_set m;
+	char err[512], src[300];
+	double raw[4] = { 400, 100, 0, 7 };
+	/* an alias, a ratio sharing its numerator, a raw name, one repeated */
+	ck_assert_int_eq(metrics_resolve(&m, "gld_transactions, gld_transactions_per_request,sm__cycles_active.avg,"
+					     "gld_transactions", NULL, err, sizeof err), 0);
+	ck_assert_uint_eq(m.ncols, 3);
+	ck_assert_uint_eq(m.nraw, 3); /* sectors, requests, cycles */
+	ck_assert_str_eq(m.raw_ptrs[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+	ck_assert_str_eq(m.raw_ptrs[1], "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+	ck_assert_double_eq(metrics_value(&m, raw, 1), 4);
+	ck_assert_str_eq(metrics_source(&m, 1, src, sizeof src),
+			 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+	raw[1] = 0; /* no requests: no ratio */
+	ck_assert(isnan(metrics_value(&m, raw, 1)));
+	/* default expands to the exercise's list */
+	ck_assert_int_eq(metrics_resolve(&m, "default,inst_per_warp", "achieved_occupancy,inst_per_warp", err, sizeof err), 0);
+	ck_assert_uint_eq(m.ncols, 2);
+	ck_assert_str_eq(m.cols[0].label, "achieved_occupancy");
+}
+END_TEST
+
+START_TEST(metrics_resolve_errors)
+{
+	struct metric_set m;
+	char err[512], many[4096] = "";
+	ck_assert_int_eq(metrics_resolve(&m, "gld_efficiency,warp_eff", NULL, err, sizeof err), EXIT_USAGE);
+	ck_assert_msg(strstr(err, "'warp_eff' is neither an alias"), "%s", err);
+	ck_assert_int_eq(metrics_resolve(&m, "Sm__Cycles.sum", NULL, err, sizeof err), EXIT_USAGE);
+	ck_assert_int_eq(metrics_resolve(&m, "default", NULL, err, sizeof err), EXIT_USAGE);
+	ck_assert_msg(strstr(err, "declares no default metrics"), "%s", err);
+	ck_assert_int_eq(metrics_resolve(&m, "default", "default", err, sizeof err), EXIT_USAGE);
+	ck_assert_int_eq(metrics_resolve(&m, " , ", NULL, err, sizeof err), EXIT_USAGE);
+	for (int i = 0; i <= MAX_METRIC_COLS; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "sm__c%d.sum,", i);
+	ck_assert_int_eq(metrics_resolve(&m, many, NULL, err, sizeof err), EXIT_USAGE);
+	ck_assert_msg(strstr(err, "at most 32 metrics"), "%s", err);
+}
+END_TEST
+
+/* Rows with counters, one without (an error), a ratio without a value. */
+static void add_metrics(void)
+{
+	char err[256];
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(metrics_resolve(&jobs[i].metrics, "achieved_occupancy,gld_transactions_per_request",
+						 NULL, err, sizeof err), 0);
+		jobs[i].res.profiled = i != 1;
+		jobs[i].res.passes = 2;
+		jobs[i].res.raw[0] = 50.5, jobs[i].res.raw[1] = 1000, jobs[i].res.raw[2] = i ? 250 : 0;
+	}
+}
+
+START_TEST(report_metrics)
+{
+	int fields;
+	make_jobs();
+	add_metrics();
+	char *s = render(FORMAT_JSON);
+	ck_assert_msg(json_valid(s), "invalid JSON:\n%s", s);
+	ck_assert(strstr(s, "\"achieved_occupancy\": {\"metric\": \"sm__warps_active.avg.pct_of_peak_sustained_active\", "
+			    "\"value\": 50.5}") != NULL);
+	ck_assert(strstr(s, "\"gld_transactions_per_request\": {\"metric\": \"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / "
+			    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\", \"value\": null}") != NULL); /* 0 requests */
+	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
+	s = render(FORMAT_CSV);
+	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
+	ck_assert_int_eq(fields, 22);
+	ck_assert(strstr(s, ",message,achieved_occupancy,gld_transactions_per_request\n") != NULL);
+	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(strstr(s, "counters (CUPTI") && strstr(s, "achieved_occupancy = sm__warps_active"), "%s", s);
+	const char *cub = strstr(strstr(s, "counters"), "reduce.cub ");
+	ck_assert_msg(cub && strstr(cub, "50.50") && strstr(cub, "(2 passes)"), "%s", s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -342,6 +423,9 @@ int main(void)
 	tcase_add_test(t, report_json_parses);
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
+	tcase_add_test(t, metrics_resolve_names);
+	tcase_add_test(t, metrics_resolve_errors);
+	tcase_add_test(t, report_metrics);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

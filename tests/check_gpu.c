@@ -12,6 +12,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,72 @@ START_TEST(options_on_gpu)
 }
 END_TEST
 
+/* Row `exercise`'s value of metric `label` in a JSON report; NaN if none. */
+static double metric_value(const char *exercise, const char *label)
+{
+	char row[160], key[160];
+	snprintf(row, sizeof row, "\"exercise\": \"%s\"", exercise);
+	snprintf(key, sizeof key, "\"%s\": {\"metric\": ", label);
+	const char *p = strstr(o.out, row), *end = p ? strstr(p + 1, "\"exercise\": ") : NULL;
+	if (!p || !(p = strstr(p, key)) || (end && p > end) || !(p = strstr(p, "\"value\": ")))
+		return NAN;
+	return strncmp(p + 9, "null", 4) ? strtod(p + 9, NULL) : NAN;
+}
+
+static void run_metrics(char **args)
+{
+	gpulab(args, 0);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && !strstr(o.out, "\"verified\": false"), "exit %d\n%s%s",
+		      o.status, o.out, o.err);
+}
+
+/* --metrics: counts a kernel fixes exactly, and the chapters' contrasts. */
+START_TEST(metrics_count_what_kernels_do)
+{
+	/* 1024x1024 ints, rows of 32 threads: each warp reads 128 B (4
+	 * sectors) from A and from B and writes 4 sectors of C */
+	char *sum[] = { "run", "sum_matrix.block32x32", "-p", "nx=1024", "-p", "ny=1024", "-r", "1", "-w", "0",
+			"--format", "json", "--metrics", "gld_transactions,gst_transactions,gld_transactions_per_request", NULL };
+	char *div[] = { "run", "divergence.math1", "divergence.math2", "-n", "65536", "-r", "1", "-w", "0",
+			"--format", "json", "--metrics", "warp_execution_efficiency", NULL };
+	char *tr[] = { "run", "transpose.smem", "transpose.smem_pad", "-p", "rows=1024", "-p", "cols=1024", "-r", "1",
+		       "-w", "0", "--format", "json", "--metrics", "shared_load_transactions_per_request,shared_ld_bank_conflict", NULL };
+	run_metrics(sum);
+	ck_assert_double_eq(metric_value("sum_matrix.block32x32", "gld_transactions"), 262144);
+	ck_assert_double_eq(metric_value("sum_matrix.block32x32", "gst_transactions"), 131072);
+	ck_assert_double_eq(metric_value("sum_matrix.block32x32", "gld_transactions_per_request"), 4);
+	run_metrics(div);
+	double m1 = metric_value("divergence.math1", "warp_execution_efficiency");
+	double m2 = metric_value("divergence.math2", "warp_execution_efficiency");
+	ck_assert_msg(m1 > 45 && m1 < 55 && m2 > 95, "warp execution efficiency %g (math1), %g (math2)\n%s", m1, m2, o.out);
+	run_metrics(tr);
+	double t1 = metric_value("transpose.smem", "shared_load_transactions_per_request");
+	double t2 = metric_value("transpose.smem_pad", "shared_load_transactions_per_request");
+	ck_assert_msg(t1 > 16 && t2 < 1.5, "shared wavefronts per load %g (smem), %g (smem_pad)\n%s", t1, t2, o.out);
+	/* Hopper counts a few conflicts even in the padded tile (1% on an H100) */
+	double c1 = metric_value("transpose.smem", "shared_ld_bank_conflict");
+	double c2 = metric_value("transpose.smem_pad", "shared_ld_bank_conflict");
+	ck_assert_msg(c2 * 20 < c1, "bank conflicts %g (smem), %g (smem_pad)", c1, c2);
+}
+END_TEST
+
+/* Every plugin's default set is readable here, and replays of in-place
+ * kernels still verify; a metric the GPU lacks is named before any run. */
+START_TEST(metrics_defaults_and_errors)
+{
+	char *all[] = { "run", "divergence.math1", "reduce.neighbored", "sum_matrix.block16x16", "transpose.smem",
+			"nested.recursive_reduce", "-n", "100003", "-p", "nx=300", "-p", "ny=200", "-p", "rows=300",
+			"-p", "cols=200", "-r", "1", "-w", "0", "--quiet", "--format", "json", "--metrics", "default", NULL };
+	char *bad[] = { "run", "reduce.unroll8", "--metrics", "gld_transactions,sm__no_such_counter.sum", NULL };
+	run_metrics(all);
+	ck_assert_msg(!strstr(o.out, "\"value\": null}"), "a default metric without a value:\n%s", o.out);
+	gpulab(bad, 0);
+	ck_assert_int_eq(o.status, EXIT_METRICS);
+	ck_assert_msg(strstr(o.err, "reduce.unroll8: --metrics: this GPU") && strstr(o.err, "'sm__no_such_counter.sum'")
+		      && count_lines(o.err) == 1 && !o.out[0], "%s", o.err);
+}
+END_TEST
+
 int main(void)
 {
 	wrapper = getenv("GPULAB_WRAPPER");
@@ -252,6 +319,8 @@ int main(void)
 	tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, options_on_gpu);
+	tcase_add_test(t, metrics_count_what_kernels_do);
+	tcase_add_test(t, metrics_defaults_and_errors);
 	suite_add_tcase(s, t);
 	return run_suite(s, 1);
 }

@@ -143,8 +143,11 @@ const gpulab_param work_params[] = {
 const variant v_math1 = { 1, false }, v_math2 = { 2, false }, v_math3 = { 3, false };
 const variant v_math1_debug = { 1, true }, v_math2_debug = { 2, true }, v_math3_debug = { 3, true };
 
+/* --metrics default: the chapter's evidence that warps diverge. */
+const char lesson_metrics[] = "warp_execution_efficiency,branch_efficiency,inst_per_warp";
+
 #define EXERCISE(name, summary, params, v) \
-	{ name, summary, GPULAB_FLOAT32, 1u << 22, 64, params, nullptr, \
+	{ name, summary, GPULAB_FLOAT32, 1u << 22, 64, params, lesson_metrics, \
 	  plan, setup, reset, run, nullptr, verify, teardown, &v }
 
 const gpulab_exercise exercises[] = {

@@ -397,8 +397,12 @@ const gpulab_param params[] = {
 	{ nullptr, nullptr, nullptr }
 };
 
+/* --metrics default: the chapters' evidence, global load efficiency and
+ * instructions per warp. */
+const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld_efficiency,gld_throughput,inst_per_warp";
+
 #define EXERCISE(name, summary, block, v) \
-	{ name, summary, GPULAB_INT32 | GPULAB_FLOAT32, 1u << 24, block, params, nullptr, \
+	{ name, summary, GPULAB_INT32 | GPULAB_FLOAT32, 1u << 24, block, params, lesson_metrics, \
 	  plan, setup, reset, run, host, verify, teardown, &v }
 
 const gpulab_exercise exercises[] = {

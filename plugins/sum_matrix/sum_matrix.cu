@@ -152,8 +152,11 @@ void teardown(gpulab_ctx *ctx)
 const gpulab_param p32x32[] = PARAMS("32x32"), p32x16[] = PARAMS("32x16"),
 		   p16x32[] = PARAMS("16x32"), p16x16[] = PARAMS("16x16");
 
+/* --metrics default: the chapter's table for the block shapes. */
+const char lesson_metrics[] = "achieved_occupancy,gld_throughput,gld_efficiency";
+
 #define EXERCISE(name, summary, params) \
-	{ name, summary, GPULAB_INT32, 16384ull * 16384, 0, params, nullptr, \
+	{ name, summary, GPULAB_INT32, 16384ull * 16384, 0, params, lesson_metrics, \
 	  plan, setup, reset, run, nullptr, verify, teardown, nullptr }
 
 const gpulab_exercise exercises[] = {

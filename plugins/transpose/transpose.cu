@@ -192,8 +192,11 @@ const gpulab_param params[] = {
 	{ nullptr, nullptr, nullptr }
 };
 
+/* --metrics default: coalescing in global memory, conflicts in shared. */
+const char lesson_metrics[] = "gld_transactions_per_request,gst_transactions_per_request,shared_load_transactions_per_request,shared_store_transactions_per_request,shared_ld_bank_conflict,shared_st_bank_conflict";
+
 #define EXERCISE(name, summary, v) \
-	{ name, summary, GPULAB_FLOAT32 | GPULAB_INT32, 8192ull * 8192, 0, params, nullptr, \
+	{ name, summary, GPULAB_FLOAT32 | GPULAB_INT32, 8192ull * 8192, 0, params, lesson_metrics, \
 	  plan, setup, reset, run, nullptr, verify, teardown, &v }
 
 const gpulab_exercise exercises[] = {
