@@ -60,8 +60,22 @@ struct timing {
 	cudaEvent_t start, stop;
 };
 
-/* One repetition: untimed reset and flush, then run between events, then
- * the host step on the host clock. */
+/* Before every run, timed or profiled, and untimed: the exercise's input
+ * restored, and the L2 flushed under --cold. */
+static int restore(struct bench *b, struct job *j)
+{
+	const struct gpulab_exercise *e = j->pick.ex;
+	cudaError_t ce;
+	int rc;
+	if (e->reset && (rc = e->reset(&j->ctx)) != GPULAB_OK)
+		return step_failed(j, rc, "reset failed");
+	if (b->cold && (ce = flush_l2(b, (cudaStream_t)j->ctx.stream)) != cudaSuccess)
+		return failed(j, EXIT_CUDA, "L2 flush failed", ce);
+	return 0;
+}
+
+/* One repetition: untimed restore, then run between events, then the
+ * host step on the host clock. */
 static int repetition(struct bench *b, struct job *j, struct timing *t, int slot)
 {
 	const struct gpulab_exercise *e = j->pick.ex;
@@ -70,10 +84,8 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, int slot
 	int rc;
 	float ms;
 
-	if (e->reset && (rc = e->reset(&j->ctx)) != GPULAB_OK)
-		return step_failed(j, rc, "reset failed");
-	if (b->cold && (ce = flush_l2(b, s)) != cudaSuccess)
-		return failed(j, EXIT_CUDA, "L2 flush failed", ce);
+	if ((rc = restore(b, j)))
+		return rc;
 	if ((ce = cudaEventRecord(t->start, s)) != cudaSuccess)
 		return failed(j, EXIT_CUDA, "cudaEventRecord failed", ce);
 	if ((rc = e->run(&j->ctx)) != GPULAB_OK)
@@ -161,17 +173,11 @@ struct pass {
 static int prepare_pass(void *arg)
 {
 	struct pass *p = arg;
-	const struct gpulab_exercise *e = p->j->pick.ex;
-	cudaStream_t s = (cudaStream_t)p->j->ctx.stream;
 	cudaError_t ce;
-	int rc;
-	if (e->reset && (rc = e->reset(&p->j->ctx)) != GPULAB_OK)
-		return step_failed(p->j, rc, "reset failed");
-	if (p->b->cold && (ce = flush_l2(p->b, s)) != cudaSuccess)
-		return failed(p->j, EXIT_CUDA, "L2 flush failed", ce);
-	if ((ce = cudaStreamSynchronize(s)) != cudaSuccess)
+	int rc = restore(p->b, p->j);
+	if (rc == 0 && (ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream)) != cudaSuccess)
 		return failed(p->j, EXIT_CUDA, "reset failed", ce);
-	return 0;
+	return rc;
 }
 
 static int launch_pass(void *arg)

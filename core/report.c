@@ -98,6 +98,13 @@ static void metric_text(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.4g", v);
 }
 
+/* A metric's column: as wide as its label, and room for 10 digits. */
+static int label_width(const char *label)
+{
+	int w = (int)strlen(label);
+	return w > 10 ? w : 10;
+}
+
 static void print_metrics_table(const struct report *r, FILE *out, int namew)
 {
 	const char **l;
@@ -108,7 +115,7 @@ static void print_metrics_table(const struct report *r, FILE *out, int namew)
 	if (n)
 		fprintf(out, "\ncounters (CUPTI range profiler, from untimed runs of each exercise)\n%-*s", namew, "exercise");
 	for (size_t k = 0; k < n; k++)
-		fprintf(out, "  %*s", (int)(strlen(l[k]) > 10 ? strlen(l[k]) : 10), l[k]);
+		fprintf(out, "  %*s", label_width(l[k]), l[k]);
 	for (size_t i = 0; n && i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
 		fprintf(out, "\n%-*s", namew, job_name(j, name, sizeof name));
@@ -116,7 +123,7 @@ static void print_metrics_table(const struct report *r, FILE *out, int namew)
 			int have = metric_of(j, l[k], &v, NULL, NULL, 0);
 			if (have)
 				metric_text(text, sizeof text, v);
-			fprintf(out, "  %*s", (int)(strlen(l[k]) > 10 ? strlen(l[k]) : 10), have ? text : "-");
+			fprintf(out, "  %*s", label_width(l[k]), have ? text : "-");
 		}
 		if (j->res.profiled)
 			fprintf(out, "  (%u pass%s)", j->res.passes, j->res.passes == 1 ? "" : "es");

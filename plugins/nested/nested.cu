@@ -44,8 +44,13 @@ const uint64_t max_launches = 1u << 20;
 const uint64_t max_serial_launches = 1u << 16;
 const int max_nesting = 24; /* CUDA's limit on nesting depth */
 
+struct shape {
+	uint64_t blocks = 1, threads = 1, depth = 1;
+};
+
 struct state {
 	/* hello */
+	shape sh;                 /* read once in setup, not in the timed run() */
 	entry *log = nullptr;
 	unsigned *count = nullptr;
 	std::vector<entry> want;
@@ -61,10 +66,6 @@ struct state {
 const variant *of(const gpulab_ctx *ctx) { return static_cast<const variant *>(ctx->data); }
 state *st(gpulab_ctx *ctx) { return static_cast<state *>(ctx->state); }
 bool is_hello(const gpulab_ctx *ctx) { return of(ctx)->k <= HELLO_DEPTH; }
-
-struct shape {
-	uint64_t blocks = 1, threads = 1, depth = 1;
-};
 
 int read_shape(gpulab_ctx *ctx, shape *s)
 {
@@ -116,9 +117,11 @@ std::vector<entry> hello_tree(kind k, const shape &s, uint64_t *launches)
 int hello_levels(kind k, const shape &s)
 {
 	int levels = 0;
+	if (k == HELLO_DEPTH)
+		return (int)s.depth;
 	for (uint64_t x = k == HELLO ? s.threads : s.blocks; x >= 1; x >>= 1)
 		levels++;
-	return k == HELLO_DEPTH ? (int)s.depth : levels;
+	return levels;
 }
 
 uint64_t log2u(uint64_t x)
@@ -150,8 +153,9 @@ int plan_hello(gpulab_ctx *ctx)
 		ctx->error(ctx, "-p depth=%" PRIu64 ": from 1 to 20 (2^depth - 2 launches)", s.depth);
 		return GPULAB_EPARAM;
 	}
-	if (hello_levels(of(ctx)->k, s) > max_nesting) {
-		ctx->error(ctx, "the launch tree is %d levels deep; CUDA nests at most %d", hello_levels(of(ctx)->k, s), max_nesting);
+	int levels = hello_levels(of(ctx)->k, s);
+	if (levels > max_nesting) {
+		ctx->error(ctx, "the launch tree is %d levels deep; CUDA nests at most %d", levels, max_nesting);
 		return GPULAB_EPARAM;
 	}
 	std::vector<entry> tree = hello_tree(of(ctx)->k, s, &launches);
@@ -203,10 +207,9 @@ int reserve_launches(gpulab_ctx *ctx, uint64_t launches)
 
 int setup_hello(gpulab_ctx *ctx, state *s)
 {
-	shape sh;
 	uint64_t launches;
-	read_shape(ctx, &sh); /* checked in plan() */
-	s->want = hello_tree(of(ctx)->k, sh, &launches);
+	read_shape(ctx, &s->sh); /* checked in plan() */
+	s->want = hello_tree(of(ctx)->k, s->sh, &launches);
 	if (reserve_launches(ctx, launches) != GPULAB_OK)
 		return GPULAB_ECUDA;
 	LAB_TRY(ctx, cudaMalloc(&s->log, s->want.size() * sizeof(entry)));
@@ -262,8 +265,7 @@ int reset(gpulab_ctx *ctx)
 
 int run_hello(gpulab_ctx *ctx, state *s)
 {
-	shape sh;
-	read_shape(ctx, &sh);
+	const shape &sh = s->sh;
 	cudaStream_t q = lab::stream(ctx);
 	/* print once, on the first (warm-up) run, not on every repetition */
 	hello_log log = { s->log, s->count, !ctx->quiet && s->runs++ == 0 };
