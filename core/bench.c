@@ -37,9 +37,14 @@ static int failed(struct job *j, int exitcode, const char *what, cudaError_t e)
 	return exitcode;
 }
 
+static int host_only(const struct job *j)
+{
+	return (j->pick.ex->flags & GPULAB_HOST_ONLY) != 0;
+}
+
 static int step_failed(struct job *j, int rc, const char *step)
 {
-	return failed(j, rc == GPULAB_EPARAM ? EXIT_PARAM : EXIT_CUDA, step, cudaGetLastError());
+	return failed(j, exit_for_status(rc), step, host_only(j) ? cudaSuccess : cudaGetLastError());
 }
 
 /* Writing a buffer twice the size of L2 evicts what the last repetition
@@ -69,30 +74,47 @@ static int restore(struct bench *b, struct job *j)
 	int rc;
 	if (e->reset && (rc = e->reset(&j->ctx)) != GPULAB_OK)
 		return step_failed(j, rc, "reset failed");
-	if (b->cold && (ce = flush_l2(b, (cudaStream_t)j->ctx.stream)) != cudaSuccess)
+	if (b->cold && !host_only(j) && (ce = flush_l2(b, (cudaStream_t)j->ctx.stream)) != cudaSuccess)
 		return failed(j, EXIT_CUDA, "L2 flush failed", ce);
 	return 0;
 }
 
-/* One repetition: untimed restore, then run between events, then the
- * host step on the host clock. */
-static int repetition(struct bench *b, struct job *j, struct timing *t, int slot)
+/* run() alone, timed: with events on the stream, or with the host clock
+ * for a host-only exercise. */
+static int timed_run(struct job *j, struct timing *t, double *ms)
 {
-	const struct gpulab_exercise *e = j->pick.ex;
 	cudaStream_t s = (cudaStream_t)j->ctx.stream;
 	cudaError_t ce;
+	float gpu_ms;
 	int rc;
-	float ms;
-
-	if ((rc = restore(b, j)))
-		return rc;
+	if (host_only(j)) {
+		double t0 = now_ms();
+		rc = j->pick.ex->run(&j->ctx);
+		*ms = now_ms() - t0;
+		return rc == GPULAB_OK ? 0 : step_failed(j, rc, "run failed");
+	}
 	if ((ce = cudaEventRecord(t->start, s)) != cudaSuccess)
 		return failed(j, EXIT_CUDA, "cudaEventRecord failed", ce);
-	if ((rc = e->run(&j->ctx)) != GPULAB_OK)
+	if ((rc = j->pick.ex->run(&j->ctx)) != GPULAB_OK)
 		return step_failed(j, rc, "run failed");
 	if ((ce = cudaEventRecord(t->stop, s)) != cudaSuccess || (ce = cudaEventSynchronize(t->stop)) != cudaSuccess
-	    || (ce = cudaGetLastError()) != cudaSuccess || (ce = cudaEventElapsedTime(&ms, t->start, t->stop)) != cudaSuccess)
+	    || (ce = cudaGetLastError()) != cudaSuccess
+	    || (ce = cudaEventElapsedTime(&gpu_ms, t->start, t->stop)) != cudaSuccess)
 		return failed(j, EXIT_CUDA, "the exercise's GPU work failed", ce);
+	*ms = gpu_ms;
+	return 0;
+}
+
+/* One repetition: untimed restore, then the timed run, then the host
+ * step on the host clock. */
+static int repetition(struct bench *b, struct job *j, struct timing *t, long slot)
+{
+	const struct gpulab_exercise *e = j->pick.ex;
+	double ms = 0;
+	int rc;
+
+	if ((rc = restore(b, j)) || (rc = timed_run(j, t, &ms)))
+		return rc;
 	double h0 = now_ms();
 	if (e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
 		return step_failed(j, rc, "host step failed");
@@ -127,11 +149,13 @@ static int measure(struct bench *b, struct job *j)
 	t.host = calloc(j->reps, sizeof(double));
 	t.total = calloc(j->reps, sizeof(double));
 	if (!t.gpu || !t.host || !t.total)
-		rc = failed(j, EXIT_CUDA, "out of host memory", cudaSuccess);
-	else if ((ce = cudaEventCreate(&t.start)) != cudaSuccess || (ce = cudaEventCreate(&t.stop)) != cudaSuccess)
+		rc = failed(j, EXIT_NOMEM, "out of host memory", cudaSuccess);
+	else if (!host_only(j) && ((ce = cudaEventCreate(&t.start)) != cudaSuccess
+				   || (ce = cudaEventCreate(&t.stop)) != cudaSuccess))
 		rc = failed(j, EXIT_CUDA, "cudaEventCreate failed", ce);
-	for (unsigned i = 0; rc == 0 && i < j->warmup + j->reps; i++)
-		rc = repetition(b, j, &t, (int)i - (int)j->warmup);
+	/* long: reps and warmup are at most 10^6 each */
+	for (long i = 0; rc == 0 && i < (long)j->warmup + (long)j->reps; i++)
+		rc = repetition(b, j, &t, i - (long)j->warmup);
 	if (rc == 0)
 		summarise(j, &t);
 	if (t.start)
@@ -216,23 +240,50 @@ static int profile(struct bench *b, struct job *j)
 	return rc;
 }
 
+/* A stream on each device the exercise gets: one, or up to its
+ * max_devices of those visible. */
+static int open_streams(struct bench *b, struct job *j)
+{
+	unsigned want = j->pick.ex->max_devices > 1 ? j->pick.ex->max_devices : 1;
+	cudaError_t ce;
+	j->ctx.ndevices = 0;
+	j->ctx.devices = j->devices;
+	j->ctx.streams = j->streams;
+	if (host_only(j))
+		return 0;
+	for (unsigned i = 0; i < want && i < (unsigned)b->dev->count && i < MAX_DEVICES; i++) {
+		cudaStream_t s;
+		j->devices[i] = (b->dev->ordinal + (int)i) % b->dev->count;
+		if ((ce = cudaSetDevice(j->devices[i])) != cudaSuccess
+		    || (ce = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) != cudaSuccess)
+			return failed(j, EXIT_CUDA, "cudaStreamCreate failed", ce);
+		j->streams[j->ctx.ndevices++] = (struct CUstream_st *)s;
+	}
+	j->ctx.stream = j->streams[0];
+	return (ce = cudaSetDevice(b->dev->ordinal)) == cudaSuccess ? 0 : failed(j, EXIT_CUDA, "cudaSetDevice failed", ce);
+}
+
+static void close_streams(struct job *j)
+{
+	for (unsigned i = 0; i < j->ctx.ndevices; i++)
+		cudaStreamDestroy((cudaStream_t)j->streams[i]);
+	j->ctx.ndevices = 0;
+	j->ctx.stream = NULL;
+}
+
 int bench_run(struct bench *b, struct job *j)
 {
-	cudaStream_t s = NULL;
-	cudaError_t ce;
-	int rc;
-
-	if ((ce = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) != cudaSuccess)
-		return failed(j, EXIT_CUDA, "cudaStreamCreate failed", ce);
-	j->ctx.stream = (struct CUstream_st *)s;
-	rc = j->pick.ex->setup(&j->ctx);
-	if (rc != GPULAB_OK)
-		rc = step_failed(j, rc, "setup failed");
-	else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
-		rc = profile(b, j);
-	j->pick.ex->teardown(&j->ctx);
-	j->ctx.state = NULL;
-	cudaStreamDestroy(s);
+	int rc = open_streams(b, j);
+	if (rc == 0) {
+		rc = j->pick.ex->setup(&j->ctx);
+		if (rc != GPULAB_OK)
+			rc = step_failed(j, rc, "setup failed");
+		else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
+			rc = profile(b, j);
+		j->pick.ex->teardown(&j->ctx);
+		j->ctx.state = NULL;
+	}
+	close_streams(j);
 	return rc;
 }
 

@@ -16,6 +16,7 @@ int device_open(struct device_info *d, char *err, size_t errlen)
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	memset(d, 0, sizeof *d);
+	d->count = count;
 	if (e != cudaSuccess || count == 0) {
 		snprintf(err, errlen, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return EXIT_NODEVICE;

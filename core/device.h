@@ -7,6 +7,7 @@
 
 struct device_info {
 	int ordinal;
+	int count;          /* CUDA devices visible */
 	char name[256];
 	int cc_major, cc_minor;
 	int sms, warp_size, max_threads_per_block;

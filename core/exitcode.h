@@ -3,6 +3,8 @@
 #ifndef GPULAB_EXITCODE_H
 #define GPULAB_EXITCODE_H
 
+#include <gpulab/plugin.h>
+
 enum exitcode {
 	EXIT_OK = 0,
 	EXIT_WRONG = 1,     /* an exercise computed a wrong result */
@@ -13,7 +15,20 @@ enum exitcode {
 	EXIT_NODEVICE = 6,  /* no CUDA device or driver */
 	EXIT_PARAM = 7,     /* a parameter the exercise cannot use, or too large */
 	EXIT_CUDA = 8,      /* a CUDA call failed during a run */
-	EXIT_METRICS = 9    /* --metrics cannot be read: no CUPTI, no permission, or a metric this GPU lacks */
+	EXIT_METRICS = 9,   /* --metrics cannot be read: no CUPTI, no permission, or a metric this GPU lacks */
+	EXIT_NOMEM = 10     /* host memory ran out */
 };
+
+/* The one place a plugin's status becomes gpulab's exit code. */
+static inline int exit_for_status(int status)
+{
+	switch (status) {
+	case GPULAB_OK: return EXIT_OK;
+	case GPULAB_WRONG: return EXIT_WRONG;
+	case GPULAB_EPARAM: return EXIT_PARAM;
+	case GPULAB_ENOMEM: return EXIT_NOMEM;
+	default: return EXIT_CUDA; /* GPULAB_ECUDA, and any code a plugin invents */
+	}
+}
 
 #endif

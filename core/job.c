@@ -1,10 +1,12 @@
 #include "job.h"
 
 #include "exitcode.h"
-#include "size.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static struct job *job_of(const struct gpulab_ctx *ctx)
 {
@@ -17,23 +19,12 @@ const char *job_name(const struct job *j, char *buf, size_t len)
 	return buf;
 }
 
-static const char *lookup(const struct job *j, const char *key)
+const struct job_param *job_param(const struct job *j, const char *key)
 {
-	const struct setting *s = config_get(j->cfg, j->pick.plugin->name, j->pick.ex->name, key);
-	return s ? s->value : NULL;
-}
-
-static const char *ctx_param(const struct gpulab_ctx *ctx, const char *key)
-{
-	const struct job *j = job_of(ctx);
-	const struct gpulab_param *p = exercise_param(j->pick.ex, key);
-	const char *v;
-	if (!p)
-		return NULL;
-	if ((v = options_param(j->opt, key)))
-		return v;
-	const struct setting *s = config_get_plugin_key(j->cfg, j->pick.plugin->name, j->pick.ex->name, key);
-	return s ? s->value : p->def;
+	for (size_t i = 0; i < j->nparams; i++)
+		if (!strcmp(j->params[i].decl.key, key))
+			return &j->params[i];
+	return NULL;
 }
 
 static void ctx_error(struct gpulab_ctx *ctx, const char *fmt, ...)
@@ -43,15 +34,6 @@ static void ctx_error(struct gpulab_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(j->res.message, sizeof j->res.message, fmt, ap);
 	va_end(ap);
-}
-
-static int ctx_param_u64(struct gpulab_ctx *ctx, const char *key, uint64_t *out)
-{
-	const char *v = ctx_param(ctx, key);
-	if (v && parse_size(v, out) == 0)
-		return GPULAB_OK;
-	ctx_error(ctx, "-p %s=%s: expected a count such as 1024, 2^10 or 1K", key, v ? v : "(undeclared)");
-	return GPULAB_EPARAM;
 }
 
 static void ctx_note(struct gpulab_ctx *ctx, const char *name, double value)
@@ -68,64 +50,183 @@ static void ctx_note(struct gpulab_ctx *ctx, const char *name, double value)
 	}
 }
 
-/* A generic count: the command line first, then the INI files. */
-static uint64_t generic_count(const struct job *j, const char *key, int on_cli, uint64_t cli, uint64_t def)
+/* The refusal of a job: why, in its message; the caller names it. */
+__attribute__((format(printf, 3, 4)))
+static int refuse(struct job *j, int code, const char *fmt, ...)
 {
-	const char *v;
-	uint64_t x;
-	if (on_cli)
-		return cli;
-	v = lookup(j, key);
-	return v && parse_size(v, &x) == 0 ? x : def; /* INI values were checked on load */
+	char why[sizeof j->res.message];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap); /* fmt may print the message itself */
+	va_end(ap);
+	snprintf(j->res.message, sizeof j->res.message, "%s", why);
+	return code;
 }
 
-static enum gpulab_dtype default_dtype(unsigned mask)
+/* A seed for "random": different each time, and recorded. */
+static uint64_t draw_seed(void)
 {
-	return (enum gpulab_dtype)(mask & -mask);
+	static uint64_t calls;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t z = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^ ++calls;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser spreads the bits */
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (z ^ (z >> 31)) & 0xffffffffffffull;  /* 48 bits: short enough to type back */
+}
+
+/* Is an INI value from a section shared by several exercises one this
+ * exercise can take?  Only the element type is passed over where it
+ * cannot ([defaults] type = float means float where there is float). */
+static int applies(const struct job *j, const struct job_param *p, const char *text)
+{
+	struct param_value v;
+	char why[256];
+	if (strcmp(p->decl.key, "type"))
+		return 1;
+	return exercise_parse(j->pick.ex, "type", text, &v, why, sizeof why) == PARSE_OK;
+}
+
+/* Where p's value comes from, highest first; its text and where. */
+static const char *source(const struct job *j, struct job_param *p, int g)
+{
+	static const enum scope scopes[] = { SCOPE_EXERCISE, SCOPE_PLUGIN, SCOPE_DEFAULTS };
+	const char *plugin = j->pick.plugin->name, *ex = j->pick.ex->name;
+	const char *cli = g >= 0 ? j->opt->generic[g] : options_param(j->opt, p->decl.key);
+	if (cli) {
+		snprintf(p->where, sizeof p->where, g >= 0 ? "%s %s" : "-p %s=%s", g >= 0 ? options_flag(g) : p->decl.key, cli);
+		return cli;
+	}
+	for (int k = 0; k < 3; k++) {
+		const struct setting *s = config_get_at(j->cfg, scopes[k], plugin, ex, p->decl.key);
+		if (s && (scopes[k] == SCOPE_EXERCISE || applies(j, p, s->value))) {
+			snprintf(p->where, sizeof p->where, "%s:%d: %s = %s", s->file, s->line, s->key, s->value);
+			return s->value;
+		}
+	}
+	snprintf(p->where, sizeof p->where, "the default %s = %s", p->decl.key, p->decl.def);
+	return p->decl.def;
+}
+
+/* Resolve parameter p (generic key g, or -1 for the exercise's own). */
+static int resolve_one(struct job *j, struct job_param *p, int g)
+{
+	char why[512];
+	const char *text = source(j, p, g);
+	enum parse_result r = g == GEN_TYPE ? exercise_parse(j->pick.ex, "type", text, &p->value, why, sizeof why)
+					    : param_parse(&p->decl, text, &p->value, why, sizeof why);
+	if (r != PARSE_OK)
+		return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
+	if (p->decl.type == GPULAB_PARAM_SEED && p->value.random) {
+		p->value.u = draw_seed();
+		p->value.random = 0;
+	}
+	param_format(&p->decl, &p->value, p->text, sizeof p->text);
+	return 0;
+}
+
+/* The exercise's own keys, for a message: "-p rows, -p cols". */
+static void own_keys(const struct gpulab_exercise *e, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (const struct gpulab_param *p = e->params; p && p->key; p++)
+		if (p->type != GPULAB_PARAM_SEED)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s-p %s", buf[0] ? ", " : "", p->key);
+}
+
+/* The list of parameters: the generic keys e takes, then its own. */
+static int list_params(struct job *j)
+{
+	const struct gpulab_exercise *e = j->pick.ex;
+	size_t n = 0, own = 0;
+	for (const struct gpulab_param *p = e->params; p && p->key; p++)
+		own++;
+	j->params = calloc(NGENERIC + own, sizeof *j->params);
+	j->opts = calloc(1, e->params_size ? e->params_size : 1);
+	if (!j->params || !j->opts)
+		return refuse(j, EXIT_NOMEM, "out of memory");
+	for (int g = 0; g < NGENERIC; g++)
+		if (exercise_takes(e, (enum generic)g)) {
+			struct job_param *p = &j->params[n++];
+			exercise_generic(e, (enum generic)g, &p->decl, p->def, sizeof p->def);
+		}
+	for (size_t i = 0; i < own; i++)
+		j->params[n++].decl = e->params[i];
+	j->nparams = n;
+	return 0;
 }
 
 static int resolve(struct job *j)
 {
-	const struct options *o = j->opt;
 	const struct gpulab_exercise *e = j->pick.ex;
-	const char *t = o->have_dtype ? NULL : lookup(j, "type");
-	char name[256], why[512];
-
-	j->ctx.n = generic_count(j, "n", o->have_n, o->n, e->default_n);
-	/* an exercise that declares no block size gets none, whatever -b says */
-	j->ctx.block = e->default_block ? (unsigned)generic_count(j, "block", o->have_block, o->block, e->default_block) : 0;
-	j->ctx.dtype = o->have_dtype ? o->dtype : t ? dtype_from_name(t) : default_dtype(e->dtypes);
-	j->reps = (unsigned)generic_count(j, "reps", o->have_reps, o->reps, 20);
-	j->warmup = (unsigned)generic_count(j, "warmup", o->have_warmup, o->warmup, 3);
-	if (o->metrics && metrics_resolve(&j->metrics, o->metrics, e->metrics, why, sizeof why)) {
-		snprintf(j->res.message, sizeof j->res.message, "%s: %s", job_name(j, name, sizeof name), why);
-		return EXIT_USAGE;
+	char keys[256];
+	int rc;
+	if (j->opt->generic[GEN_N] && !exercise_takes(e, GEN_N)) {
+		own_keys(e, keys, sizeof keys);
+		return refuse(j, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");
 	}
-	if (!(j->ctx.dtype & e->dtypes)) {
-		snprintf(j->res.message, sizeof j->res.message, "%s: element type %s is not supported (it takes %s%s%s)",
-			 job_name(j, name, sizeof name), dtype_name(j->ctx.dtype),
-			 e->dtypes & GPULAB_INT32 ? "int" : "",
-			 (e->dtypes & GPULAB_INT32) && (e->dtypes & GPULAB_FLOAT32) ? ", " : "",
-			 e->dtypes & GPULAB_FLOAT32 ? "float" : "");
-		return EXIT_PARAM;
+	if ((rc = list_params(j)))
+		return rc;
+	for (size_t i = 0; i < j->nparams; i++) {
+		struct job_param *p = &j->params[i];
+		int g = generic_index(p->decl.key);
+		if ((rc = resolve_one(j, p, g)))
+			return rc;
+		switch (g) {
+		case GEN_N: j->ctx.n = p->value.u; break;
+		case GEN_BLOCK: j->ctx.block = (unsigned)p->value.u; break;
+		case GEN_TYPE: j->ctx.dtype = (enum gpulab_dtype)(1u << p->value.e); break;
+		case GEN_REPS: j->reps = (unsigned)p->value.u; break;
+		case GEN_WARMUP: j->warmup = (unsigned)p->value.u; break;
+		default: param_store(&p->decl, &p->value, j->opts);
+		}
 	}
 	return 0;
 }
 
 int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c)
 {
-	char name[256], why[sizeof j->res.message];
+	char why[512];
+	int rc;
 	*j = (struct job){ .pick = *p, .opt = o, .cfg = c };
-	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .param = ctx_param, .param_u64 = ctx_param_u64,
-				      .error = ctx_error, .note = ctx_note,
+	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .error = ctx_error, .note = ctx_note,
 				      .data = p->ex->data, .core = j };
-	int rc = resolve(j);
-	if (rc)
+	if ((rc = resolve(j)))
 		return rc;
+	j->ctx.params = j->opts;
+	j->ctx.elements = j->ctx.n;
+	if (o->metrics && metrics_resolve(&j->metrics, o->metrics, p->ex->metrics, why, sizeof why))
+		return refuse(j, EXIT_USAGE, "%s", why);
 	rc = p->ex->plan(&j->ctx);
 	if (rc == GPULAB_OK)
 		return 0;
 	snprintf(why, sizeof why, "%s", j->res.message[0] ? j->res.message : "rejected its parameters");
-	snprintf(j->res.message, sizeof j->res.message, "%s: %s", job_name(j, name, sizeof name), why);
-	return rc == GPULAB_EPARAM ? EXIT_PARAM : EXIT_CUDA;
+	return refuse(j, exit_for_status(rc), "%s", why);
+}
+
+void job_free(struct job *j)
+{
+	free(j->params);
+	free(j->opts);
+	j->params = NULL;
+	j->opts = NULL;
+}
+
+void job_command(const struct job *j, int cold, char *buf, size_t len)
+{
+	char name[256];
+	snprintf(buf, len, "gpulab run %s", job_name(j, name, sizeof name));
+	for (size_t i = 0; i < j->nparams; i++) {
+		const struct job_param *p = &j->params[i];
+		int g = generic_index(p->decl.key);
+		size_t at = strlen(buf);
+		if (!p->text[0])
+			continue; /* not resolved: the job was refused before it */
+		if (g >= 0)
+			snprintf(buf + at, len - at, " %s %s", options_flag((enum generic)g), p->text);
+		else
+			snprintf(buf + at, len - at, " -p %s=%s", p->decl.key, p->text);
+	}
+	if (cold)
+		snprintf(buf + strlen(buf), len - strlen(buf), " --cold");
 }

@@ -1,7 +1,8 @@
 /*
- * One exercise to run: its parameters resolved from the command line, the
- * INI files and its own defaults (in that order), the context handed to
- * the plugin, and the result it ends with.
+ * One exercise to run: every parameter resolved once (the command line,
+ * then the INI files' [exercise], [plugin] and [defaults] sections, then
+ * the declared default) and checked against its declaration, the context
+ * handed to the plugin, and the result it ends with.
  */
 #ifndef GPULAB_JOB_H
 #define GPULAB_JOB_H
@@ -10,15 +11,18 @@
 #include "match.h"
 #include "metrics.h"
 #include "options.h"
+#include "params.h"
 
 #define MAX_NOTES 8
+#define MAX_DEVICES 16
 
 struct note {
 	char name[32];
 	double value;
 };
 
-enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR };
+/* SKIPPED: refused in plan, in a run of several exercises; the others ran. */
+enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR, OUTCOME_SKIPPED };
 
 struct result {
 	double gpu_med, gpu_min, gpu_max;   /* ms, over the timed repetitions */
@@ -36,21 +40,46 @@ struct result {
 	int profiled;
 };
 
+/* One resolved parameter: what the reports record of it. */
+struct job_param {
+	struct gpulab_param decl;           /* generic ones with the exercise's default */
+	char def[32];                       /* decl.def's text for n and block */
+	struct param_value value;
+	char text[64];                      /* the effective value, as param_format writes it */
+	char where[256];                    /* where it came from: "-n", "-p rows", "FILE:LINE", "default" */
+};
+
 struct job {
 	struct pick pick;
 	const struct options *opt;
 	const struct config *cfg;
 	unsigned reps, warmup;
+	struct job_param *params;           /* the generic keys it takes, then its own */
+	size_t nparams;
+	void *opts;                         /* the exercise's parameter struct: ctx.params */
 	struct metric_set metrics;          /* ncols 0 without --metrics */
+	int devices[MAX_DEVICES];           /* ctx.devices and ctx.streams point here */
+	struct CUstream_st *streams[MAX_DEVICES];
 	struct gpulab_ctx ctx;
 	struct result res;
 };
 
 /* Resolve the parameters and call the exercise's plan().  Returns 0, or
- * an exit code with the reason in job->res.message. */
+ * an exit code with the reason in job->res.message (which, like every
+ * message of a job, does not name it): EXIT_PARAM where the exercise
+ * refuses its parameters. */
 int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c);
+
+/* Free what job_plan() allocated. */
+void job_free(struct job *j);
+
+/* The rerun of this job's row: "gpulab run plugin.exercise -n ... -p ...". */
+void job_command(const struct job *j, int cold, char *buf, size_t len);
 
 /* "plugin.exercise" */
 const char *job_name(const struct job *j, char *buf, size_t len);
+
+/* The job's resolved parameter called key, or NULL. */
+const struct job_param *job_param(const struct job *j, const char *key);
 
 #endif

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "exitcode.h"
 #include "job.h"
+#include "list.h"
 #include "match.h"
 #include "metrics.h"
 #include "options.h"
@@ -38,7 +39,8 @@ static const char *env_or(const char *name, const char *def)
 	return v && *v ? v : def;
 }
 
-/* Load the INI files and every plugin they name; say which failed. */
+/* Load the INI files and every plugin they name.  With warn, say which
+ * plugins failed, and set *broken to the exit code of the first. */
 static int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken)
 {
 	char err[2048];
@@ -46,38 +48,15 @@ static int load(const struct options *o, struct config *c, struct registry *r, i
 	if (rc)
 		return fail(rc, "%s", err);
 	if (registry_load(r, c, env_or("GPULAB_PLUGIN_PATH", GPULAB_PLUGINDIR)) != 0)
-		return fail(EXIT_PLUGIN, "out of memory loading plugins");
+		return fail(EXIT_NOMEM, "out of memory loading plugins");
 	*broken = 0;
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].error && warn) {
 			fprintf(stderr, "gpulab: plugin '%s' (%s) not loaded: %s\n", r->v[i].name, r->v[i].ini, r->v[i].error);
-			(*broken)++;
+			if (!*broken)
+				*broken = r->v[i].error_code;
 		}
 	return 0;
-}
-
-static void list_exercise(const struct plugin *p, const struct gpulab_exercise *e, enum format f)
-{
-	char full[256], types[16];
-	snprintf(full, sizeof full, "%s.%s", p->name, e->name);
-	snprintf(types, sizeof types, "%s%s%s", e->dtypes & GPULAB_INT32 ? "int" : "",
-		 e->dtypes == (GPULAB_INT32 | GPULAB_FLOAT32) ? "|" : "", e->dtypes & GPULAB_FLOAT32 ? "float" : "");
-	if (f == FORMAT_CSV) {
-		/* names and types hold no comma; the summary is quoted */
-		printf("%s,%s,%s,%llu,%u,%s,\"", p->name, e->name, types, (unsigned long long)e->default_n,
-		       e->default_block, p->path);
-		for (const char *c = e->summary; *c; c++)
-			printf(*c == '"' ? "\"\"" : "%c", *c);
-		puts("\"");
-		return;
-	}
-	printf("  %-30s %s\n", full, e->summary);
-	printf("  %-30s type %s, n %llu", "", types, (unsigned long long)e->default_n);
-	if (e->default_block)
-		printf(", block %u", e->default_block);
-	for (const struct gpulab_param *k = e->params; k && k->key; k++)
-		printf(", -p %s=%s", k->key, k->def);
-	putchar('\n');
 }
 
 static int cmd_list(const struct options *o)
@@ -85,23 +64,11 @@ static int cmd_list(const struct options *o)
 	struct config c = { 0 };
 	struct registry r = { 0 };
 	int broken, rc = load(o, &c, &r, 1, &broken);
-	if (rc == 0 && o->format == FORMAT_CSV)
-		puts("plugin,exercise,types,n,block,file,summary");
-	for (size_t i = 0; rc == 0 && i < r.n; i++) {
-		const struct plugin *p = &r.v[i];
-		if (!p->desc)
-			continue;
-		if (o->format != FORMAT_CSV)
-			printf("%s: %s\n  file %s (from %s)\n", p->name, p->desc->summary ? p->desc->summary : "",
-			       p->path, p->ini);
-		for (size_t k = 0; k < p->desc->n_exercises; k++)
-			list_exercise(p, &p->desc->exercises[k], o->format);
-	}
-	if (rc == 0 && r.n == 0 && o->format != FORMAT_CSV)
-		printf("no plugins configured (see gpulab(1), FILES)\n");
+	if (rc == 0)
+		list_print(&r, o->format, stdout);
 	registry_free(&r);
 	config_free(&c);
-	return rc ? rc : broken ? EXIT_PLUGIN : 0;
+	return rc ? rc : broken;
 }
 
 static int cmd_info(void)
@@ -115,9 +82,16 @@ static int cmd_info(void)
 	return 0;
 }
 
-/* Every -p key must mean something to at least one chosen exercise. */
-static int check_keys(const struct options *o, const struct selection *s)
+/* Every key on the command line must mean something to at least one
+ * chosen exercise: -p keys, and -n (which some take no size from). */
+static int check_cli_keys(const struct options *o, const struct selection *s)
 {
+	int takes_n = 0;
+	for (size_t k = 0; k < s->n; k++)
+		takes_n |= exercise_takes(s->v[k].ex, GEN_N);
+	if (o->generic[GEN_N] && !takes_n)
+		return fail(EXIT_USAGE, "-n: no chosen exercise takes a size; %s.%s's is set by its own keys (`gpulab list` shows them)",
+			    s->v[0].plugin->name, s->v[0].ex->name);
 	for (int i = 0; i < o->nparams; i++) {
 		int known = 0;
 		for (size_t k = 0; k < s->n && !known; k++)
@@ -129,30 +103,67 @@ static int check_keys(const struct options *o, const struct selection *s)
 	return 0;
 }
 
-/* What only the device can tell: block size limit and free memory. */
-static int check_device(const struct job *jobs, size_t n, const struct device_info *d)
+static int needs_gpu(const struct job *j)
+{
+	return j->res.outcome != OUTCOME_SKIPPED && !(j->pick.ex->flags & GPULAB_HOST_ONLY);
+}
+
+/* A refusal: in a run of several exercises the job is skipped and the
+ * others run; an exercise named alone, or the only one, fails the run. */
+static int refused(struct job *j, int rc, size_t njobs)
 {
 	char name[256];
-	size_t free_b = device_free_bytes(), flush = 2 * d->l2_bytes;
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = &jobs[i];
-		if (j->pick.ex->default_block && j->ctx.block > (unsigned)d->max_threads_per_block)
-			return fail(EXIT_PARAM, "%s: block size %u exceeds this GPU's limit of %d threads",
-				    job_name(j, name, sizeof name), j->ctx.block, d->max_threads_per_block);
-		if (j->ctx.device_bytes + flush > free_b)
-			return fail(EXIT_PARAM, "%s: n = %llu needs %.2f GiB of device memory, but only %.2f GiB are free",
-				    job_name(j, name, sizeof name), (unsigned long long)j->ctx.n,
-				    (j->ctx.device_bytes + flush) / 1073741824.0, free_b / 1073741824.0);
+	if (rc != EXIT_PARAM || j->pick.named || njobs == 1)
+		return fail(rc, "%s: %s", job_name(j, name, sizeof name), j->res.message);
+	j->res.outcome = OUTCOME_SKIPPED;
+	return 0;
+}
+
+/* What only the device can tell: the block size limit, and whether the
+ * job's memory and the L2 flush buffer fit what is free.  0, or
+ * EXIT_PARAM with the reason in the job's message. */
+static int device_refuses(struct job *j, const struct device_info *d, size_t free_b)
+{
+	size_t flush = 2 * d->l2_bytes;
+	if (j->ctx.block > (unsigned)d->max_threads_per_block) {
+		snprintf(j->res.message, sizeof j->res.message, "block size %u exceeds this GPU's limit of %d threads",
+			 j->ctx.block, d->max_threads_per_block);
+		return EXIT_PARAM;
+	}
+	if (j->ctx.device_bytes > free_b || flush > free_b - j->ctx.device_bytes) { /* no sum to overflow */
+		snprintf(j->res.message, sizeof j->res.message,
+			 "%llu elements need %.2f GiB of device memory, but only %.2f GiB are free",
+			 (unsigned long long)j->ctx.elements,
+			 ((double)j->ctx.device_bytes + flush) / 1073741824.0, free_b / 1073741824.0);
+		return EXIT_PARAM;
 	}
 	return 0;
 }
 
+static int check_device(struct job *jobs, size_t n, const struct device_info *d)
+{
+	size_t free_b = device_free_bytes();
+	for (size_t i = 0; i < n; i++) {
+		int rc = needs_gpu(&jobs[i]) ? device_refuses(&jobs[i], d, free_b) : 0;
+		if (rc && (rc = refused(&jobs[i], rc, n)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Plan every job before any runs: a bad parameter costs no time. */
 static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs)
 {
+	size_t skipped = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		int rc = job_plan(&jobs[i], &s->v[i], o, c);
-		if (rc)
-			return fail(rc, "%s", jobs[i].res.message);
+		if (rc && (rc = refused(&jobs[i], rc, s->n)))
+			return rc;
+		skipped += jobs[i].res.outcome == OUTCOME_SKIPPED;
+	}
+	if (skipped == s->n) { /* nothing would run: say why the first cannot */
+		char name[256];
+		return fail(EXIT_PARAM, "%s: %s", job_name(&jobs[0], name, sizeof name), jobs[0].res.message);
 	}
 	return 0;
 }
@@ -169,32 +180,46 @@ static int open_profiler(const struct job *jobs, size_t n, struct profiler **p)
 	if ((rc = profiler_open(p, err, sizeof err)))
 		return fail(rc, "%s", err);
 	for (size_t i = 0; i < n; i++)
-		if ((rc = profiler_check(*p, jobs[i].metrics.raw_ptrs, jobs[i].metrics.nraw, err, sizeof err))) {
+		if (needs_gpu(&jobs[i])
+		    && (rc = profiler_check(*p, jobs[i].metrics.raw_ptrs, jobs[i].metrics.nraw, err, sizeof err))) {
 			profiler_close(*p);
 			return fail(rc, "%s: %s", job_name(&jobs[i], name, sizeof name), err);
 		}
 	return 0;
 }
 
+/* The device, where any job needs one. */
+static int open_device(const struct job *jobs, size_t n, struct device_info *d, int *have)
+{
+	char err[512];
+	int rc;
+	*have = 0;
+	for (size_t i = 0; i < n && !*have; i++)
+		*have = needs_gpu(&jobs[i]);
+	if (*have && (rc = device_open(d, err, sizeof err)))
+		return fail(rc, "%s", err);
+	return 0;
+}
+
 static int run_all(const struct options *o, struct job *jobs, size_t n)
 {
 	struct device_info d;
-	struct profiler *prof;
-	char err[512];
-	int rc = device_open(&d, err, sizeof err), worst = 0;
-	if (rc)
-		return fail(rc, "%s", err);
-	if ((rc = check_device(jobs, n, &d)) || (rc = open_profiler(jobs, n, &prof)))
+	struct profiler *prof = NULL;
+	int rc, worst = 0, gpu;
+	if ((rc = open_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
+	    || (gpu && (rc = open_profiler(jobs, n, &prof))))
 		return rc;
-	struct bench b = { .dev = &d, .cold = o->cold, .verify = o->verify, .prof = prof };
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .verify = o->verify, .prof = prof };
 	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
+			continue;
 		rc = bench_run(&b, &jobs[i]);
 		if (rc && !worst)
 			worst = rc;
 	}
 	bench_free(&b);
 	profiler_close(prof);
-	struct report r = { o->format, &d, o->cold, jobs, n };
+	struct report r = { o->format, gpu ? &d : NULL, o->cold, jobs, n };
 	report_print(&r, stdout);
 	return worst;
 }
@@ -218,10 +243,10 @@ static int cmd_run(const struct options *o)
 		fail(rc, "%s", err);
 		goto out;
 	}
-	if ((rc = check_keys(o, &s)))
+	if ((rc = check_cli_keys(o, &s)))
 		goto out;
 	if (!(jobs = calloc(s.n, sizeof *jobs))) {
-		rc = fail(EXIT_CUDA, "out of memory");
+		rc = fail(EXIT_NOMEM, "out of memory");
 		goto out;
 	}
 	if (o->metrics && (rc = profiler_built(err, sizeof err)))
@@ -229,6 +254,8 @@ static int cmd_run(const struct options *o)
 	else if ((rc = plan_all(o, &c, &s, jobs)) == 0)
 		rc = run_all(o, jobs, s.n);
 out:
+	for (size_t i = 0; jobs && i < s.n; i++)
+		job_free(&jobs[i]);
 	free(jobs);
 	selection_free(&s);
 	registry_free(&r);

@@ -7,16 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_pick(struct selection *s, const struct plugin *p, const struct gpulab_exercise *e)
+static int add_pick(struct selection *s, const struct plugin *p, const struct gpulab_exercise *e, int named)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].ex == e)
+		if (s->v[i].ex == e) {
+			s->v[i].named |= named;
 			return 0;
+		}
 	struct pick *v = realloc(s->v, (s->n + 1) * sizeof *v);
 	if (!v)
 		return -1;
 	s->v = v;
-	s->v[s->n++] = (struct pick){ p, e };
+	s->v[s->n++] = (struct pick){ p, e, named };
 	return 0;
 }
 
@@ -25,6 +27,7 @@ static int match_pattern(const struct registry *r, const char *pat, struct selec
 {
 	int hits = 0;
 	const char *dot = strchr(pat, '.');
+	int named = dot && !strpbrk(pat, "*?[");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct plugin *p = &r->v[i];
 		char full[256];
@@ -41,7 +44,7 @@ static int match_pattern(const struct registry *r, const char *pat, struct selec
 			snprintf(full, sizeof full, "%s.%s", p->name, e->name);
 			if (fnmatch(pat, dot ? full : p->name, 0))
 				continue;
-			if (add_pick(s, p, e) != 0)
+			if (add_pick(s, p, e, named) != 0)
 				return -1;
 			hits++;
 		}
@@ -58,14 +61,14 @@ int select_exercises(const struct registry *r, char *const *patterns, int n,
 		int hits = match_pattern(r, patterns[i], out, &failed);
 		if (hits < 0) {
 			snprintf(err, errlen, "out of memory");
-			return EXIT_USAGE;
+			return EXIT_NOMEM;
 		}
 		if (hits > 0)
 			continue;
 		if (failed >= 0) {
 			snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i],
 				 r->v[failed].name, r->v[failed].error);
-			return EXIT_PLUGIN;
+			return r->v[failed].error_code;
 		}
 		char near[512];
 		if (suggest(r, patterns[i], 3, near, sizeof near) > 0)

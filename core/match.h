@@ -7,6 +7,7 @@
 struct pick {
 	const struct plugin *plugin;
 	const struct gpulab_exercise *ex;
+	int named;   /* a pattern named it alone (plugin.exercise, no glob) */
 };
 
 struct selection {

@@ -1,7 +1,6 @@
 #include "options.h"
 
 #include "exitcode.h"
-#include "size.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -28,7 +27,7 @@ static const struct option long_options[] = {
 
 void usage(FILE *out)
 {
-	fputs("usage: gpulab [OPTION]... COMMAND [EXERCISE]...\n"
+	fprintf(out, "usage: gpulab [OPTION]... COMMAND [EXERCISE]...\n"
 	      "\n"
 	      "commands:\n"
 	      "  list                 plugins and exercises, and the file each came from\n"
@@ -38,11 +37,12 @@ void usage(FILE *out)
 	      "                       or a glob such as 'reduce.unroll*'\n"
 	      "\n"
 	      "options for run:\n"
-	      "  -n, --size N         element count: 16777216, 2^24 or 16M\n"
+	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
+	      "                       their own keys refuse it)\n"
 	      "  -b, --block N        threads per block\n"
 	      "  -t, --type T         element type: int or float\n"
-	      "  -r, --reps N         timed repetitions (default 20)\n"
-	      "  -w, --warmup N       untimed runs first (default 3)\n"
+	      "  -r, --reps N         timed repetitions (default %s)\n"
+	      "  -w, --warmup N       untimed runs first (default %s)\n"
 	      "  -p, --param KEY=VAL  an exercise's own key (see gpulab list)\n"
 	      "      --cold           flush the L2 cache before every repetition\n"
 	      "      --format F       table, csv or json (default table)\n"
@@ -54,21 +54,8 @@ void usage(FILE *out)
 	      "  --config FILE        read FILE after the other configuration files\n"
 	      "  --help, --version\n"
 	      "\n"
-	      "See gpulab(1) for the configuration files and the exit codes.\n", out);
-}
-
-enum gpulab_dtype dtype_from_name(const char *name)
-{
-	if (!strcmp(name, "int"))
-		return GPULAB_INT32;
-	if (!strcmp(name, "float"))
-		return GPULAB_FLOAT32;
-	return 0;
-}
-
-const char *dtype_name(enum gpulab_dtype t)
-{
-	return t == GPULAB_FLOAT32 ? "float" : "int";
+	      "See gpulab(1) for the configuration files and the exit codes.\n",
+	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def);
 }
 
 const char *options_param(const struct options *o, const char *key)
@@ -80,14 +67,27 @@ const char *options_param(const struct options *o, const char *key)
 	return v;
 }
 
-static int count(const char *opt, const char *arg, int allow_zero, uint64_t max, uint64_t *out,
-		 char *err, size_t errlen)
+static const char flags[NGENERIC] = { [GEN_N] = 'n', [GEN_BLOCK] = 'b', [GEN_TYPE] = 't', [GEN_REPS] = 'r',
+					 [GEN_WARMUP] = 'w' };
+
+const char *options_flag(enum generic g)
 {
-	if (parse_size(arg, out) != 0 || (*out == 0 && !allow_zero) || *out > max) {
-		snprintf(err, errlen, "%s: invalid value '%s' (expected a count%s, e.g. 1024, 2^10 or 1K)",
-			 opt, arg, allow_zero ? "" : " of at least 1");
+	static const char *const names[NGENERIC] = { "-n", "-b", "-t", "-r", "-w" };
+	return names[g];
+}
+
+/* A generic value, checked here against its declaration, so a malformed
+ * one is a usage error before anything is loaded.  An exercise's own
+ * limits (a largest n) are checked when it is planned. */
+static int set_generic(struct options *o, enum generic g, const char *arg, char *err, size_t errlen)
+{
+	struct param_value v;
+	char why[256];
+	if (param_parse(&generic_params[g], arg, &v, why, sizeof why) != PARSE_OK) {
+		snprintf(err, errlen, "%s %s: %s", options_flag(g), arg, why);
 		return EXIT_USAGE;
 	}
+	o->generic[g] = arg;
 	return 0;
 }
 
@@ -103,6 +103,9 @@ static int add_param(struct options *o, char *arg, char *err, size_t errlen)
 		return EXIT_USAGE;
 	}
 	*eq = 0;
+	int g = generic_index(arg);
+	if (g >= 0)
+		return set_generic(o, (enum generic)g, eq + 1, err, errlen);
 	o->params[o->nparams++] = (struct keyval){ arg, eq + 1 };
 	return 0;
 }
@@ -121,32 +124,11 @@ static int parse_format(struct options *o, const char *arg, char *err, size_t er
 
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
-	uint64_t v;
 	int rc = 0;
+	for (int g = 0; g < NGENERIC; g++)
+		if (c == flags[g])
+			return set_generic(o, (enum generic)g, arg, err, errlen);
 	switch (c) {
-	case 'n':
-		rc = count("-n", arg, 0, UINT64_MAX, &o->n, err, errlen);
-		o->have_n = 1;
-		break;
-	case 'b':
-		rc = count("-b", arg, 0, 0xffffffffu, &v, err, errlen);
-		o->block = (unsigned)v, o->have_block = 1;
-		break;
-	case 'r':
-		rc = count("-r", arg, 0, 1000000, &v, err, errlen);
-		o->reps = (unsigned)v, o->have_reps = 1;
-		break;
-	case 'w':
-		rc = count("-w", arg, 1, 1000000, &v, err, errlen);
-		o->warmup = (unsigned)v, o->have_warmup = 1;
-		break;
-	case 't':
-		if (!(o->dtype = dtype_from_name(arg))) {
-			snprintf(err, errlen, "-t: unknown type '%s' (int or float)", arg);
-			rc = EXIT_USAGE;
-		}
-		o->have_dtype = 1;
-		break;
 	case 'p': rc = add_param(o, arg, err, errlen); break;
 	case OPT_COLD: o->cold = 1; break;
 	case OPT_FORMAT: rc = parse_format(o, arg, err, errlen); break;

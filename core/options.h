@@ -2,7 +2,7 @@
 #ifndef GPULAB_OPTIONS_H
 #define GPULAB_OPTIONS_H
 
-#include <gpulab/plugin.h>
+#include "params.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -21,12 +21,10 @@ struct options {
 	const char *command;       /* list, info, metrics, run, help, version */
 	char **patterns;           /* run's exercise names */
 	int npatterns;
-	/* what the command line sets; `have` says which */
-	uint64_t n;
-	unsigned block, reps, warmup;
-	enum gpulab_dtype dtype;
-	unsigned have_n : 1, have_block : 1, have_reps : 1, have_warmup : 1, have_dtype : 1;
-	struct keyval params[MAX_KEYVALS];
+	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
+	 * the generic declarations; NULL where not given */
+	const char *generic[NGENERIC];
+	struct keyval params[MAX_KEYVALS]; /* -p for the exercises' own keys */
 	int nparams;
 	int cold, verify, quiet;
 	enum format format;
@@ -41,9 +39,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 /* The value of a -p key, or NULL. */
 const char *options_param(const struct options *o, const char *key);
 
-/* "int"/"float" <-> enum gpulab_dtype; 0 for an unknown name. */
-enum gpulab_dtype dtype_from_name(const char *name);
-const char *dtype_name(enum gpulab_dtype t);
+/* How the command line spells generic key g: "-n" ... "-w". */
+const char *options_flag(enum generic g);
 
 void usage(FILE *out);
 

@@ -1,27 +1,30 @@
 #include "registry.h"
 
+#include "exitcode.h"
+#include "params.h"
+
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int valid_name(const char *s)
-{
-	if (!s || !*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
-}
+/* The smallest structs a 2.x plugin may hand in: up to its last field
+ * every plugin must fill.  Later fields a plugin lacks read as zero. */
+#define END_OF(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+static const size_t min_plugin_size = END_OF(struct gpulab_plugin, n_exercises);
+static const size_t min_exercise_size = END_OF(struct gpulab_exercise, data);
+static const size_t min_param_size = END_OF(struct gpulab_param, max);
 
-const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const char *key)
+/* n elements of `size` bytes each at `from`, copied into the core's own
+ * layout: each element's first min(size, have) bytes, the rest zero. */
+static void *widen(const void *from, size_t n, size_t size, size_t have)
 {
-	for (const struct gpulab_param *p = e->params; p && p->key; p++)
-		if (!strcmp(p->key, key))
-			return p;
-	return NULL;
+	char *to = calloc(n ? n : 1, have);
+	for (size_t i = 0; to && i < n; i++)
+		memcpy(to + i * have, (const char *)from + i * size, size < have ? size : have);
+	return to;
 }
 
 static const char *missing_callback(const struct gpulab_exercise *e)
@@ -42,13 +45,72 @@ static int find_exercise(const struct gpulab_plugin *d, const char *name)
 	return -1;
 }
 
-int registry_check(const struct gpulab_plugin *d, const char *name, char *err, size_t errlen)
+int registry_check_version(const struct gpulab_plugin *d, char *err, size_t errlen)
 {
 	if (d->abi != GPULAB_ABI_VERSION) {
 		snprintf(err, errlen, "plugin ABI version %u, but this gpulab speaks version %u; rebuild the plugin against this gpulab's <gpulab/plugin.h>",
 			 d->abi, GPULAB_ABI_VERSION);
 		return -1;
 	}
+	/* read only now: an ABI 1 descriptor has no such fields */
+	if (d->abi_minor > GPULAB_ABI_MINOR) {
+		snprintf(err, errlen, "plugin built for ABI %u.%u, but this gpulab speaks %u.%u; use a newer gpulab",
+			 d->abi, d->abi_minor, GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
+		return -1;
+	}
+	if (d->size < min_plugin_size || d->exercise_size < min_exercise_size || d->param_size < min_param_size) {
+		snprintf(err, errlen, "plugin declares struct sizes %zu, %zu and %zu, smaller than ABI %u.0's",
+			 d->size, d->exercise_size, d->param_size, GPULAB_ABI_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each parameter's declaration, and no key twice. */
+static int check_params(const struct gpulab_exercise *e, char *err, size_t errlen)
+{
+	char why[512];
+	for (const struct gpulab_param *p = e->params; p && p->key; p++) {
+		if (param_check_decl(p, e->params_size, why, sizeof why)) {
+			snprintf(err, errlen, "exercise '%s': %s", e->name, why);
+			return -1;
+		}
+		if (exercise_param(e, p->key) != p) {
+			snprintf(err, errlen, "exercise '%s' declares parameter '%s' twice", e->name, p->key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_exercise(const struct gpulab_plugin *d, size_t i, char *err, size_t errlen)
+{
+	const struct gpulab_exercise *e = &d->exercises[i];
+	const char *cb;
+	if (!param_valid_name(e->name)) {
+		snprintf(err, errlen, "exercise %zu has an invalid name '%s' (use [a-z0-9_])", i, e->name ? e->name : "(null)");
+		return -1;
+	}
+	if (find_exercise(d, e->name) != (int)i) {
+		snprintf(err, errlen, "exercise '%s' is declared twice", e->name);
+		return -1;
+	}
+	if ((cb = missing_callback(e))) {
+		snprintf(err, errlen, "exercise '%s' has no %s callback", e->name, cb);
+		return -1;
+	}
+	if (!(e->dtypes & (GPULAB_INT32 | GPULAB_FLOAT32)) || (e->dtypes & ~(unsigned)(GPULAB_INT32 | GPULAB_FLOAT32))
+	    || !e->summary || e->n > PARAM_MAX_N || (e->n_max && e->n > e->n_max)
+	    || e->block > (unsigned)generic_params[GEN_BLOCK].max) {
+		snprintf(err, errlen, "exercise '%s' declares no summary, no known element type, or a default n or block past its limits",
+			 e->name);
+		return -1;
+	}
+	return check_params(e, err, errlen);
+}
+
+int registry_check(const struct gpulab_plugin *d, const char *name, char *err, size_t errlen)
+{
 	if (!d->name || strcmp(d->name, name)) {
 		snprintf(err, errlen, "the plugin calls itself '%s', but the INI section names it '%s'",
 			 d->name ? d->name : "(null)", name);
@@ -58,26 +120,9 @@ int registry_check(const struct gpulab_plugin *d, const char *name, char *err, s
 		snprintf(err, errlen, "the plugin declares no exercises");
 		return -1;
 	}
-	for (size_t i = 0; i < d->n_exercises; i++) {
-		const struct gpulab_exercise *e = &d->exercises[i];
-		const char *cb;
-		if (!valid_name(e->name)) {
-			snprintf(err, errlen, "exercise %zu has an invalid name '%s' (use [a-z0-9_])", i, e->name ? e->name : "(null)");
+	for (size_t i = 0; i < d->n_exercises; i++)
+		if (check_exercise(d, i, err, errlen))
 			return -1;
-		}
-		if (find_exercise(d, e->name) != (int)i) {
-			snprintf(err, errlen, "exercise '%s' is declared twice", e->name);
-			return -1;
-		}
-		if ((cb = missing_callback(e))) {
-			snprintf(err, errlen, "exercise '%s' has no %s callback", e->name, cb);
-			return -1;
-		}
-		if (!(e->dtypes & (GPULAB_INT32 | GPULAB_FLOAT32)) || !e->default_n || !e->summary) {
-			snprintf(err, errlen, "exercise '%s' declares no element type, default size or summary", e->name);
-			return -1;
-		}
-	}
 	if ((d->baseline && find_exercise(d, d->baseline) < 0) || (d->reference && find_exercise(d, d->reference) < 0)) {
 		snprintf(err, errlen, "the baseline or reference names no exercise of the plugin");
 		return -1;
@@ -85,34 +130,88 @@ int registry_check(const struct gpulab_plugin *d, const char *name, char *err, s
 	return 0;
 }
 
-/* A plugin's INI keys must be known to it: a typo would otherwise be
- * silently ignored. */
-static int check_keys(const struct config *c, const struct plugin *p, char *err, size_t errlen)
+/* The plugin's descriptor in the core's layout, owned by p. */
+static int adopt(struct plugin *p, const struct gpulab_plugin *d, char *err, size_t errlen)
+{
+	struct gpulab_plugin *own = widen(d, 1, d->size, sizeof *own);
+	struct gpulab_exercise *ex = own ? widen(d->exercises, d->n_exercises, d->exercise_size, sizeof *ex) : NULL;
+	p->desc = own;
+	if (!ex) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	own->exercises = ex;
+	for (size_t i = 0; i < own->n_exercises; i++) {
+		size_t n = 0;
+		const char *at = (const char *)ex[i].params;
+		while (at && ((const struct gpulab_param *)(at + n * d->param_size))->key)
+			n++;
+		if (at && !(ex[i].params = widen(at, n + 1, d->param_size, sizeof(struct gpulab_param)))) {
+			own->n_exercises = i; /* what registry_free must free */
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void drop_desc(struct plugin *p)
+{
+	struct gpulab_plugin *d = (struct gpulab_plugin *)p->desc;
+	for (size_t i = 0; d && d->exercises && i < d->n_exercises; i++)
+		free((void *)d->exercises[i].params);
+	if (d)
+		free((void *)d->exercises);
+	free(d);
+	p->desc = NULL;
+}
+
+/* May exercise e (all of p's exercises for NULL) have `key = value`?
+ * A [plugin] section's value must suit at least one exercise taking it. */
+static int ini_value_ok(const struct gpulab_plugin *d, int e, const struct setting *s, char *why, size_t len)
+{
+	struct param_value v;
+	int ok = 0;
+	for (size_t k = 0; k < d->n_exercises && !ok; k++)
+		if (e < 0 || (int)k == e)
+			ok = exercise_parse(&d->exercises[k], s->key, s->value, &v, why, len) == PARSE_OK;
+	return ok;
+}
+
+/* Does exercise e (any of d's for -1) declare key? */
+static int declared(const struct gpulab_plugin *d, int e, const char *key)
+{
+	for (size_t k = 0; k < d->n_exercises; k++)
+		if ((e < 0 || (int)k == e) && exercise_param(&d->exercises[k], key))
+			return 1;
+	return 0;
+}
+
+/* A plugin's INI keys must be known to it and hold values it takes: a
+ * typo would otherwise be silently ignored. */
+static int check_ini_keys(const struct config *c, const struct plugin *p, char *err, size_t errlen)
 {
 	size_t len = strlen(p->name);
+	char why[512];
 	for (size_t i = 0; i < c->n; i++) {
 		const struct setting *s = &c->v[i];
 		if (s->scope == SCOPE_DEFAULTS || strncmp(s->target, p->name, len)
-		    || (s->target[len] != '.' && s->target[len] != 0))
+		    || (s->target[len] != '.' && s->target[len] != 0) || !strcmp(s->key, "file"))
 			continue;
 		const char *ex = s->scope == SCOPE_EXERCISE ? s->target + len + 1 : NULL;
-		int known = 0, found = ex ? find_exercise(p->desc, ex) : 0;
-		if (ex && found < 0) {
+		int e = ex ? find_exercise(p->desc, ex) : -1;
+		if (ex && e < 0) {
 			snprintf(err, errlen, "%s:%d: plugin '%s' has no exercise '%s'", s->file, s->line, p->name, ex);
 			return -1;
 		}
-		if (!strcmp(s->key, "file"))
-			continue;
-		for (size_t k = 0; k < p->desc->n_exercises; k++)
-			if ((!ex || (int)k == found) && exercise_param(&p->desc->exercises[k], s->key))
-				known = 1;
-		const char *why = !known && config_generic_key(s->key) ? settings_bad_value(s->key, s->value) : NULL;
-		if (why) {
-			snprintf(err, errlen, "%s:%d: bad value '%s' for '%s': %s", s->file, s->line, s->value, s->key, why);
+		if (generic_index(s->key) < 0 && !declared(p->desc, e, s->key)) {
+			snprintf(err, errlen, "%s:%d: unknown key '%s' for %s (`gpulab list` shows the keys)", s->file, s->line,
+				 s->key, s->target);
 			return -1;
 		}
-		if (!known && !config_generic_key(s->key)) {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' for %s", s->file, s->line, s->key, s->target);
+		if (!ini_value_ok(p->desc, e, s, why, sizeof why)) {
+			snprintf(err, errlen, "%s:%d: %s = %s: %s%s", s->file, s->line, s->key, s->value,
+				 ex ? "" : "no exercise of the plugin takes it: ", why);
 			return -1;
 		}
 	}
@@ -141,6 +240,7 @@ static char *resolve(const char *file, const char *plugin_path)
 static void load_one(struct plugin *p, const struct config *c)
 {
 	char err[1024];
+	int code = EXIT_PLUGIN;
 	const char *dl;
 	p->handle = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle) {
@@ -154,25 +254,29 @@ static void load_one(struct plugin *p, const struct config *c)
 		snprintf(err, sizeof err, "%s: no %s symbol: not a gpulab plugin", p->path, GPULAB_ENTRY_SYMBOL);
 		goto fail;
 	}
-	p->desc = entry();
-	if (!p->desc) {
+	const struct gpulab_plugin *d = entry();
+	if (!d) {
 		snprintf(err, sizeof err, "%s: %s returned no descriptor", p->path, GPULAB_ENTRY_SYMBOL);
 		goto fail;
 	}
 	char why[768];
-	if (registry_check(p->desc, p->name, why, sizeof why) != 0) {
+	if (registry_check_version(d, why, sizeof why) || adopt(p, d, why, sizeof why)
+	    || registry_check(p->desc, p->name, why, sizeof why)) {
 		snprintf(err, sizeof err, "%s: %s", p->path, why);
 		goto fail;
 	}
-	if (check_keys(c, p, err, sizeof err) != 0)
+	if (check_ini_keys(c, p, err, sizeof err) != 0) {
+		code = EXIT_CONFIG;
 		goto fail;
+	}
 	return;
 fail:
+	drop_desc(p);
 	if (p->handle)
 		dlclose(p->handle);
 	p->handle = NULL;
-	p->desc = NULL;
 	p->error = strdup(err);
+	p->error_code = code;
 }
 
 static int known(const struct registry *r, const char *name)
@@ -203,6 +307,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 			snprintf(err, sizeof err, "%s:%d: [plugin %s] has no 'file' key", s->file, s->line, s->target);
 			p->ini = s->file;
 			p->error = strdup(err);
+			p->error_code = EXIT_CONFIG;
 			continue;
 		}
 		p->ini = file->file;
@@ -216,6 +321,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 void registry_free(struct registry *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
+		drop_desc(&r->v[i]);
 		if (r->v[i].handle)
 			dlclose(r->v[i].handle);
 		free(r->v[i].name);

@@ -15,8 +15,9 @@ struct plugin {
 	char *path;         /* the .so as resolved */
 	const char *ini;    /* the INI file naming it */
 	void *handle;       /* NULL if it failed to load */
-	const struct gpulab_plugin *desc;
+	const struct gpulab_plugin *desc; /* the core's own copy, in this header's layout */
 	char *error;        /* why it failed, one line */
+	int error_code;     /* EXIT_PLUGIN, or EXIT_CONFIG for a fault in its INI */
 };
 
 struct registry {
@@ -29,11 +30,12 @@ struct registry {
  * or -1 if memory ran out; plugins that fail carry their error. */
 int registry_load(struct registry *r, const struct config *c, const char *plugin_path);
 
-/* Check one loaded descriptor; on failure write why into err.
- * Exposed for the tests. */
+/* Check a descriptor's ABI version and struct sizes, which must come
+ * first: nothing else can be read before they are known.  Then check
+ * the descriptor, in the core's layout: names, callbacks, declarations.
+ * On failure, -1 with why in err.  Exposed for the tests. */
+int registry_check_version(const struct gpulab_plugin *d, char *err, size_t errlen);
 int registry_check(const struct gpulab_plugin *d, const char *name, char *err, size_t errlen);
-
-const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const char *key);
 
 void registry_free(struct registry *r);
 

@@ -2,6 +2,8 @@
 
 #include "report.h"
 
+#include "emit.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@ static const char *status_word(const struct job *j)
 	case OUTCOME_OK: return "ok";
 	case OUTCOME_UNVERIFIED: return "unverified";
 	case OUTCOME_WRONG: return "FAILED";
+	case OUTCOME_SKIPPED: return "skipped";
 	default: return "ERROR";
 	}
 }
@@ -53,6 +56,41 @@ static void notes_text(const struct job *j, char *buf, size_t len, char sep)
 	for (int i = 0; i < j->res.nnotes; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%g", i ? (char[]){ sep, 0 } : "",
 			 j->res.notes[i].name, j->res.notes[i].value);
+}
+
+/* The exercise's own parameters as "key=value" joined by sep; the
+ * generic ones have columns of their own. */
+static void params_text(const struct job *j, char *buf, size_t len, char sep)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < j->nparams; i++) {
+		const struct job_param *p = &j->params[i];
+		size_t at = strlen(buf);
+		if (generic_index(p->decl.key) < 0 && p->text[0])
+			snprintf(buf + at, len - at, "%s%s=%s", at ? (char[]){ sep, 0 } : "", p->decl.key, p->text);
+	}
+}
+
+/* A generic parameter's text, or "" where the job has none. */
+static const char *generic_text(const struct job *j, enum generic g)
+{
+	const struct job_param *p = job_param(j, generic_params[g].key);
+	return p ? p->text : "";
+}
+
+/* Do all rows share reps and warmup?  Then the table's title says them. */
+static int same_repetitions(const struct report *r, unsigned *reps, unsigned *warmup)
+{
+	int seen = 0;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		if (j->res.outcome == OUTCOME_SKIPPED)
+			continue; /* its repetitions may not be resolved */
+		if (seen && (j->reps != *reps || j->warmup != *warmup))
+			return 0;
+		*reps = j->reps, *warmup = j->warmup, seen = 1;
+	}
+	return seen;
 }
 
 /* --metrics: the labels any row has, in order of first appearance; the
@@ -150,25 +188,31 @@ static void cell(FILE *out, int width, int show, const char *fmt, double v)
 		fprintf(out, "%*s", width, "-");
 }
 
-static void table_header(FILE *out, int namew, int with_host)
+static void table_header(FILE *out, int namew, int paramw, int with_host)
 {
-	fprintf(out, "%-*s %-5s %11s %5s %10s %10s %10s", namew, "exercise", "type", "n", "block",
-		"median ms", "min ms", "max ms");
+	fprintf(out, "%-*s %-5s %11s %5s %-*s %10s %10s %10s", namew, "exercise", "type", "elements", "block", paramw,
+		"params", "median ms", "min ms", "max ms");
 	if (with_host)
 		fprintf(out, " %9s", "host ms");
 	fprintf(out, " %8s %6s %8s %7s  %s\n", "GB/s", "%peak", "speedup", "of ref", "status");
 }
 
-static void table_row(FILE *out, const struct report *r, const struct job *j, int namew, int with_host)
+static void table_row(FILE *out, const struct report *r, const struct job *j, int namew, int paramw, int with_host)
 {
-	char name[256], notes[256];
+	char name[256], notes[256], params[512];
 	double speedup, share;
-	int m = measured(j);
+	unsigned reps, warmup;
+	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ' ');
-	fprintf(out, "%-*s %-5s %11llu", namew, job_name(j, name, sizeof name),
-		dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n);
-	cell(out, 5, j->ctx.block > 0, " %*.0f", j->ctx.block); /* 0: takes no block size */
+	params_text(j, params, sizeof params, ' ');
+	if (planned && !same_repetitions(r, &reps, &warmup))
+		snprintf(params + strlen(params), sizeof params - strlen(params), "%sreps=%u warmup=%u", params[0] ? " " : "",
+			 j->reps, j->warmup);
+	fprintf(out, "%-*s %-5s", namew, job_name(j, name, sizeof name), planned ? generic_text(j, GEN_TYPE) : "-");
+	cell(out, 11, planned, " %*.0f", (double)j->ctx.elements);
+	cell(out, 5, planned && j->ctx.block > 0, " %*.0f", j->ctx.block); /* 0: takes no block size */
+	fprintf(out, " %-*s", paramw, params);
 	cell(out, 10, m, " %*.4f", j->res.gpu_med);
 	cell(out, 10, m, " %*.4f", j->res.gpu_min);
 	cell(out, 10, m, " %*.4f", j->res.gpu_max);
@@ -182,27 +226,44 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	fprintf(out, "  %s%s%s\n", status_word(j), notes[0] ? "  " : "", notes);
 }
 
+/* The table's first line: the device, the cache, and the repetitions
+ * where every row had the same. */
+static void table_title(const struct report *r, FILE *out)
+{
+	if (r->dev)
+		fprintf(out, "%s (sm_%d%d), peak %.1f GB/s; %s L2", r->dev->name, r->dev->cc_major, r->dev->cc_minor,
+			r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
+	else
+		fprintf(out, "on the host, no GPU");
+	unsigned reps, warmup;
+	if (same_repetitions(r, &reps, &warmup))
+		fprintf(out, "; median of %u runs after %u warm-up", reps, warmup);
+	fputc('\n', out);
+}
+
 static void print_table(const struct report *r, FILE *out)
 {
-	int namew = 8, with_host = 0;
-	char name[256];
+	int namew = 8, paramw = 6, with_host = 0;
+	unsigned reps, warmup;
+	char name[256], params[512];
 	const char *base = NULL, *ref = NULL;
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
 		int len = (int)strlen(job_name(j, name, sizeof name));
 		namew = len > namew ? len : namew;
+		params_text(j, params, sizeof params, ' ');
+		len = (int)strlen(params) + (same_repetitions(r, &reps, &warmup) ? 0 : 28);
+		paramw = len > paramw ? len : paramw;
 		with_host |= j->pick.ex->host != NULL;
 		if (sibling(r, j, j->pick.plugin->desc->baseline))
 			base = j->pick.plugin->desc->baseline;
 		if (sibling(r, j, j->pick.plugin->desc->reference))
 			ref = j->pick.plugin->desc->reference;
 	}
-	if (r->dev)
-		fprintf(out, "%s (sm_%d%d), peak %.1f GB/s; %s L2\n", r->dev->name, r->dev->cc_major,
-			r->dev->cc_minor, r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
-	table_header(out, namew, with_host);
+	table_title(r, out);
+	table_header(out, namew, paramw, with_host);
 	for (size_t i = 0; i < r->njobs; i++)
-		table_row(out, r, &r->jobs[i], namew, with_host);
+		table_row(out, r, &r->jobs[i], namew, paramw, with_host);
 	if (base)
 		fprintf(out, "speedup: %s's time over this row's\n", base);
 	if (ref)
@@ -217,90 +278,72 @@ static void print_table(const struct report *r, FILE *out)
 	}
 }
 
-/* CSV fields are quoted where they could hold a comma or a quote. */
-static void csv_string(FILE *out, const char *s)
+/* One CSV row: strings quoted (RFC 4180), numbers bare, nothing where
+ * there is no value. */
+static void csv_row(const struct report *r, const struct job *j, const char **labels, size_t nl, FILE *out)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	char name[256], notes[256], params[512], rerun[1024];
+	const struct result *x = &j->res;
+	double speedup, share, v;
+	int m = measured(j);
+	compare(r, j, &speedup, &share);
+	notes_text(j, notes, sizeof notes, ';');
+	params_text(j, params, sizeof params, ';');
+	job_command(j, r->cold, rerun, sizeof rerun);
+	emit_csv(out, job_name(j, name, sizeof name));
+	fputc(',', out);
+	emit_csv(out, generic_text(j, GEN_TYPE));
+	fprintf(out, ",%s,%s,%s,%s,", generic_text(j, GEN_N), generic_text(j, GEN_BLOCK), generic_text(j, GEN_REPS),
+		generic_text(j, GEN_WARMUP));
+	emit_csv(out, params);
+	fprintf(out, ",%llu,%d,", (unsigned long long)j->ctx.elements, r->cold);
+	if (m)
+		fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,", x->gpu_med, x->gpu_min, x->gpu_max, x->host_med, x->total_med);
+	else
+		fputs(",,,,,", out);
+	fprintf(out, "%llu,", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
+	if (m)
+		fprintf(out, "%.3f,", x->gbps);
+	else
+		fputc(',', out);
+	if (m && r->dev)
+		fprintf(out, "%.3f", peak_pct(r, j));
+	fputc(',', out);
+	if (speedup > 0)
+		fprintf(out, "%.4f", speedup);
+	fputc(',', out);
+	if (share > 0)
+		fprintf(out, "%.4f", share);
+	fputc(',', out);
+	emit_csv(out, status_word(j));
+	fputc(',', out);
+	emit_csv(out, notes);
+	fputc(',', out);
+	emit_csv(out, x->message);
+	fputc(',', out);
+	emit_csv(out, rerun);
+	for (size_t k = 0; k < nl; k++) {
+		fputc(',', out);
+		if (metric_of(j, labels[k], &v, NULL, NULL, 0))
+			fprintf(out, "%.9g", v);
 	}
-	fputc('"', out);
+	fputc('\n', out);
 }
 
 static void print_csv(const struct report *r, FILE *out)
 {
-	char name[256], notes[256];
 	const char **l;
 	size_t nl = metric_labels(r, &l);
-	double v;
-	fputs("exercise,type,n,block,reps,warmup,cold,median_ms,min_ms,max_ms,host_ms,total_ms,"
-	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message", out);
-	for (size_t k = 0; k < nl; k++)
-		fprintf(out, ",%s", l[k]); /* metric names hold no comma or quote */
+	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,"
+	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun", out);
+	for (size_t k = 0; k < nl; k++) {
+		fputc(',', out);
+		emit_csv(out, l[k]);
+	}
 	fputc('\n', out);
-	for (size_t i = 0; i < r->njobs; i++) {
-		const struct job *j = &r->jobs[i];
-		const struct result *x = &j->res;
-		double speedup, share;
-		int m = measured(j);
-		compare(r, j, &speedup, &share);
-		notes_text(j, notes, sizeof notes, ';');
-		fprintf(out, "%s,%s,%llu,", job_name(j, name, sizeof name), dtype_name(j->ctx.dtype),
-			(unsigned long long)j->ctx.n);
-		if (j->ctx.block)
-			fprintf(out, "%u", j->ctx.block);
-		fprintf(out, ",%u,%u,%d,", j->reps, j->warmup, r->cold);
-		if (m)
-			fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,", x->gpu_med, x->gpu_min, x->gpu_max, x->host_med, x->total_med);
-		else
-			fputs(",,,,,", out);
-		fprintf(out, "%llu,", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
-		if (m)
-			fprintf(out, "%.3f,%.3f,", x->gbps, peak_pct(r, j));
-		else
-			fputs(",,", out);
-		if (speedup > 0) fprintf(out, "%.4f", speedup);
-		fputc(',', out);
-		if (share > 0) fprintf(out, "%.4f", share);
-		fprintf(out, ",%s,", status_word(j));
-		csv_string(out, notes);
-		fputc(',', out);
-		csv_string(out, x->message);
-		for (size_t k = 0; k < nl; k++) {
-			fputc(',', out);
-			if (metric_of(j, l[k], &v, NULL, NULL, 0))
-				fprintf(out, "%.9g", v);
-		}
-		fputc('\n', out);
-	}
+	for (size_t i = 0; i < r->njobs; i++)
+		csv_row(r, &r->jobs[i], l, nl, out);
 	free(l);
-}
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-/* A number, or null where there is none (JSON has no NaN). */
-static void json_number(FILE *out, const char *key, int have, double v)
-{
-	fprintf(out, ", \"%s\": ", key);
-	if (have)
-		fprintf(out, "%.6g", v);
-	else
-		fputs("null", out);
 }
 
 /* "metrics": {label: {"metric": Nsight Compute name, "value": v}}, and
@@ -316,49 +359,73 @@ static void json_metrics(const struct job *j, FILE *out)
 		const char *l = j->metrics.cols[c].label, *source = NULL;
 		int have = metric_of(j, l, &v, &source, src, sizeof src);
 		fputs(c ? ", " : "", out);
-		json_string(out, l);
+		emit_json(out, l);
 		fputs(": {\"metric\": ", out);
-		json_string(out, source);
-		json_number(out, "value", have, v);
+		emit_json(out, source);
+		emit_json_number(out, "value", have, v);
 		fputc('}', out);
 	}
 	fputc('}', out);
-	json_number(out, "metric_passes", j->res.profiled, j->res.passes);
+	emit_json_number(out, "metric_passes", j->res.profiled, j->res.passes);
+}
+
+/* "params": every effective parameter; numbers bare, names quoted. */
+static void json_params(const struct job *j, FILE *out)
+{
+	int first = 1;
+	fputs(", \"params\": {", out);
+	for (size_t i = 0; i < j->nparams; i++) {
+		const struct job_param *p = &j->params[i];
+		int number = p->decl.type != GPULAB_PARAM_ENUM && p->decl.type != GPULAB_PARAM_SHAPE;
+		if (!p->text[0])
+			continue; /* not resolved: the job was refused before it */
+		fputs(first ? "" : ", ", out);
+		emit_json(out, p->decl.key);
+		fputs(": ", out);
+		if (number)
+			fputs(p->text, out);
+		else
+			emit_json(out, p->text);
+		first = 0;
+	}
+	fputc('}', out);
 }
 
 static void json_result(const struct report *r, const struct job *j, FILE *out)
 {
-	char name[256];
+	char name[256], rerun[1024];
 	const struct result *x = &j->res;
 	double speedup, share;
 	int m = measured(j);
 	compare(r, j, &speedup, &share);
 	fputs("    {\"exercise\": ", out);
-	json_string(out, job_name(j, name, sizeof name));
-	fprintf(out, ", \"type\": \"%s\", \"n\": %llu", dtype_name(j->ctx.dtype), (unsigned long long)j->ctx.n);
-	json_number(out, "block", j->ctx.block > 0, j->ctx.block);
-	fprintf(out, ", \"reps\": %u, \"warmup\": %u", j->reps, j->warmup);
-	json_number(out, "median_ms", m, x->gpu_med);
-	json_number(out, "min_ms", m, x->gpu_min);
-	json_number(out, "max_ms", m, x->gpu_max);
-	json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
-	json_number(out, "total_ms", m, x->total_med);
+	emit_json(out, job_name(j, name, sizeof name));
+	json_params(j, out);
+	fprintf(out, ", \"elements\": %llu", (unsigned long long)j->ctx.elements);
+	emit_json_number(out, "median_ms", m, x->gpu_med);
+	emit_json_number(out, "min_ms", m, x->gpu_min);
+	emit_json_number(out, "max_ms", m, x->gpu_max);
+	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
+	emit_json_number(out, "total_ms", m, x->total_med);
 	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
-	json_number(out, "gbps", m, x->gbps);
-	json_number(out, "peak_pct", m && r->dev, peak_pct(r, j));
-	json_number(out, "speedup", speedup > 0, speedup);
-	json_number(out, "ref_share", share > 0, share);
+	emit_json_number(out, "gbps", m, x->gbps);
+	emit_json_number(out, "peak_pct", m && r->dev, peak_pct(r, j));
+	emit_json_number(out, "speedup", speedup > 0, speedup);
+	emit_json_number(out, "ref_share", share > 0, share);
 	fprintf(out, ", \"verified\": %s, \"status\": \"%s\", \"message\": ",
 		x->outcome == OUTCOME_OK ? "true" : "false", status_word(j));
-	json_string(out, x->message);
+	emit_json(out, x->message);
 	fputs(", \"notes\": {", out);
 	for (int i = 0; i < x->nnotes; i++) {
 		fputs(i ? ", " : "", out);
-		json_string(out, x->notes[i].name);
+		emit_json(out, x->notes[i].name);
 		fprintf(out, ": %.6g", x->notes[i].value);
 	}
 	fputc('}', out);
 	json_metrics(j, out);
+	job_command(j, r->cold, rerun, sizeof rerun);
+	fputs(", \"rerun\": ", out);
+	emit_json(out, rerun);
 	fputc('}', out);
 }
 
@@ -367,7 +434,7 @@ static void print_json(const struct report *r, FILE *out)
 	fprintf(out, "{\n  \"gpulab\": \"%s\",\n  \"cold\": %s,\n  \"device\": ", PACKAGE_VERSION, r->cold ? "true" : "false");
 	if (r->dev) {
 		fputs("{\"name\": ", out);
-		json_string(out, r->dev->name);
+		emit_json(out, r->dev->name);
 		fprintf(out, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"peak_gbps\": %.1f}",
 			r->dev->cc_major, r->dev->cc_minor, r->dev->sms, r->dev->peak_gbps);
 	} else {

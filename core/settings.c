@@ -1,7 +1,7 @@
 #include "settings.h"
 
 #include "exitcode.h"
-#include "size.h"
+#include "params.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +18,6 @@ struct parse {
 	FILE *fp;
 	const char *file;
 	int line;
-	int rank;
 	char *err;
 	size_t errlen;
 	int failed;
@@ -33,28 +32,11 @@ static char *reader(char *str, int num, void *stream)
 	return r;
 }
 
-static const char *const generic_keys[] = { "n", "block", "type", "reps", "warmup", NULL };
-
-int config_generic_key(const char *key)
+/* Why `value` is no good for generic key `key`, or NULL if it is. */
+static const char *generic_bad_value(const char *key, const char *value, char *why, size_t len)
 {
-	for (const char *const *k = generic_keys; *k; k++)
-		if (!strcmp(*k, key))
-			return 1;
-	return 0;
-}
-
-const char *settings_bad_value(const char *key, const char *value)
-{
-	uint64_t v;
-	if (!strcmp(key, "type"))
-		return strcmp(value, "int") && strcmp(value, "float") ? "expected int or float" : NULL;
-	if (parse_size(value, &v) != 0)
-		return "expected a count such as 1024, 2^10 or 1K";
-	if (v == 0 && strcmp(key, "warmup"))
-		return "must be at least 1";
-	if (v > 0xffffffffu && strcmp(key, "n"))
-		return "too large";
-	return NULL;
+	struct param_value v;
+	return param_parse(&generic_params[generic_index(key)], value, &v, why, len) == PARSE_OK ? NULL : why;
 }
 
 static int parse_section(const char *section, enum scope *scope, const char **target)
@@ -81,7 +63,7 @@ static int parse_section(const char *section, enum scope *scope, const char **ta
 }
 
 static int add_setting(struct config *c, enum scope scope, const char *target,
-		       const char *key, const char *value, const char *file, int line, int rank)
+		       const char *key, const char *value, const char *file, int line)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 32;
@@ -93,7 +75,7 @@ static int add_setting(struct config *c, enum scope scope, const char *target,
 	}
 	struct setting *s = &c->v[c->n];
 	*s = (struct setting){ scope, target ? strdup(target) : NULL, strdup(key),
-			       strdup(value), file, line, rank };
+			       strdup(value), file, line };
 	if ((target && !s->target) || !s->key || !s->value)
 		return -1;
 	c->n++;
@@ -129,16 +111,17 @@ static int handler(void *user, const char *section, const char *key, const char 
 	if (!strcmp(key, "file")) {
 		if (scope != SCOPE_PLUGIN)
 			return fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
-	} else if (config_generic_key(key) && scope == SCOPE_DEFAULTS) {
-		/* elsewhere an exercise may declare the key as its own; the
-		 * registry checks those once the plugin is loaded */
-		const char *why = settings_bad_value(key, value);
+	} else if (generic_index(key) >= 0 && scope == SCOPE_DEFAULTS) {
+		/* other sections are checked against the exercises' own
+		 * declarations once the plugins are loaded */
+		char buf[256];
+		const char *why = generic_bad_value(key, value, buf, sizeof buf);
 		if (why)
 			return fail(p, "bad value '%s' for '%s': %s", value, key, why);
 	} else if (scope == SCOPE_DEFAULTS) {
 		return fail(p, "unknown key '%s' in [defaults] (allowed: n, block, type, reps, warmup)", key);
 	}
-	if (add_setting(p->c, scope, target, key, value, p->file, p->line, p->rank) != 0)
+	if (add_setting(p->c, scope, target, key, value, p->file, p->line) != 0)
 		return fail(p, "out of memory");
 	return 1;
 }
@@ -160,7 +143,7 @@ int config_load(struct config *c, const char *path, int required, char *err, siz
 		return EXIT_CONFIG;
 	}
 	c->files = files;
-	struct parse p = { c, fp, c->files[c->nfiles], 0, (int)c->nfiles, err, errlen, 0 };
+	struct parse p = { c, fp, c->files[c->nfiles], 0, err, errlen, 0 };
 	c->nfiles++;
 	int line = ini_parse_stream(reader, &p, handler, &p);
 	fclose(fp);
@@ -244,54 +227,41 @@ int config_load_all(struct config *c, const char *sysconfdir, const char *explic
 	return 0;
 }
 
-/* How well a setting's section fits (plugin, exercise): -1 if not at all. */
-static int specificity(const struct setting *s, const char *plugin, const char *exercise)
+/* Does setting s's section cover (plugin, exercise) at exactly `scope`? */
+static int covers(const struct setting *s, enum scope scope, const char *plugin, const char *exercise)
 {
 	size_t plen = strlen(plugin);
-	switch (s->scope) {
-	case SCOPE_DEFAULTS:
+	if (s->scope != scope)
 		return 0;
+	switch (scope) {
+	case SCOPE_DEFAULTS:
+		return 1;
 	case SCOPE_PLUGIN:
-		return strcmp(s->target, plugin) ? -1 : 1;
+		return !strcmp(s->target, plugin);
 	case SCOPE_EXERCISE:
-		if (!exercise || strncmp(s->target, plugin, plen) || s->target[plen] != '.'
-		    || strcmp(s->target + plen + 1, exercise))
-			return -1;
-		return 2;
+		return exercise && !strncmp(s->target, plugin, plen) && s->target[plen] == '.'
+		       && !strcmp(s->target + plen + 1, exercise);
 	}
-	return -1;
+	return 0;
 }
 
-static const struct setting *lookup(const struct config *c, const char *plugin,
-				    const char *exercise, const char *key, int min_spec)
+const struct setting *config_get_at(const struct config *c, enum scope scope, const char *plugin,
+				    const char *exercise, const char *key)
 {
 	const struct setting *best = NULL;
-	int best_spec = -1;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct setting *s = &c->v[i];
-		int spec = specificity(s, plugin, exercise);
-		if (spec < min_spec || strcmp(s->key, key))
-			continue;
-		/* later files win; within a file the more specific section;
-		 * then the later line */
-		if (!best || s->rank > best->rank || (s->rank == best->rank && spec >= best_spec)) {
-			best = s;
-			best_spec = spec;
-		}
-	}
+	/* the later file wins, and in one file the later line: the last match */
+	for (size_t i = 0; i < c->n; i++)
+		if (covers(&c->v[i], scope, plugin, exercise) && !strcmp(c->v[i].key, key))
+			best = &c->v[i];
 	return best;
 }
 
-const struct setting *config_get(const struct config *c, const char *plugin,
-				 const char *exercise, const char *key)
+const struct setting *config_get(const struct config *c, const char *plugin, const char *exercise, const char *key)
 {
-	return lookup(c, plugin, exercise, key, 0);
-}
-
-const struct setting *config_get_plugin_key(const struct config *c, const char *plugin,
-					    const char *exercise, const char *key)
-{
-	return lookup(c, plugin, exercise, key, 1);
+	const struct setting *s = config_get_at(c, SCOPE_EXERCISE, plugin, exercise, key);
+	if (!s)
+		s = config_get_at(c, SCOPE_PLUGIN, plugin, exercise, key);
+	return s ? s : config_get_at(c, SCOPE_DEFAULTS, plugin, exercise, key);
 }
 
 void config_free(struct config *c)

@@ -5,8 +5,9 @@
  *   [plugin NAME]                file = NAME.so (required), then defaults
  *                                and plugin keys for the plugin's exercises
  *   [exercise NAME.EXERCISE]     defaults and keys for one exercise
- * Files are loaded lowest precedence first; a later file wins, and inside
- * one file the most specific section wins.
+ * The most specific section wins: [exercise] over [plugin] over
+ * [defaults].  Between settings of one kind of section, the later file
+ * wins, and in one file the later line.
  */
 #ifndef GPULAB_SETTINGS_H
 #define GPULAB_SETTINGS_H
@@ -21,11 +22,10 @@ struct setting {
 	char *key, *value;
 	const char *file;  /* points into config.files */
 	int line;
-	int rank;          /* index of the file in load order */
 };
 
 struct config {
-	struct setting *v;
+	struct setting *v;  /* in load order: files lowest precedence first */
 	size_t n, cap;
 	char **files;
 	size_t nfiles;
@@ -47,15 +47,9 @@ int config_load_all(struct config *c, const char *sysconfdir,
 const struct setting *config_get(const struct config *c, const char *plugin,
 				 const char *exercise, const char *key);
 
-/* The same for a plugin's own key: [defaults] holds none. */
-const struct setting *config_get_plugin_key(const struct config *c, const char *plugin,
-					    const char *exercise, const char *key);
-
-/* Is this one of the keys every exercise takes (n, block, type, ...)? */
-int config_generic_key(const char *key);
-
-/* Why `value` is no good for generic key `key`, or NULL if it is. */
-const char *settings_bad_value(const char *key, const char *value);
+/* The same among the sections of one scope alone. */
+const struct setting *config_get_at(const struct config *c, enum scope scope, const char *plugin,
+				    const char *exercise, const char *key);
 
 void config_free(struct config *c);
 

@@ -34,7 +34,9 @@ static const char *const good_ini =
 	"[plugin badabi]\nfile = badabi.so\n"
 	"[plugin nocb]\nfile = nocb.so\n"
 	"[plugin noentry]\nfile = noentry.so\n"
-	"[plugin gone]\nfile = gone.so\n";
+	"[plugin gone]\nfile = gone.so\n"
+	"[plugin oldminor]\nfile = oldminor.so\n"
+	"[plugin newminor]\nfile = newminor.so\n";
 
 static struct cmd_result o;
 
@@ -100,13 +102,19 @@ START_TEST(usage_errors)
 	gpulab("run", "fake.ok", "-n", NULL);
 	expect_error(EXIT_USAGE, "-n needs a value");
 	gpulab("run", "fake.ok", "-n", "0", NULL);
-	expect_error(EXIT_USAGE, "-n: invalid value '0'");
+	expect_error(EXIT_USAGE, "-n 0: expected a count from 1 to 2^40");
 	gpulab("run", "fake.ok", "-n", "12Q", NULL);
-	expect_error(EXIT_USAGE, "'12Q'");
+	expect_error(EXIT_USAGE, "-n 12Q: expected a count");
+	gpulab("run", "fake.ok", "-n", "2^64-1", NULL);
+	expect_error(EXIT_USAGE, "-n 2^64-1");
+	gpulab("run", "fake.ok", "-b", "4294967296", NULL);
+	expect_error(EXIT_USAGE, "-b 4294967296: expected a count from 1 to 1024");
+	gpulab("run", "fake.ok", "-w", "3000000000", NULL);
+	expect_error(EXIT_USAGE, "-w 3000000000: expected a count from 0 to 1000000");
 	gpulab("run", "fake.ok", "--format", "yaml", NULL);
 	expect_error(EXIT_USAGE, "'yaml'");
 	gpulab("run", "fake.ok", "-t", "double", NULL);
-	expect_error(EXIT_USAGE, "'double'");
+	expect_error(EXIT_USAGE, "-t double: expected one of int|float");
 	gpulab("run", "fake.ok", "-p", "novalue", NULL);
 	expect_error(EXIT_USAGE, "KEY=VALUE");
 	gpulab("frobnicate", NULL);
@@ -154,13 +162,20 @@ START_TEST(list_shows_good_refuses_bad)
 	configure(good_ini);
 	gpulab("list", NULL);
 	ck_assert_msg(o.status == EXIT_PLUGIN, "exit %d", o.status);
-	ck_assert(strstr(o.out, "fake.ok") && strstr(o.out, "fake.keyed") && strstr(o.out, "-p mode=fast"));
+	ck_assert(strstr(o.out, "fake.ok") && strstr(o.out, "fake.keyed") && strstr(o.out, "oldminor.keyed"));
+	/* every parameter with its type, default and range */
+	ck_assert_msg(strstr(o.out, "-p mode          enum   default fast       how; one of fast|slow"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "-p tile          shape  default 4x2        tile shape; a shape WxH, each side from 1 to 64"),
+		      "%s", o.out);
+	ck_assert_msg(strstr(o.out, "-n               count  default 1024       element count; a count from 1 to 4096"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "takes -r (timed repetitions, default 20) and -w (untimed runs first, default 3)"), "%s", o.out);
 	snprintf(want, sizeof want, "%s/fake.so", getenv("GPULAB_TEST_PLUGINS"));
 	ck_assert_msg(strstr(o.out, want) != NULL, "list does not name %s:\n%s", want, o.out);
 	ck_assert(strstr(o.out, "gpulab.ini") != NULL);
 	/* each broken plugin gets one line naming its file and the fault */
-	ck_assert_int_eq(count_lines(o.err), 4);
-	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 1") != NULL);
+	ck_assert_int_eq(count_lines(o.err), 5);
+	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.0") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
@@ -173,15 +188,31 @@ START_TEST(config_errors)
 	configure("[plugin fake]\nfile = fake.so\nthis is not ini\n");
 	gpulab("list", NULL);
 	expect_error(EXIT_CONFIG, "gpulab.ini:3: malformed line");
+	/* a fault in a plugin's INI keys is the configuration's: exit 3 */
 	configure("[plugin fake]\nfile = fake.so\nbogus = 1\n");
 	gpulab("run", "fake.ok", NULL);
-	expect_error(EXIT_PLUGIN, "gpulab.ini:3: unknown key 'bogus' for fake");
-	configure("[plugin fake]\nfile = fake.so\n[exercise fake.nope]\nn = 3\n");
-	gpulab("run", "fake.ok", NULL);
-	expect_error(EXIT_PLUGIN, "plugin 'fake' has no exercise 'nope'");
-	configure("[plugin fake]\nfile = fake.so\n[exercise fake.ok]\nn = lots\n");
-	gpulab("run", "fake.ok", NULL);
-	expect_error(EXIT_PLUGIN, "gpulab.ini:4: bad value 'lots' for 'n'");
+	expect_error(EXIT_CONFIG, "gpulab.ini:3: unknown key 'bogus' for fake");
+	gpulab("list", NULL);
+	ck_assert_int_eq(o.status, EXIT_CONFIG);
+	/* the same limits as the command line's, from every section */
+	static const struct {
+		const char *ini, *words;
+	} bad[] = {
+		{ "[exercise fake.nope]\nn = 3\n", "gpulab.ini:3: plugin 'fake' has no exercise 'nope'" },
+		{ "[exercise fake.ok]\nn = lots\n", "gpulab.ini:4: n = lots: expected a count" },
+		{ "[exercise fake.keyed]\nn = 5000\n", "gpulab.ini:4: n = 5000: expected a count from 1 to 4096" },
+		{ "warmup = 4294967295\n", "gpulab.ini:3: warmup = 4294967295: no exercise of the plugin takes it" },
+		{ "reps = 4000000000\n", "gpulab.ini:3: reps = 4000000000" },
+		{ "[exercise fake.shaped]\nn = 5\n", "gpulab.ini:4: n = 5: it takes no size n" },
+		{ "[exercise fake.keyed]\ntile = 4294967328x1\n", "tile = 4294967328x1: expected a shape WxH" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char ini[512];
+		snprintf(ini, sizeof ini, "[plugin fake]\nfile = fake.so\n%s", bad[i].ini);
+		configure(ini);
+		gpulab("run", "fake.ok", NULL);
+		expect_error(EXIT_CONFIG, bad[i].words);
+	}
 	configure("[plugin fake]\nfile = fake.so\n");
 	gpulab("--config", "/nonexistent.ini", "list", NULL);
 	expect_error(EXIT_CONFIG, "/nonexistent.ini: cannot read");
@@ -205,22 +236,27 @@ START_TEST(parameter_errors)
 	gpulab("run", "fake.ok", "-p", "mode=slow", NULL);
 	expect_error(EXIT_USAGE, "-p mode: no chosen exercise takes this key");
 	gpulab("run", "fake.wrong", "-t", "float", NULL);
-	expect_error(EXIT_PARAM, "fake.wrong: element type float is not supported (it takes int)");
+	expect_error(EXIT_PARAM, "fake.wrong: -t float: element type float is not supported (it takes int)");
 	gpulab("run", "fake.ok", "-b", "33", NULL);
 	expect_error(EXIT_PARAM, "fake.ok: block size 33 is not a multiple of 32");
 	gpulab("run", "fake.keyed", "-p", "mode=medium", NULL);
-	expect_error(EXIT_PARAM, "fake.keyed: -p mode=medium: expected fast or slow");
+	expect_error(EXIT_PARAM, "fake.keyed: -p mode=medium: expected one of fast|slow");
 	gpulab("run", "fake.keyed", "-p", "depth=deep", NULL);
-	expect_error(EXIT_PARAM, "fake.keyed: -p depth=deep: expected a count");
-	/* nothing half-done: a bad parameter for one exercise stops the run
-	 * before any exercise starts, so no report is printed */
-	gpulab("run", "fake", "-b", "48", NULL);
+	expect_error(EXIT_PARAM, "fake.keyed: -p depth=deep: expected a count from 1 to 10");
+	gpulab("run", "fake.keyed", "-p", "tile=65x1", NULL);
+	expect_error(EXIT_PARAM, "fake.keyed: -p tile=65x1: expected a shape WxH, each side from 1 to 64");
+	gpulab("run", "fake.keyed", "-n", "4097", NULL);
+	expect_error(EXIT_PARAM, "fake.keyed: -n 4097: expected a count from 1 to 4096");
+	/* -n is never ignored: an exercise sized by its own keys refuses it */
+	gpulab("run", "fake.shaped", "-n", "1000", NULL);
+	expect_error(EXIT_USAGE, "-n: no chosen exercise takes a size; fake.shaped's is set by its own keys");
+	gpulab("run", "fake.shaped", "fake.ok", "-n", "1000", NULL);
+	expect_error(EXIT_PARAM, "fake.shaped: takes no -n: its size is set by -p rows, -p cols");
+	/* nothing half-done: an exercise named alone that refuses stops the
+	 * run before any exercise starts, so no report is printed */
+	gpulab("run", "fake.ok", "fake.wrong", "-b", "48", NULL);
 	expect_error(EXIT_PARAM, "fake.ok: block size 48");
 	ck_assert_str_eq(o.out, "");
-	/* INI keys are checked against the exercise too */
-	configure("[plugin fake]\nfile = fake.so\n[exercise fake.keyed]\nmode = sideways\n");
-	gpulab("run", "fake.keyed", NULL);
-	expect_error(EXIT_PARAM, "mode=sideways");
 }
 END_TEST
 
@@ -280,15 +316,125 @@ END_TEST
 START_TEST(run_without_gpu)
 {
 	configure(good_ini);
-	gpulab("run", "fake.ok", NULL);
-	if (have_gpu()) {
-		ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
-	} else {
-		ck_assert_int_eq(o.status, EXIT_NODEVICE);
-		ck_assert(strstr(o.err, "gpulab: no CUDA device") != NULL);
+	if (!have_gpu()) {
 		gpulab("info", NULL);
 		expect_error(EXIT_NODEVICE, "no CUDA device");
 	}
+	/* host-only exercises need no device at all */
+	gpulab("run", "fake.ok", "oldminor.keyed", NULL);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, "on the host, no GPU; median of 20 runs after 3 warm-up"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "oldminor.keyed") && strstr(o.out, "mode=fast depth=3 tile=4x2 offset=0 seed="), "%s", o.out);
+}
+END_TEST
+
+/* The plugin is handed exactly what was asked, typed, and every report
+ * records it with the command that runs the row again. */
+START_TEST(typed_values_reach_the_plugin)
+{
+	configure("[plugin fake]\nfile = fake.so\n[exercise fake.keyed]\ndepth = 9\n");
+	gpulab("run", "fake.keyed", "-p", "mode=slow", "-p", "tile=3x5", "-p", "offset=-4", "-p", "seed=77", "-n", "2^12",
+	       "-r", "4", "-w", "0", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d\n%s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"params\": {\"n\": 4096, \"block\": 128, \"type\": \"int\", \"reps\": 4, \"warmup\": 0, "
+				    "\"mode\": \"slow\", \"depth\": 9, \"tile\": \"3x5\", \"offset\": -4, \"seed\": 77}"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "\"notes\": {\"mode\": 1, \"depth\": 9, \"tile_x\": 3, \"tile_y\": 5, \"offset\": -4, "
+				    "\"seed\": 77, \"n\": 4096}"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "\"rerun\": \"gpulab run fake.keyed -n 4096 -b 128 -t int -r 4 -w 0 -p mode=slow -p depth=9 "
+				    "-p tile=3x5 -p offset=-4 -p seed=77\""), "%s", o.out);
+	/* the rerun, run, gives the same parameters */
+	gpulab("run", "fake.keyed", "-n", "4096", "-b", "128", "-t", "int", "-r", "4", "-w", "0", "-p", "mode=slow", "-p", "depth=9",
+	       "-p", "tile=3x5", "-p", "offset=-4", "-p", "seed=77", "--format", "csv", NULL);
+	ck_assert_msg(strstr(o.out, "\"fake.keyed\",\"int\",4096,128,4,0,\"mode=slow;depth=9;tile=3x5;offset=-4;seed=77\",4096,0,"),
+		      "%s", o.out);
+	/* a random seed is drawn once and recorded */
+	gpulab("run", "fake.keyed", "--format", "json", NULL);
+	ck_assert_msg(strstr(o.out, "\"seed\": ") && !strstr(o.out, "random"), "%s", o.out);
+	/* an exercise sized by its own keys reports the elements it processed */
+	gpulab("run", "fake.shaped", "-p", "rows=3", "-p", "cols=7", "--format", "json", NULL);
+	ck_assert_msg(strstr(o.out, "\"params\": {\"type\": \"int\", \"reps\": 20, \"warmup\": 3, \"rows\": 3, \"cols\": 7}, "
+				    "\"elements\": 21"), "%s", o.out);
+}
+END_TEST
+
+/* A run of several exercises skips those that refuse, says why, and runs
+ * the rest; named alone, the same exercise fails the run. */
+START_TEST(refusals_skip_in_groups)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.s*", "fake.ok", "-n", "2000", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d\n%s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"status\": \"skipped\", \"message\": \"takes no -n: its size is set by -p rows, -p cols\""),
+		      "%s", o.out);
+	ck_assert(strstr(o.out, "\"exercise\": \"fake.ok\"") && strstr(o.out, "\"status\": \"ok\""));
+	gpulab("run", "fake.s*", "fake.ok", "-n", "2000", NULL);
+	ck_assert_msg(strstr(o.out, "fake.shaped: skipped: takes no -n"), "%s", o.out);
+	gpulab("run", "fake.[ko]*", "-n", "4097", "--format", "csv", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"skipped\",\"\",\"-n 4097: expected a count from 1 to 4096"), "%s", o.out);
+	/* when every one refuses, nothing runs */
+	gpulab("run", "fake.k*", "-n", "4097", NULL);
+	expect_error(EXIT_PARAM, "fake.keyed: -n 4097");
+	ck_assert_str_eq(o.out, "");
+}
+END_TEST
+
+/* Each status of a plugin becomes its exit code in one place: a wrong
+ * result 1, a CUDA failure 8, host memory 10; teardown always runs. */
+START_TEST(failures_and_teardown)
+{
+	char *dir = temp_dir(), log[4200], env_log[4300], line[256] = "";
+	snprintf(log, sizeof log, "%s/teardown.log", dir);
+	snprintf(env_log, sizeof env_log, "FAKE_TEARDOWN_LOG=%s", log);
+	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", env_log, NULL };
+	char *argv[] = { (char *)bin, "run", "fake.failsetup", NULL };
+	configure("[plugin fake]\nfile = fake.so\n");
+	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", sysconf);
+	run_cmd(&o, argv, env);
+	ck_assert_msg(o.status == EXIT_NOMEM, "exit %d: %s", o.status, o.out);
+	ck_assert_msg(strstr(o.out, "fake.failsetup: ERROR: no host memory for the input"), "%s", o.out);
+	FILE *f = fopen(log, "r");
+	ck_assert_msg(f && fgets(line, sizeof line, f), "teardown did not run after a failed setup");
+	fclose(f);
+	ck_assert_str_eq(line, "teardown with state\n");
+	gpulab("run", "fake.failrun", NULL);
+	ck_assert_int_eq(o.status, EXIT_CUDA);
+	ck_assert(strstr(o.out, "fake.failrun: ERROR: kernel launch: an illegal memory access") != NULL);
+	free(dir);
+}
+END_TEST
+
+/* A wrong result is FAILED in every format, earns no bandwidth, and
+ * makes gpulab exit 1. */
+START_TEST(wrong_result_fails)
+{
+	int fields;
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.ok", "fake.wrong", NULL);
+	ck_assert_int_eq(o.status, EXIT_WRONG);
+	ck_assert_msg(strstr(o.out, "fake.wrong: FAILED: sum: expected 42, got 41"), "%s", o.out);
+	gpulab("run", "fake.wrong", "--format", "csv", NULL);
+	ck_assert_int_eq(o.status, EXIT_WRONG);
+	ck_assert(csv_valid(o.out, &fields) && strstr(o.out, ",\"FAILED\","));
+	ck_assert(strstr(o.out, ",,,,\"FAILED\",") != NULL); /* no GB/s, % of peak, ratios */
+	gpulab("run", "fake.wrong", "--format", "json", NULL);
+	ck_assert_int_eq(o.status, EXIT_WRONG);
+	ck_assert(json_valid(o.out));
+	ck_assert(strstr(o.out, "\"gbps\": null") && strstr(o.out, "\"status\": \"FAILED\""));
+	gpulab("run", "fake.wrong", "--no-verify", NULL);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert(strstr(o.out, "unverified") != NULL);
+}
+END_TEST
+
+/* reset runs before every run, warm-up included: -w 2 -r 5 is 7. */
+START_TEST(reset_before_every_run)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.resets", "-r", "5", "-w", "2", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"resets\": 7"), "%s%s", o.out, o.err);
+	gpulab("run", "fake.resets", "-r", "1", "-w", "0", "--cold", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"resets\": 1") && strstr(o.out, "\"cold\": true")
+		      && strstr(o.out, " --cold\""), "%s%s", o.out, o.err);
 }
 END_TEST
 
@@ -311,6 +457,11 @@ int main(void)
 	tcase_add_test(t, parameter_errors);
 	tcase_add_test(t, plugins_refuse_bad_parameters);
 	tcase_add_test(t, run_without_gpu);
+	tcase_add_test(t, typed_values_reach_the_plugin);
+	tcase_add_test(t, refusals_skip_in_groups);
+	tcase_add_test(t, failures_and_teardown);
+	tcase_add_test(t, wrong_result_fails);
+	tcase_add_test(t, reset_before_every_run);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

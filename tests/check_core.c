@@ -9,6 +9,8 @@
 #include "size.h"
 #include "testutil.h"
 
+#include <stddef.h>
+
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -66,14 +68,15 @@ START_TEST(config_precedence)
 				   "[defaults]\nn = 1K\nblock = 64\n"
 				   "[plugin reduce]\nfile = reduce.so\nn = 2K\n"
 				   "[exercise reduce.unroll8]\nn = 4K\n"), 0);
-	ck_assert_int_eq(load_text(&c, dir, "b.ini", "[plugin reduce]\nblock = 128\n"), 0);
-	/* exercise beats plugin beats defaults inside one file */
+	ck_assert_int_eq(load_text(&c, dir, "b.ini", "[plugin reduce]\nblock = 128\nn = 3K\n[defaults]\nn = 5K\n"), 0);
+	/* exercise beats plugin beats defaults, whichever file each is in */
 	ck_assert_str_eq(config_get(&c, "reduce", "unroll8", "n")->value, "4K");
-	ck_assert_str_eq(config_get(&c, "reduce", "unroll2", "n")->value, "2K");
-	ck_assert_str_eq(config_get(&c, "other", "x", "n")->value, "1K");
-	/* a later file beats an earlier one, however specific */
 	ck_assert_str_eq(config_get(&c, "reduce", "unroll8", "block")->value, "128");
 	ck_assert_str_eq(config_get(&c, "other", "x", "block")->value, "64");
+	/* in sections of one kind, the later file wins */
+	ck_assert_str_eq(config_get(&c, "reduce", "unroll2", "n")->value, "3K");
+	ck_assert_str_eq(config_get(&c, "other", "x", "n")->value, "5K");
+	ck_assert_str_eq(config_get_at(&c, SCOPE_DEFAULTS, "reduce", "unroll8", "n")->value, "5K");
 	ck_assert_ptr_null(config_get(&c, "other", "x", "reps"));
 	const struct setting *s = config_get(&c, "reduce", NULL, "file");
 	ck_assert_str_eq(s->value, "reduce.so");
@@ -136,8 +139,12 @@ START_TEST(config_errors)
 	/* inih reports a section with its first key */
 	expect_config_error("[defaults]\n[plugins reduce]\nfile = x\n", ":3:", "unknown section [plugins reduce]");
 	expect_config_error("[defaults]\n\nn = lots\n", ":3:", "bad value 'lots' for 'n'");
-	expect_config_error("[defaults]\nblock = 0\n", ":2:", "at least 1");
-	expect_config_error("[defaults]\ntype = double\n", ":2:", "int or float");
+	expect_config_error("[defaults]\nblock = 0\n", ":2:", "from 1 to 1024");
+	expect_config_error("[defaults]\nblock = 4294967296\n", ":2:", "from 1 to 1024");
+	expect_config_error("[defaults]\nreps = 4000000000\n", ":2:", "from 1 to 1000000");
+	expect_config_error("[defaults]\nwarmup = 3000000000\n", ":2:", "from 0 to 1000000");
+	expect_config_error("[defaults]\nn = 18446744073709551615\n", ":2:", "from 1 to 2^40");
+	expect_config_error("[defaults]\ntype = double\n", ":2:", "one of int|float");
 	expect_config_error("[defaults]\nmode = fast\n", ":2:", "unknown key 'mode'");
 	expect_config_error("[exercise reduce]\nn = 1\n", ":2:", "unknown section");
 	expect_config_error("[defaults]\nfile = x.so\n", ":2:", "'file' belongs");
@@ -154,19 +161,23 @@ END_TEST
 /* --- descriptors and matching ---------------------------------------------- */
 static int step(struct gpulab_ctx *ctx) { (void)ctx; return 0; }
 static void down(struct gpulab_ctx *ctx) { (void)ctx; }
-#define EX(name) { name, "summary", GPULAB_INT32, 1024, 256, NULL, NULL, step, step, NULL, step, NULL, step, down, NULL }
+#define EX(ex_name) { .name = ex_name, .summary = "summary", .dtypes = GPULAB_INT32, .n = 1024, .block = 256, \
+			  .plan = step, .setup = step, .run = step, .verify = step, .teardown = down }
 
 static struct gpulab_exercise reduce_ex[] = { EX("neighbored"), EX("interleaved"), EX("unroll2"), EX("unroll8"), EX("cub") };
 static struct gpulab_exercise transpose_ex[] = { EX("smem"), EX("smem_pad") };
-static struct gpulab_plugin reduce_desc = { GPULAB_ABI_VERSION, "reduce", "", reduce_ex, 5, "neighbored", "cub" };
-static struct gpulab_plugin transpose_desc = { GPULAB_ABI_VERSION, "transpose", "", transpose_ex, 2, NULL, NULL };
+static struct gpulab_plugin reduce_desc = { GPULAB_PLUGIN_HEAD, .name = "reduce", .summary = "", .exercises = reduce_ex,
+					    .n_exercises = 5, .baseline = "neighbored", .reference = "cub" };
+static struct gpulab_plugin transpose_desc = { GPULAB_PLUGIN_HEAD, .name = "transpose", .summary = "",
+					       .exercises = transpose_ex, .n_exercises = 2 };
 
 static struct registry fake_registry(void)
 {
 	static struct plugin v[3];
 	v[0] = (struct plugin){ .name = "reduce", .desc = &reduce_desc };
 	v[1] = (struct plugin){ .name = "transpose", .desc = &transpose_desc };
-	v[2] = (struct plugin){ .name = "nested", .error = "nested.so: cannot open shared object file" };
+	v[2] = (struct plugin){ .name = "nested", .error = "nested.so: cannot open shared object file",
+				.error_code = EXIT_PLUGIN };
 	return (struct registry){ v, 3 };
 }
 
@@ -213,6 +224,8 @@ START_TEST(match_unknown_suggests)
 	ck_assert_msg(strstr(err, "gpulab list") != NULL, "%s", err);
 	/* a plugin that failed to load says so instead of "no match" */
 	ck_assert_int_eq(select_exercises(&r, dead, 1, &s, err, sizeof err), EXIT_PLUGIN);
+	r.v[2].error_code = EXIT_CONFIG; /* its INI was at fault, not the .so */
+	ck_assert_int_eq(select_exercises(&r, dead, 1, &s, err, sizeof err), EXIT_CONFIG);
 	ck_assert_msg(strstr(err, "cannot open shared object") != NULL, "%s", err);
 }
 END_TEST
@@ -221,10 +234,17 @@ START_TEST(descriptor_checks)
 {
 	struct gpulab_plugin d = reduce_desc;
 	struct gpulab_exercise bad[2] = { EX("ok"), EX("ok") };
+	ck_assert_int_eq(registry_check_version(&d, err, sizeof err), 0);
 	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), 0);
 	d.abi = 7;
-	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "version 7") && strstr(err, "version 1"), "%s", err);
+	ck_assert_int_eq(registry_check_version(&d, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "version 7") && strstr(err, "version 2"), "%s", err);
+	d = reduce_desc, d.abi_minor = GPULAB_ABI_MINOR + 1;
+	ck_assert_int_eq(registry_check_version(&d, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "use a newer gpulab"), "%s", err);
+	d = reduce_desc, d.exercise_size = offsetof(struct gpulab_exercise, teardown); /* lacks required fields */
+	ck_assert_int_eq(registry_check_version(&d, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "struct sizes"), "%s", err);
 	d = reduce_desc;
 	ck_assert_int_eq(registry_check(&d, "reduction", err, sizeof err), -1);
 	ck_assert(strstr(err, "'reduction'") != NULL);
@@ -241,6 +261,25 @@ START_TEST(descriptor_checks)
 	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
 	ck_assert(strstr(err, "no teardown callback") != NULL);
 	bad[1].teardown = down;
+	bad[1].n = 1ull << 41; /* past the core's largest n */
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	bad[1].n = 100, bad[1].n_max = 10;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	bad[1].n_max = 0, bad[1].dtypes = 4;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	bad[1].dtypes = GPULAB_INT32;
+	static const struct gpulab_param twice[] = { { .key = "k", .type = GPULAB_PARAM_COUNT, .def = "1", .help = "h" },
+						     { .key = "k", .type = GPULAB_PARAM_COUNT, .def = "1", .help = "h" },
+						     { NULL } };
+	bad[1].params = twice, bad[1].params_size = 8;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "declares parameter 'k' twice"), "%s", err);
+	bad[1].params = twice + 1;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), 0);
+	bad[1].params_size = 4; /* the count lies past the struct */
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "exercise 'fine': parameter 'k' lies outside"), "%s", err);
+	bad[1].params = NULL;
 	d.baseline = "missing";
 	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
 }
@@ -248,14 +287,30 @@ END_TEST
 
 /* --- the report ------------------------------------------------------------- */
 static struct job jobs[3];
+static struct job_param job_params[3][NGENERIC + 1];
+
+/* The parameters a planned job would have: the generic five and a seed. */
+static void give_params(struct job *j, struct job_param *p)
+{
+	static const struct gpulab_param seed = { .key = "seed", .type = GPULAB_PARAM_SEED, .def = "random", .help = "h" };
+	const char *text[] = { "1048576", "256", "int", "10", "2", "42" };
+	for (int g = 0; g <= NGENERIC; g++) {
+		p[g] = (struct job_param){ .decl = g < NGENERIC ? generic_params[g] : seed };
+		snprintf(p[g].text, sizeof p[g].text, "%s", text[g]);
+	}
+	j->params = p;
+	j->nparams = NGENERIC + 1;
+}
 
 static void make_jobs(void)
 {
 	static struct plugin p = { .name = "reduce", .desc = &reduce_desc };
 	const int ex[] = { 0, 3, 4 };
 	for (int i = 0; i < 3; i++) {
-		jobs[i] = (struct job){ .pick = { &p, &reduce_ex[ex[i]] }, .reps = 10, .warmup = 2 };
+		jobs[i] = (struct job){ .pick = { &p, &reduce_ex[ex[i]], 0 }, .reps = 10, .warmup = 2 };
+		give_params(&jobs[i], job_params[i]);
 		jobs[i].ctx.n = 1 << 20;
+		jobs[i].ctx.elements = 1 << 20;
 		jobs[i].ctx.block = 256;
 		jobs[i].ctx.dtype = GPULAB_INT32;
 		jobs[i].ctx.bytes_read = 4 << 20;
@@ -292,6 +347,10 @@ START_TEST(report_json_parses)
 	ck_assert(strstr(s, "\"exercise\": \"reduce.unroll8\"") != NULL);
 	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
 	ck_assert(strstr(s, "\"launches\": 2") != NULL);
+	/* every parameter, and the command that runs the row again */
+	ck_assert_msg(strstr(s, "\"params\": {\"n\": 1048576, \"block\": 256, \"type\": \"int\", \"reps\": 10, "
+			    "\"warmup\": 2, \"seed\": 42}, \"elements\": 1048576") != NULL, "%s", s);
+	ck_assert(strstr(s, "\"rerun\": \"gpulab run reduce.cub -n 1048576 -b 256 -t int -r 10 -w 2 -p seed=42\"") != NULL);
 	/* the validator itself must reject what is not JSON */
 	ck_assert(!json_valid("{\"a\": 1,}"));
 	ck_assert(!json_valid("{\"a\": nan}"));
@@ -305,9 +364,10 @@ START_TEST(report_csv_parses)
 	make_jobs();
 	char *s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 20);
+	ck_assert_int_eq(fields, 23);
 	ck_assert_int_eq(count_lines(s), 4);
-	ck_assert(strstr(s, ",FAILED,") != NULL);
+	ck_assert(strstr(s, ",\"FAILED\",") != NULL);
+	ck_assert_msg(strstr(s, "\"reduce.cub\",\"int\",1048576,256,10,2,\"seed=42\",1048576,0,") != NULL, "%s", s);
 	ck_assert(strstr(s, "\"expected 5, got \"\"4\"\", \\ and a, comma\"") != NULL);
 	ck_assert(!csv_valid("a,b\n1,2,3\n", &fields));
 }
@@ -325,6 +385,12 @@ START_TEST(report_table)
 	ck_assert_msg(cub && strstr(cub, "3.00x") && strstr(cub, "100%"), "%s", s);
 	ck_assert(strstr(s, "launches=2") != NULL);
 	ck_assert(strstr(s, "speedup: neighbored's time") != NULL);
+	ck_assert_msg(strstr(s, "median of 10 runs after 2 warm-up") && strstr(cub, "seed=42"), "%s", s);
+	/* a skipped row says so, and why, and claims no numbers */
+	jobs[1].res.outcome = OUTCOME_SKIPPED;
+	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "takes no -n");
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(strstr(s, "reduce.unroll8: skipped: takes no -n"), "%s", s);
 }
 END_TEST
 
@@ -398,8 +464,8 @@ START_TEST(report_metrics)
 	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
 	s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 22);
-	ck_assert(strstr(s, ",message,achieved_occupancy,gld_transactions_per_request\n") != NULL);
+	ck_assert_int_eq(fields, 25);
+	ck_assert(strstr(s, ",rerun,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
 	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "counters (CUPTI") && strstr(s, "achieved_occupancy = sm__warps_active"), "%s", s);

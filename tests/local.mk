@@ -4,7 +4,7 @@
 # Host-only plugins for the core's tests, and broken ones it must refuse.
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
-	tests/plugins/nocb.la tests/plugins/noentry.la
+	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -16,14 +16,23 @@ tests_plugins_nocb_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_noentry_la_SOURCES = tests/plugins/fake.c
 tests_plugins_noentry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"noentry"' -DFAKE_NO_ENTRY
 tests_plugins_noentry_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_oldminor_la_SOURCES = tests/plugins/fake.c
+tests_plugins_oldminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"oldminor"' -DFAKE_OLD_MINOR
+tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
+tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
+tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
 
 TEST_UTIL = tests/testutil.c tests/testutil.h
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
-check_PROGRAMS += tests/check_core tests/check_cli tests/check_gpu
+check_PROGRAMS += tests/check_core tests/check_param tests/check_cli tests/check_gpu
 tests_check_core_SOURCES = tests/check_core.c $(TEST_UTIL)
 tests_check_core_CFLAGS = $(TEST_CFLAGS)
 tests_check_core_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+tests_check_param_SOURCES = tests/check_param.c $(TEST_UTIL)
+tests_check_param_CFLAGS = $(TEST_CFLAGS)
+tests_check_param_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 tests_check_cli_SOURCES = tests/check_cli.c $(TEST_UTIL)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_LDADD = $(CHECK_LIBS)
@@ -31,7 +40,7 @@ tests_check_gpu_SOURCES = tests/check_gpu.c $(TEST_UTIL)
 tests_check_gpu_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_LDADD = $(CHECK_LIBS)
 
-TESTS = tests/check_core tests/check_cli tests/check_gpu
+TESTS = tests/check_core tests/check_param tests/check_cli tests/check_gpu
 # Tests never read the user's or the system's configuration.
 AM_TESTS_ENVIRONMENT = \
 	XDG_CONFIG_HOME=$(abs_top_builddir)/tests; GPULAB_CONFIG=; \

@@ -3,18 +3,24 @@
  *
  * A plugin is a shared object exporting one symbol, gpulab_plugin_entry(),
  * which returns a descriptor: the ABI version it was built against, its
- * name, and its exercises.  The core checks the version and the required
- * callbacks before it calls anything else, and refuses the plugin
- * otherwise.
+ * name, and its exercises.  The core checks the version, the sizes of the
+ * structs and every declaration before it calls anything else, and
+ * refuses the plugin otherwise.
+ *
+ * Parameters are declared, not asked for.  Each exercise lists its keys
+ * in a table of struct gpulab_param: a type, a default, limits, and the
+ * offset of the value in a struct of the exercise's own.  The core
+ * resolves every key once (command line, then the INI files, then the
+ * default), checks it against the declaration, and hands the exercise
+ * that struct, filled in, as ctx->params.  No callback parses a string.
  *
  * The life of one exercise in one `gpulab run`:
  *
- *   plan      validate the parameters, declare traffic and footprint;
- *             allocates nothing, so the core can refuse bad input and
- *             sizes that do not fit before any memory is touched.  An
- *             exercise whose shape comes from its own keys (rows x cols)
- *             sets ctx->n to the element count it will really process,
- *             so the report shows it
+ *   plan      check what the declarations cannot (a block size that must
+ *             be a power of two, a shape the kernel cannot tile) and
+ *             declare traffic and footprint; allocates nothing, so the
+ *             core can refuse bad input and sizes that do not fit before
+ *             any memory is touched
  *   setup     allocate, make the input, compute the CPU reference
  *   repeat warm-up + timed repetitions:
  *     reset   (optional, untimed) restore input an in-place kernel
@@ -28,7 +34,17 @@
  *             must cope with a half-built state
  *
  * Every callback returns GPULAB_OK or one of the codes below, after
- * saying what went wrong through ctx->error().
+ * saying what went wrong through ctx->error().  The core alone turns a
+ * code into gpulab's exit status.
+ *
+ * How the ABI grows.  GPULAB_ABI_VERSION changes only when a plugin
+ * built against the old header could be misread.  A minor version adds
+ * fields at the end of a struct, never in the middle; the descriptor
+ * records the sizes of the structs the plugin was built with, and the
+ * core reads each array with the plugin's stride and takes a missing
+ * trailing field as zero.  So a plugin built against 2.0 loads in every
+ * 2.x gpulab; one built against a newer minor than the core's is refused,
+ * since it may count on fields the core does not fill.
  */
 #ifndef GPULAB_PLUGIN_H
 #define GPULAB_PLUGIN_H
@@ -40,8 +56,8 @@
 extern "C" {
 #endif
 
-/* Bumped on any change to the structs or callbacks below. */
-#define GPULAB_ABI_VERSION 1
+#define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
+#define GPULAB_ABI_MINOR 0    /* fields added at the ends of structs */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -49,7 +65,7 @@ extern "C" {
 enum gpulab_status {
 	GPULAB_OK = 0,
 	GPULAB_WRONG = 1,     /* verify: the result differs from the reference */
-	GPULAB_EPARAM = 2,    /* plan: a parameter the exercise cannot use */
+	GPULAB_EPARAM = 2,    /* plan: parameters this exercise cannot run with */
 	GPULAB_ECUDA = 3,     /* a CUDA call failed */
 	GPULAB_ENOMEM = 4     /* host memory ran out */
 };
@@ -60,30 +76,57 @@ enum gpulab_dtype {
 	GPULAB_FLOAT32 = 1u << 1
 };
 
-/* A plugin-specific key (-p key=value), with its default. */
-struct gpulab_param {
-	const char *key;
-	const char *def;
-	const char *help;
+/* The type of a declared parameter, and what the core stores at its
+ * offset in the exercise's parameter struct. */
+enum gpulab_param_type {
+	GPULAB_PARAM_COUNT = 1, /* uint64_t: 1024, 2^10 or 1K, within [min, max] */
+	GPULAB_PARAM_INT,       /* int64_t: a decimal integer, within [min, max] */
+	GPULAB_PARAM_ENUM,      /* unsigned: the index of the value in `choices` */
+	GPULAB_PARAM_SHAPE,     /* struct gpulab_shape: WxH, each side within [min, max] */
+	GPULAB_PARAM_SEED       /* uint64_t: a number, or "random": the core draws
+				 * one and records it, so every row can be rerun */
 };
+
+struct gpulab_shape {
+	uint32_t x, y;
+};
+
+/* One key of an exercise (-p key=value, or key = value in an INI file). */
+struct gpulab_param {
+	const char *key;              /* [a-z0-9_]+; not a generic key (n, block, ...) */
+	enum gpulab_param_type type;
+	size_t offset;                /* of the value in the exercise's parameter struct */
+	const char *def;              /* the default, as text; checked like any value */
+	const char *help;             /* one line for `gpulab list` */
+	int64_t min, max;             /* COUNT and INT: the value; SHAPE: each side.
+				       * min = max = 0: only the type's own limits */
+	const char *choices;          /* ENUM: the names, '|'-separated: "uni|bi" */
+};
+
+/* Exercise flags. */
+#define GPULAB_HOST_ONLY 1u /* runs on the host alone: no device, no stream,
+			     * timed with the host clock (the core's tests) */
 
 struct CUstream_st; /* cudaStream_t is a pointer to this */
 
 struct gpulab_ctx {
-	/* Set by the core before plan(). */
-	uint64_t n;                   /* element count, >= 1 */
-	unsigned block;               /* threads per block */
+	/* The run's parameters, resolved and checked by the core before
+	 * plan(); a plugin reads them and never writes them. */
+	uint64_t n;                   /* the requested element count; 0 for an
+				       * exercise that takes no -n */
+	unsigned block;               /* threads per block; 0 if it takes no -b */
 	enum gpulab_dtype dtype;
+	const void *params;           /* the exercise's parameter struct, filled in */
 	int quiet;                    /* --quiet: no device printf */
-	struct CUstream_st *stream;   /* launch all GPU work here */
+
+	/* The GPUs.  A single-GPU exercise uses stream, on the current
+	 * device; one declaring max_devices > 1 gets ndevices of them. */
+	struct CUstream_st *stream;   /* = streams[0]; NULL for a host-only exercise */
+	unsigned ndevices;
+	const int *devices;           /* CUDA ordinals */
+	struct CUstream_st *const *streams;
 
 	/* Services of the core. */
-	/* The value of a declared key: -p, INI, or its default. */
-	const char *(*param)(const struct gpulab_ctx *ctx, const char *key);
-	/* A declared key read as an unsigned size ("4096", "2^12", "4K");
-	 * on a bad value it calls error() naming the key and returns
-	 * GPULAB_EPARAM. */
-	int (*param_u64)(struct gpulab_ctx *ctx, const char *key, uint64_t *out);
 	/* One line, printf-style, saying what is wrong. */
 	void (*error)(struct gpulab_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -94,9 +137,11 @@ struct gpulab_ctx {
 	void (*note)(struct gpulab_ctx *ctx, const char *name, double value);
 
 	/* Set by the exercise in plan(). */
+	uint64_t elements;            /* elements one run processes; the core
+				       * sets it to n first */
 	uint64_t bytes_read;          /* device memory read by one run() */
 	uint64_t bytes_written;       /* device memory written by one run() */
-	uint64_t device_bytes;        /* what setup() will cudaMalloc */
+	uint64_t device_bytes;        /* what setup() will allocate, per device */
 
 	/* The exercise's `data`, as declared; lets one set of callbacks
 	 * serve several exercises. */
@@ -115,10 +160,12 @@ struct gpulab_exercise {
 	const char *name;             /* [a-z0-9_]+, unique in the plugin */
 	const char *summary;          /* one line for `gpulab list` */
 	unsigned dtypes;              /* mask of enum gpulab_dtype; the lowest bit is the default */
-	uint64_t default_n;
-	unsigned default_block;
-	const struct gpulab_param *params; /* ends with {NULL}; may be NULL */
-	const char *metrics;          /* default --metrics list; may be NULL */
+	uint64_t n;                   /* default element count; 0: takes no -n
+				       * (its size comes from its own keys) */
+	uint64_t n_max;               /* the largest n it takes; 0: the core's limit */
+	unsigned block;               /* default threads per block; 0: takes no -b */
+	const struct gpulab_param *params; /* ends with { NULL }; may be NULL */
+	size_t params_size;           /* sizeof the struct the offsets point into */
 
 	gpulab_step_fn plan;          /* required */
 	gpulab_step_fn setup;         /* required */
@@ -128,10 +175,19 @@ struct gpulab_exercise {
 	gpulab_step_fn verify;        /* required */
 	void (*teardown)(struct gpulab_ctx *ctx); /* required */
 	const void *data;             /* handed to the callbacks as ctx->data */
+
+	const char *metrics;          /* default --metrics list; may be NULL */
+	unsigned flags;               /* GPULAB_HOST_ONLY */
+	unsigned max_devices;         /* 0 or 1: one GPU; more: up to that many */
+	/* fields added in 2.1 and later go here, at the end */
 };
 
 struct gpulab_plugin {
 	unsigned abi;                 /* GPULAB_ABI_VERSION; first, so it can be read at any version */
+	unsigned abi_minor;           /* GPULAB_ABI_MINOR */
+	size_t size;                  /* sizeof(struct gpulab_plugin), as built */
+	size_t exercise_size;         /* sizeof(struct gpulab_exercise): the stride of exercises */
+	size_t param_size;            /* sizeof(struct gpulab_param): the stride of params */
 	const char *name;             /* must match the INI section naming it */
 	const char *summary;
 	const struct gpulab_exercise *exercises;
@@ -140,7 +196,15 @@ struct gpulab_plugin {
 	 * baseline as a speedup ("x"), reference as a share of its speed. */
 	const char *baseline;
 	const char *reference;
+	/* fields added in 2.1 and later go here, at the end */
 };
+
+/* The first fields of every descriptor, as this header has them:
+ *   const struct gpulab_plugin plugin = { GPULAB_PLUGIN_HEAD, .name = "x", ... }; */
+#define GPULAB_PLUGIN_HEAD \
+	.abi = GPULAB_ABI_VERSION, .abi_minor = GPULAB_ABI_MINOR, \
+	.size = sizeof(struct gpulab_plugin), .exercise_size = sizeof(struct gpulab_exercise), \
+	.param_size = sizeof(struct gpulab_param)
 
 typedef const struct gpulab_plugin *(*gpulab_entry_fn)(void);
 

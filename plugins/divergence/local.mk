@@ -9,5 +9,5 @@ EXTRA_DIST += plugins/divergence/work.cuh plugins/divergence/kernels.cuh plugins
 plugins/divergence/book_debug.lo: plugins/divergence/book_debug.cu plugins/divergence/debug.h
 	$(AM_V_NVCC)$(SHELL) $(top_srcdir)/build-aux/nvcc-lt $@ $(NVCC) $(NVCCFLAGS) -G -c $<
 plugins/divergence/divergence.lo: plugins/divergence/work.cuh plugins/divergence/kernels.cuh \
-	plugins/divergence/debug.h plugins/common/lab.cuh include/gpulab/plugin.h
+	plugins/divergence/debug.h include/gpulab/lab.cuh include/gpulab/plugin.h
 dist_dropin_DATA += etc/conf.d/divergence.ini

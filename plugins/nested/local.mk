@@ -7,7 +7,7 @@ plugins_nested_nested_la_LDFLAGS = $(plugin_link_flags)
 plugins_nested_nested_la_LIBADD = plugins/nested/nested_dlink.lo $(plugin_libs) -lcudadevrt
 EXTRA_DIST += plugins/nested/kernels.cuh
 plugins/nested/nested.lo: plugins/nested/nested.cu plugins/nested/kernels.cuh \
-	plugins/common/lab.cuh include/gpulab/plugin.h
+	include/gpulab/lab.cuh include/gpulab/plugin.h
 	$(AM_V_NVCC)$(SHELL) $(top_srcdir)/build-aux/nvcc-lt $@ $(NVCC) $(NVCCFLAGS) -rdc=true -c $<
 plugins/nested/nested_dlink.lo: plugins/nested/nested.lo
 	$(AM_V_NVCC)$(SHELL) $(top_srcdir)/build-aux/nvcc-lt $@ $(NVCC) $(NVCC_ARCHFLAGS) \

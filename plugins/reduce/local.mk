@@ -5,5 +5,5 @@ plugins_reduce_reduce_la_LDFLAGS = $(plugin_link_flags)
 plugins_reduce_reduce_la_LIBADD = $(plugin_libs)
 EXTRA_DIST += plugins/reduce/book.cuh plugins/reduce/best.cuh bench/reduce.sh bench/common.sh
 plugins/reduce/reduce.lo: plugins/reduce/book.cuh plugins/reduce/best.cuh \
-	plugins/common/lab.cuh include/gpulab/plugin.h
+	include/gpulab/lab.cuh include/gpulab/plugin.h
 dist_dropin_DATA += etc/conf.d/reduce.ini

@@ -1,13 +1,22 @@
 /*
- * Host-only exercises, so the core can be tested without a GPU, and, built
- * with the macros below, the broken plugins the loader must refuse:
+ * Host-only exercises (GPULAB_HOST_ONLY), so the core can be tested end to
+ * end without a GPU, and, built with the macros below, the plugins the
+ * loader must refuse or must still accept:
  *   FAKE_NAME       the name the plugin gives itself
  *   FAKE_ABI        the ABI version it claims
+ *   FAKE_MINOR      the minor version it claims
  *   FAKE_NO_VERIFY  an exercise without its verify callback
  *   FAKE_NO_ENTRY   no gpulab_plugin_entry symbol at all
+ *   FAKE_OLD_MINOR  built as against an older 2.x header, whose exercise
+ *                   struct ended before max_devices: the core must read
+ *                   the array with this plugin's stride
+ * Every exercise reports what it was handed as notes, so the tests can
+ * check resolution with exact values.
  */
 #include <gpulab/plugin.h>
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +26,25 @@
 #ifndef FAKE_ABI
 #define FAKE_ABI GPULAB_ABI_VERSION
 #endif
+#ifndef FAKE_MINOR
+#define FAKE_MINOR GPULAB_ABI_MINOR
+#endif
+
+struct keyed_opts {
+	unsigned mode;
+	uint64_t depth;
+	struct gpulab_shape tile;
+	int64_t offset;
+	uint64_t seed;
+};
+
+struct shaped_opts {
+	uint64_t rows, cols;
+};
+
+struct state {
+	unsigned resets;
+};
 
 static int plan(struct gpulab_ctx *ctx)
 {
@@ -24,30 +52,56 @@ static int plan(struct gpulab_ctx *ctx)
 		ctx->error(ctx, "block size %u is not a multiple of 32", ctx->block);
 		return GPULAB_EPARAM;
 	}
-	ctx->bytes_read = ctx->n * 4;
+	ctx->bytes_read = ctx->elements * 4;
 	ctx->bytes_written = 4;
-	ctx->device_bytes = ctx->n * 4;
+	ctx->device_bytes = ctx->elements * 4;
+	ctx->note(ctx, "n", (double)ctx->n);
 	return GPULAB_OK;
 }
 
 static int plan_keyed(struct gpulab_ctx *ctx)
 {
-	uint64_t depth;
-	const char *mode = ctx->param(ctx, "mode");
-	if (strcmp(mode, "fast") && strcmp(mode, "slow")) {
-		ctx->error(ctx, "-p mode=%s: expected fast or slow", mode);
+	const struct keyed_opts *o = ctx->params;
+	ctx->note(ctx, "mode", o->mode);
+	ctx->note(ctx, "depth", (double)o->depth);
+	ctx->note(ctx, "tile_x", o->tile.x);
+	ctx->note(ctx, "tile_y", o->tile.y);
+	ctx->note(ctx, "offset", (double)o->offset);
+	ctx->note(ctx, "seed", (double)o->seed);
+	return plan(ctx);
+}
+
+static int plan_shaped(struct gpulab_ctx *ctx)
+{
+	const struct shaped_opts *o = ctx->params;
+	if (o->rows * o->cols > (1u << 20)) {
+		ctx->error(ctx, "matrix %llux%llu: at most 2^20 elements", (unsigned long long)o->rows,
+			   (unsigned long long)o->cols);
 		return GPULAB_EPARAM;
 	}
-	if (ctx->param_u64(ctx, "depth", &depth) != GPULAB_OK)
-		return GPULAB_EPARAM;
-	ctx->note(ctx, "depth", (double)depth);
-	return plan(ctx);
+	ctx->elements = o->rows * o->cols;
+	ctx->bytes_read = ctx->bytes_written = ctx->elements * 4;
+	return GPULAB_OK;
 }
 
 static int setup(struct gpulab_ctx *ctx)
 {
-	ctx->state = malloc(16);
+	ctx->state = calloc(1, sizeof(struct state));
 	return ctx->state ? GPULAB_OK : GPULAB_ENOMEM;
+}
+
+/* Half-built, then out of memory: teardown must still run. */
+static int setup_fails(struct gpulab_ctx *ctx)
+{
+	setup(ctx);
+	ctx->error(ctx, "no host memory for the input");
+	return GPULAB_ENOMEM;
+}
+
+static int reset(struct gpulab_ctx *ctx)
+{
+	((struct state *)ctx->state)->resets++;
+	return GPULAB_OK;
 }
 
 static int run(struct gpulab_ctx *ctx)
@@ -56,9 +110,17 @@ static int run(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+static int run_fails(struct gpulab_ctx *ctx)
+{
+	ctx->error(ctx, "kernel launch: an illegal memory access was encountered");
+	return GPULAB_ECUDA;
+}
+
 static int verify_ok(struct gpulab_ctx *ctx)
 {
-	(void)ctx;
+	struct state *s = ctx->state;
+	if (s->resets)
+		ctx->note(ctx, "resets", s->resets);
 	return GPULAB_OK;
 }
 
@@ -68,15 +130,39 @@ static int verify_wrong(struct gpulab_ctx *ctx)
 	return GPULAB_WRONG;
 }
 
+/* Leaves a line in $FAKE_TEARDOWN_LOG, so a test can see it ran. */
 static void teardown(struct gpulab_ctx *ctx)
 {
+	const char *log = getenv("FAKE_TEARDOWN_LOG");
+	FILE *f = log ? fopen(log, "a") : NULL;
+	if (f) {
+		fprintf(f, "teardown %s\n", ctx->state ? "with state" : "without state");
+		fclose(f);
+	}
 	free(ctx->state);
+	ctx->state = NULL;
 }
 
 static const struct gpulab_param keyed_params[] = {
-	{ "mode", "fast", "fast or slow" },
-	{ "depth", "3", "how deep" },
-	{ NULL, NULL, NULL }
+	{ .key = "mode", .type = GPULAB_PARAM_ENUM, .offset = offsetof(struct keyed_opts, mode), .def = "fast",
+	  .help = "how", .choices = "fast|slow" },
+	{ .key = "depth", .type = GPULAB_PARAM_COUNT, .offset = offsetof(struct keyed_opts, depth), .def = "3",
+	  .help = "how deep", .min = 1, .max = 10 },
+	{ .key = "tile", .type = GPULAB_PARAM_SHAPE, .offset = offsetof(struct keyed_opts, tile), .def = "4x2",
+	  .help = "tile shape", .min = 1, .max = 64 },
+	{ .key = "offset", .type = GPULAB_PARAM_INT, .offset = offsetof(struct keyed_opts, offset), .def = "0",
+	  .help = "a signed shift", .min = -5, .max = 5 },
+	{ .key = "seed", .type = GPULAB_PARAM_SEED, .offset = offsetof(struct keyed_opts, seed), .def = "random",
+	  .help = "input seed" },
+	{ NULL }
+};
+
+static const struct gpulab_param shaped_params[] = {
+	{ .key = "rows", .type = GPULAB_PARAM_COUNT, .offset = offsetof(struct shaped_opts, rows), .def = "8",
+	  .help = "rows", .min = 1, .max = 65536 },
+	{ .key = "cols", .type = GPULAB_PARAM_COUNT, .offset = offsetof(struct shaped_opts, cols), .def = "4",
+	  .help = "columns", .min = 1, .max = 65536 },
+	{ NULL }
 };
 
 #ifdef FAKE_NO_VERIFY
@@ -85,20 +171,57 @@ static const struct gpulab_param keyed_params[] = {
 #define VERIFY_OK verify_ok
 #endif
 
-static const struct gpulab_exercise exercises[] = {
-	{ "ok", "always right", GPULAB_INT32 | GPULAB_FLOAT32, 1024, 256, NULL, NULL,
-	  plan, setup, NULL, run, NULL, VERIFY_OK, teardown, NULL },
-	{ "wrong", "always wrong", GPULAB_INT32, 1024, 256, NULL, NULL,
-	  plan, setup, NULL, run, NULL, verify_wrong, teardown, NULL },
-	{ "keyed", "takes plugin keys", GPULAB_INT32, 1024, 128, keyed_params, NULL,
-	  plan_keyed, setup, NULL, run, NULL, verify_ok, teardown, NULL },
-	{ "floaty", "float only", GPULAB_FLOAT32, 4096, 64, NULL, NULL,
-	  plan, setup, NULL, run, run, verify_ok, teardown, NULL },
+#ifdef FAKE_OLD_MINOR
+/* struct gpulab_exercise as a header without max_devices had it */
+struct old_exercise {
+	const char *name, *summary;
+	unsigned dtypes;
+	uint64_t n, n_max;
+	unsigned block;
+	const struct gpulab_param *params;
+	size_t params_size;
+	gpulab_step_fn plan, setup, reset, run, host, verify;
+	void (*teardown)(struct gpulab_ctx *);
+	const void *data;
+	const char *metrics;
+	unsigned flags;
+};
+#define EXERCISE struct old_exercise
+#define EXERCISE_SIZE sizeof(struct old_exercise)
+#else
+#define EXERCISE struct gpulab_exercise
+#define EXERCISE_SIZE sizeof(struct gpulab_exercise)
+#endif
+
+#define HOST .flags = GPULAB_HOST_ONLY, .teardown = teardown
+
+static const EXERCISE exercises[] = {
+	{ .name = "ok", .summary = "always right", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1024, .block = 256,
+	  .plan = plan, .setup = setup, .run = run, .verify = VERIFY_OK, HOST },
+	{ .name = "wrong", .summary = "always wrong", .dtypes = GPULAB_INT32, .n = 1024, .block = 256,
+	  .plan = plan, .setup = setup, .run = run, .verify = verify_wrong, HOST },
+	{ .name = "keyed", .summary = "takes a key of every type", .dtypes = GPULAB_INT32, .n = 1024, .n_max = 4096,
+	  .block = 128, .params = keyed_params, .params_size = sizeof(struct keyed_opts),
+	  .plan = plan_keyed, .setup = setup, .run = run, .verify = verify_ok, HOST },
+	{ .name = "floaty", .summary = "float only, with a host step", .dtypes = GPULAB_FLOAT32, .n = 4096, .block = 64,
+	  .plan = plan, .setup = setup, .run = run, .host = run, .verify = verify_ok, HOST },
+	{ .name = "shaped", .summary = "its size from its own keys: takes no n or block", .dtypes = GPULAB_INT32,
+	  .params = shaped_params, .params_size = sizeof(struct shaped_opts),
+	  .plan = plan_shaped, .setup = setup, .run = run, .verify = verify_ok, HOST },
+	{ .name = "resets", .summary = "counts its reset steps", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
+	  .plan = plan, .setup = setup, .reset = reset, .run = run, .verify = verify_ok, HOST },
+	{ .name = "failsetup", .summary = "setup fails half-way", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
+	  .plan = plan, .setup = setup_fails, .run = run, .verify = verify_ok, HOST },
+	{ .name = "failrun", .summary = "run fails as a CUDA call would", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
+	  .plan = plan, .setup = setup, .run = run_fails, .verify = verify_ok, HOST },
 };
 
 static const struct gpulab_plugin plugin = {
-	FAKE_ABI, FAKE_NAME, "host-only exercises for the core's tests",
-	exercises, sizeof exercises / sizeof exercises[0], "ok", NULL
+	.abi = FAKE_ABI, .abi_minor = FAKE_MINOR, .size = sizeof(struct gpulab_plugin),
+	.exercise_size = EXERCISE_SIZE, .param_size = sizeof(struct gpulab_param),
+	.name = FAKE_NAME, .summary = "host-only exercises for the core's tests",
+	.exercises = (const struct gpulab_exercise *)exercises, .n_exercises = sizeof exercises / sizeof exercises[0],
+	.baseline = "ok"
 };
 
 #ifdef FAKE_NO_ENTRY

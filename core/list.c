@@ -1,0 +1,175 @@
+#include "config.h"
+
+#include "list.h"
+
+#include "emit.h"
+#include "params.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* "int", "float" or "int|float". */
+static const char *types_text(unsigned dtypes)
+{
+	unsigned both = GPULAB_INT32 | GPULAB_FLOAT32;
+	return (dtypes & both) == both ? "int|float" : dtypes & GPULAB_INT32 ? "int" : "float";
+}
+
+/* Each parameter e takes, the generic ones first, as `fn` sees them;
+ * reps and warmup, the same for all, are left to the header. */
+static void each_param(const struct gpulab_exercise *e, void (*fn)(const struct gpulab_param *, int, void *), void *arg)
+{
+	for (int g = 0; g < GEN_REPS; g++)
+		if (exercise_takes(e, (enum generic)g)) {
+			struct gpulab_param d;
+			char def[32];
+			exercise_generic(e, (enum generic)g, &d, def, sizeof def);
+			if (g == GEN_TYPE)
+				d.choices = types_text(e->dtypes);
+			fn(&d, g, arg);
+		}
+	for (const struct gpulab_param *p = e->params; p && p->key; p++)
+		fn(p, -1, arg);
+}
+
+static void table_param(const struct gpulab_param *d, int g, void *arg)
+{
+	char flag[64], what[256];
+	if (g >= 0)
+		snprintf(flag, sizeof flag, "%s", options_flag((enum generic)g));
+	else
+		snprintf(flag, sizeof flag, "-p %s", d->key);
+	param_describe(d, what, sizeof what);
+	fprintf(arg, "      %-16s %-5s  default %-10s %s; %s\n", flag, param_type_name(d->type), d->def, d->help, what);
+}
+
+static void print_table(const struct registry *r, FILE *out)
+{
+	fprintf(out, "every exercise also takes -r (%s, default %s) and -w (%s, default %s)\n",
+		generic_params[GEN_REPS].help, generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].help,
+		generic_params[GEN_WARMUP].def);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plugin *p = &r->v[i];
+		if (!p->desc)
+			continue;
+		fprintf(out, "\n%s: %s\n  file %s (from %s)\n", p->name, p->desc->summary ? p->desc->summary : "",
+			p->path, p->ini);
+		for (size_t k = 0; k < p->desc->n_exercises; k++) {
+			const struct gpulab_exercise *e = &p->desc->exercises[k];
+			char full[256];
+			snprintf(full, sizeof full, "%s.%s", p->name, e->name);
+			fprintf(out, "  %-30s %s\n", full, e->summary);
+			each_param(e, table_param, out);
+		}
+	}
+	if (r->n == 0)
+		fprintf(out, "no plugins configured (see gpulab(1), FILES)\n");
+}
+
+/* CSV: "key=default;..." for one field. */
+static void csv_param(const struct gpulab_param *d, int g, void *arg)
+{
+	char *buf = arg;
+	size_t at = strlen(buf);
+	(void)g;
+	snprintf(buf + at, 4096 - at, "%s%s=%s", at ? ";" : "", d->key, d->def);
+}
+
+static void print_csv(const struct registry *r, FILE *out)
+{
+	fputs("plugin,exercise,types,n,block,file,summary,params\n", out);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plugin *p = &r->v[i];
+		for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+			const struct gpulab_exercise *e = &p->desc->exercises[k];
+			char params[4096] = "";
+			each_param(e, csv_param, params);
+			emit_csv(out, p->name);
+			fputc(',', out);
+			emit_csv(out, e->name);
+			fprintf(out, ",%s,%" PRIu64 ",%u,", types_text(e->dtypes), e->n, e->block);
+			emit_csv(out, p->path);
+			fputc(',', out);
+			emit_csv(out, e->summary);
+			fputc(',', out);
+			emit_csv(out, params);
+			fputc('\n', out);
+		}
+	}
+}
+
+struct json_params {
+	FILE *out;
+	int first;
+};
+
+static void json_param(const struct gpulab_param *d, int g, void *arg)
+{
+	struct json_params *j = arg;
+	char what[256];
+	(void)g;
+	param_describe(d, what, sizeof what);
+	fputs(j->first ? "{\"key\": " : ", {\"key\": ", j->out);
+	emit_json(j->out, d->key);
+	fprintf(j->out, ", \"type\": \"%s\", \"default\": ", param_type_name(d->type));
+	emit_json(j->out, d->def);
+	fputs(", \"takes\": ", j->out);
+	emit_json(j->out, what);
+	fputs(", \"help\": ", j->out);
+	emit_json(j->out, d->help);
+	fputc('}', j->out);
+	j->first = 0;
+}
+
+static void json_exercise(const struct gpulab_exercise *e, FILE *out)
+{
+	struct json_params jp = { out, 1 };
+	fputs("{\"name\": ", out);
+	emit_json(out, e->name);
+	fputs(", \"summary\": ", out);
+	emit_json(out, e->summary);
+	fputs(", \"params\": [", out);
+	each_param(e, json_param, &jp);
+	fputs("]}", out);
+}
+
+static void json_plugin(const struct plugin *p, FILE *out)
+{
+	fputs("    {\"name\": ", out);
+	emit_json(out, p->name);
+	fputs(", \"file\": ", out);
+	emit_json(out, p->path);
+	fputs(", \"ini\": ", out);
+	emit_json(out, p->ini);
+	fputs(", \"error\": ", out);
+	if (p->error)
+		emit_json(out, p->error);
+	else
+		fputs("null", out);
+	fputs(", \"exercises\": [", out);
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+		fputs(k ? ",\n      " : "\n      ", out);
+		json_exercise(&p->desc->exercises[k], out);
+	}
+	fputs("]}", out);
+}
+
+static void print_json(const struct registry *r, FILE *out)
+{
+	fprintf(out, "{\n  \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
+		GPULAB_ABI_MINOR);
+	for (size_t i = 0; i < r->n; i++) {
+		json_plugin(&r->v[i], out);
+		fputs(i + 1 < r->n ? ",\n" : "\n", out);
+	}
+	fputs("  ]\n}\n", out);
+}
+
+void list_print(const struct registry *r, enum format f, FILE *out)
+{
+	switch (f) {
+	case FORMAT_CSV: print_csv(r, out); break;
+	case FORMAT_JSON: print_json(r, out); break;
+	default: print_table(r, out); break;
+	}
+}

@@ -1,0 +1,377 @@
+#include "params.h"
+
+#include "size.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct gpulab_param generic_params[NGENERIC] = {
+	[GEN_N] = { .key = "n", .type = GPULAB_PARAM_COUNT, .help = "element count",
+		    .min = 1, .max = (int64_t)PARAM_MAX_N },
+	[GEN_BLOCK] = { .key = "block", .type = GPULAB_PARAM_COUNT, .help = "threads per block",
+			.min = 1, .max = 1024 },
+	[GEN_TYPE] = { .key = "type", .type = GPULAB_PARAM_ENUM, .def = "int", .help = "element type",
+		       .choices = "int|float" },
+	/* the one place the repetition defaults are defined */
+	[GEN_REPS] = { .key = "reps", .type = GPULAB_PARAM_COUNT, .def = "20", .help = "timed repetitions",
+		       .min = 1, .max = 1000000 },
+	[GEN_WARMUP] = { .key = "warmup", .type = GPULAB_PARAM_COUNT, .def = "3", .help = "untimed runs first",
+			 .min = 0, .max = 1000000 },
+};
+
+int generic_index(const char *key)
+{
+	for (int i = 0; i < NGENERIC; i++)
+		if (!strcmp(generic_params[i].key, key))
+			return i;
+	return -1;
+}
+
+const char *dtype_name(enum gpulab_dtype t)
+{
+	return t == GPULAB_FLOAT32 ? "float" : "int";
+}
+
+int param_valid_name(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+const char *param_type_name(enum gpulab_param_type t)
+{
+	switch (t) {
+	case GPULAB_PARAM_COUNT: return "count";
+	case GPULAB_PARAM_INT: return "int";
+	case GPULAB_PARAM_ENUM: return "enum";
+	case GPULAB_PARAM_SHAPE: return "shape";
+	case GPULAB_PARAM_SEED: return "seed";
+	}
+	return "?";
+}
+
+size_t param_width(enum gpulab_param_type t)
+{
+	switch (t) {
+	case GPULAB_PARAM_COUNT:
+	case GPULAB_PARAM_SEED: return sizeof(uint64_t);
+	case GPULAB_PARAM_INT: return sizeof(int64_t);
+	case GPULAB_PARAM_ENUM: return sizeof(unsigned);
+	case GPULAB_PARAM_SHAPE: return sizeof(struct gpulab_shape);
+	}
+	return 0;
+}
+
+/* The declared limits, with min = max = 0 meaning the type's own. */
+static void limits(const struct gpulab_param *d, int64_t *lo, int64_t *hi)
+{
+	int none = d->min == 0 && d->max == 0;
+	switch (d->type) {
+	case GPULAB_PARAM_INT:
+		*lo = none ? INT64_MIN : d->min;
+		*hi = none ? INT64_MAX : d->max;
+		return;
+	case GPULAB_PARAM_SHAPE:
+		*lo = d->min > 1 ? d->min : 1;
+		*hi = none || d->max > (int64_t)UINT32_MAX ? (int64_t)UINT32_MAX : d->max;
+		return;
+	default:
+		*lo = d->min > 0 ? d->min : 0;
+		*hi = none ? INT64_MAX : d->max;
+	}
+}
+
+/* Large powers of two read better as such: 2^40, not 1099511627776. */
+static void number(char *buf, size_t len, int64_t v)
+{
+	if (v >= 65536 && !(v & (v - 1))) {
+		int k = 0;
+		while ((v >> k) != 1)
+			k++;
+		snprintf(buf, len, "2^%d", k);
+	} else {
+		snprintf(buf, len, "%" PRId64, v);
+	}
+}
+
+static void range_text(const struct gpulab_param *d, char *buf, size_t len)
+{
+	int64_t lo, hi;
+	char a[32], b[32];
+	limits(d, &lo, &hi);
+	number(a, sizeof a, lo);
+	number(b, sizeof b, hi);
+	snprintf(buf, len, "from %s to %s", a, b);
+}
+
+void param_describe(const struct gpulab_param *d, char *buf, size_t len)
+{
+	char range[80];
+	range_text(d, range, sizeof range);
+	switch (d->type) {
+	case GPULAB_PARAM_COUNT:
+		snprintf(buf, len, "a count %s", range);
+		return;
+	case GPULAB_PARAM_INT:
+		snprintf(buf, len, "an integer %s", range);
+		return;
+	case GPULAB_PARAM_ENUM:
+		snprintf(buf, len, "one of %s", d->choices ? d->choices : "");
+		return;
+	case GPULAB_PARAM_SHAPE:
+		snprintf(buf, len, "a shape WxH, each side %s", range);
+		return;
+	case GPULAB_PARAM_SEED:
+		snprintf(buf, len, "a number, or random");
+		return;
+	}
+	snprintf(buf, len, "nothing (type %d is unknown)", (int)d->type);
+}
+
+/* A decimal without sign or spaces, up to max. */
+static int decimal(const char *s, const char *end, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_int(const char *text, int64_t *out)
+{
+	uint64_t mag;
+	int neg = *text == '-';
+	const char *digits = text + neg;
+	if (decimal(digits, digits + strlen(digits), neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &mag))
+		return -1;
+	*out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	return 0;
+}
+
+static int parse_shape(const char *text, struct gpulab_shape *s)
+{
+	const char *x = strchr(text, 'x');
+	uint64_t w, h;
+	if (!x || decimal(text, x, UINT32_MAX, &w) || decimal(x + 1, x + 1 + strlen(x + 1), UINT32_MAX, &h))
+		return -1;
+	s->x = (uint32_t)w;
+	s->y = (uint32_t)h;
+	return 0;
+}
+
+/* The index of `text` among the '|'-separated choices, or -1. */
+static int choice(const char *choices, const char *text)
+{
+	size_t len = strlen(text);
+	int i = 0;
+	for (const char *c = choices; c && *c; i++) {
+		size_t n = strcspn(c, "|");
+		if (n == len && !strncmp(c, text, len))
+			return i;
+		c += n + (c[n] == '|');
+	}
+	return -1;
+}
+
+static enum parse_result parse_typed(const struct gpulab_param *d, const char *text, struct param_value *v)
+{
+	int k;
+	switch (d->type) {
+	case GPULAB_PARAM_COUNT:
+		return parse_size(text, &v->u) ? PARSE_MALFORMED : PARSE_OK;
+	case GPULAB_PARAM_INT:
+		return parse_int(text, &v->i) ? PARSE_MALFORMED : PARSE_OK;
+	case GPULAB_PARAM_SHAPE:
+		return parse_shape(text, &v->s) ? PARSE_MALFORMED : PARSE_OK;
+	case GPULAB_PARAM_ENUM:
+		if ((k = choice(d->choices, text)) < 0)
+			return PARSE_RANGE;
+		v->e = (unsigned)k;
+		return PARSE_OK;
+	case GPULAB_PARAM_SEED:
+		v->random = !strcmp(text, "random");
+		return v->random || parse_size(text, &v->u) == 0 ? PARSE_OK : PARSE_MALFORMED;
+	}
+	return PARSE_MALFORMED;
+}
+
+static int in_range(const struct gpulab_param *d, const struct param_value *v)
+{
+	int64_t lo, hi;
+	limits(d, &lo, &hi);
+	switch (d->type) {
+	case GPULAB_PARAM_COUNT: return v->u >= (uint64_t)lo && v->u <= (uint64_t)hi;
+	case GPULAB_PARAM_INT: return v->i >= lo && v->i <= hi;
+	case GPULAB_PARAM_SHAPE:
+		return v->s.x >= lo && v->s.x <= hi && v->s.y >= lo && v->s.y <= hi;
+	default: return 1;
+	}
+}
+
+enum parse_result param_parse(const struct gpulab_param *d, const char *text, struct param_value *v,
+			      char *why, size_t len)
+{
+	enum parse_result r;
+	*v = (struct param_value){ 0 };
+	r = text ? parse_typed(d, text, v) : PARSE_MALFORMED;
+	if (r == PARSE_OK && !in_range(d, v))
+		r = PARSE_RANGE;
+	if (r != PARSE_OK) {
+		static const char *const examples[] = { [GPULAB_PARAM_COUNT] = " (e.g. 1024, 2^10 or 1K)",
+							[GPULAB_PARAM_SHAPE] = " (e.g. 32x8)" };
+		char what[160];
+		param_describe(d, what, sizeof what);
+		snprintf(why, len, "expected %s%s", what, d->type < 6 && examples[d->type] ? examples[d->type] : "");
+	}
+	return r;
+}
+
+void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len)
+{
+	const char *c = d->choices;
+	switch (d->type) {
+	case GPULAB_PARAM_INT:
+		snprintf(buf, len, "%" PRId64, v->i);
+		return;
+	case GPULAB_PARAM_SHAPE:
+		snprintf(buf, len, "%" PRIu32 "x%" PRIu32, v->s.x, v->s.y);
+		return;
+	case GPULAB_PARAM_ENUM:
+		for (unsigned i = 0; c && i < v->e; i++)
+			c += strcspn(c, "|") + (c[strcspn(c, "|")] == '|');
+		snprintf(buf, len, "%.*s", c ? (int)strcspn(c, "|") : 0, c ? c : "");
+		return;
+	default: /* COUNT, and SEED once drawn */
+		if (d->type == GPULAB_PARAM_SEED && v->random)
+			snprintf(buf, len, "random");
+		else
+			snprintf(buf, len, "%" PRIu64, v->u);
+	}
+}
+
+void param_store(const struct gpulab_param *d, const struct param_value *v, void *base)
+{
+	/* memcpy: the plugin's struct need not be aligned the way we are */
+	memcpy((char *)base + d->offset, &v->u, param_width(d->type));
+}
+
+static int check_choices(const char *c)
+{
+	if (!c || !*c)
+		return -1;
+	while (*c) {
+		size_t n = strcspn(c, "|");
+		char name[64];
+		if (n == 0 || n >= sizeof name)
+			return -1;
+		snprintf(name, sizeof name, "%.*s", (int)n, c);
+		if (!param_valid_name(name))
+			return -1;
+		c += n;
+		if (*c == '|' && !*++c)
+			return -1; /* a trailing '|' names an empty choice */
+	}
+	return 0;
+}
+
+int param_check_decl(const struct gpulab_param *d, size_t params_size, char *why, size_t len)
+{
+	struct param_value v;
+	char bad[200];
+	size_t w = param_width(d->type);
+	int none = d->min == 0 && d->max == 0;
+	if (!param_valid_name(d->key) || generic_index(d->key) >= 0)
+		snprintf(why, len, "a parameter's key '%s' is not [a-z0-9_]+, or is a generic key", d->key ? d->key : "(null)");
+	else if (!w)
+		snprintf(why, len, "parameter '%s' has an unknown type %d", d->key, (int)d->type);
+	else if (d->offset > params_size || params_size - d->offset < w)
+		snprintf(why, len, "parameter '%s' lies outside its struct (offset %zu, %zu bytes of %zu)", d->key, d->offset,
+			 w, params_size);
+	else if (!none && (d->min > d->max || (d->type != GPULAB_PARAM_INT && d->min < 0)))
+		snprintf(why, len, "parameter '%s' has limits out of order", d->key);
+	else if (d->type == GPULAB_PARAM_ENUM && check_choices(d->choices))
+		snprintf(why, len, "parameter '%s' needs choices like \"a|b\", each [a-z0-9_]+", d->key);
+	else if (!d->help)
+		snprintf(why, len, "parameter '%s' has no help line", d->key);
+	else if (param_parse(d, d->def, &v, bad, sizeof bad) != PARSE_OK)
+		snprintf(why, len, "parameter '%s' has default '%s', but %s", d->key, d->def ? d->def : "(null)", bad);
+	else
+		return 0;
+	return -1;
+}
+
+int exercise_takes(const struct gpulab_exercise *e, enum generic g)
+{
+	return g == GEN_N ? e->n != 0 : g == GEN_BLOCK ? e->block != 0 : 1;
+}
+
+void exercise_generic(const struct gpulab_exercise *e, enum generic g, struct gpulab_param *d, char *buf, size_t len)
+{
+	*d = generic_params[g];
+	if (g == GEN_N) {
+		snprintf(buf, len, "%" PRIu64, e->n);
+		d->def = buf;
+		if (e->n_max && e->n_max < PARAM_MAX_N)
+			d->max = (int64_t)e->n_max;
+	} else if (g == GEN_BLOCK) {
+		snprintf(buf, len, "%u", e->block);
+		d->def = buf;
+	} else if (g == GEN_TYPE) {
+		d->def = dtype_name((enum gpulab_dtype)(e->dtypes & -e->dtypes)); /* the lowest bit */
+	}
+}
+
+const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const char *key)
+{
+	for (const struct gpulab_param *p = e->params; p && p->key; p++)
+		if (!strcmp(p->key, key))
+			return p;
+	return NULL;
+}
+
+/* "int", "float" or "int or float": the types e takes. */
+static const char *types_taken(const struct gpulab_exercise *e)
+{
+	unsigned both = GPULAB_INT32 | GPULAB_FLOAT32;
+	return (e->dtypes & both) == both ? "int or float" : e->dtypes & GPULAB_INT32 ? "int" : "float";
+}
+
+enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *key, const char *text,
+				 struct param_value *v, char *why, size_t len)
+{
+	int g = generic_index(key);
+	struct gpulab_param d;
+	char def[32];
+	enum parse_result r;
+	if (g < 0) {
+		const struct gpulab_param *own = exercise_param(e, key);
+		if (own)
+			return param_parse(own, text, v, why, len);
+		snprintf(why, len, "it has no key '%s'", key);
+		return PARSE_RANGE;
+	}
+	if (!exercise_takes(e, (enum generic)g)) {
+		snprintf(why, len, "it takes no %s", g == GEN_N ? "size n: its own keys set it" : "block size");
+		return PARSE_RANGE;
+	}
+	exercise_generic(e, (enum generic)g, &d, def, sizeof def);
+	r = param_parse(&d, text, v, why, len);
+	if (r == PARSE_OK && g == GEN_TYPE && !(e->dtypes & (1u << v->e))) {
+		snprintf(why, len, "element type %s is not supported (it takes %s)", text, types_taken(e));
+		r = PARSE_RANGE;
+	}
+	return r;
+}

@@ -1,0 +1,98 @@
+/*
+ * Typed parameters: the text of a value checked against its declaration
+ * (struct gpulab_param, from <gpulab/plugin.h>), stored where the
+ * declaration says, and written back as text for the reports.  The keys
+ * every exercise shares (n, block, type, reps, warmup) are declared here
+ * the same way, so one code path and one set of limits serve them all,
+ * whether a value comes from the command line or an INI file.
+ */
+#ifndef GPULAB_PARAMS_H
+#define GPULAB_PARAMS_H
+
+#include <gpulab/plugin.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A value of any declared type. */
+struct param_value {
+	union {
+		uint64_t u;            /* COUNT, SEED */
+		int64_t i;             /* INT */
+		unsigned e;            /* ENUM: the index of the name */
+		struct gpulab_shape s; /* SHAPE */
+	};
+	int random;                    /* SEED given as "random": not drawn yet */
+};
+
+/* The generic keys, in the order the reports show them. */
+enum generic { GEN_N, GEN_BLOCK, GEN_TYPE, GEN_REPS, GEN_WARMUP, NGENERIC };
+
+/* Their declarations; the defaults of n and block are each exercise's.
+ * The offsets are unused: the core keeps these values itself. */
+extern const struct gpulab_param generic_params[NGENERIC];
+
+/* The generic key called `key`, or -1. */
+int generic_index(const char *key);
+
+/* The largest n any exercise may take: 2^40 elements, so that a byte
+ * count of n times any element size, times a few buffers, fits 64 bits. */
+#define PARAM_MAX_N (1ull << 40)
+
+enum parse_result {
+	PARSE_OK = 0,
+	PARSE_MALFORMED,  /* not of the declared type at all */
+	PARSE_RANGE       /* of the type, outside the declared limits */
+};
+
+/* Parse `text` as declared.  On failure, `why` says what was expected
+ * ("a count from 1 to 1024, e.g. 1024, 2^10 or 1K"). */
+enum parse_result param_parse(const struct gpulab_param *d, const char *text, struct param_value *v,
+			      char *why, size_t len);
+
+/* The value as text that param_parse() reads back to the same value. */
+void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len);
+
+/* What values the declaration takes, for `gpulab list` and messages. */
+void param_describe(const struct gpulab_param *d, char *buf, size_t len);
+
+/* "count", "int", "enum", "shape" or "seed". */
+const char *param_type_name(enum gpulab_param_type t);
+
+/* The bytes a value of this type takes at its offset; 0 for no type. */
+size_t param_width(enum gpulab_param_type t);
+
+/* Write v at d->offset of the struct at base. */
+void param_store(const struct gpulab_param *d, const struct param_value *v, void *base);
+
+/* Is the declaration itself sound (a known type, limits in order, the
+ * value inside a struct of params_size bytes, a default it accepts)?
+ * 0, or -1 with why. */
+int param_check_decl(const struct gpulab_param *d, size_t params_size, char *why, size_t len);
+
+/* --- an exercise's view of them ---------------------------------------- */
+
+/* Does exercise e take generic key g?  Every exercise takes type, reps
+ * and warmup; n and block only where it declares a default. */
+int exercise_takes(const struct gpulab_exercise *e, enum generic g);
+
+/* Generic key g as e declares it: its own default, and for n its own
+ * largest.  The default's text goes into buf, which must outlive *d. */
+void exercise_generic(const struct gpulab_exercise *e, enum generic g, struct gpulab_param *d,
+		      char *buf, size_t len);
+
+/* e's own parameter `key`, or NULL. */
+const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const char *key);
+
+/* Parse `text` for key `key` of exercise e, a generic key or its own:
+ * PARSE_RANGE also for a type e does not take, or a key it lacks. */
+enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *key, const char *text,
+				 struct param_value *v, char *why, size_t len);
+
+/* A [a-z0-9_]+ name. */
+int param_valid_name(const char *s);
+
+/* "int" or "float". */
+const char *dtype_name(enum gpulab_dtype t);
+
+#endif
