@@ -3,6 +3,8 @@
 #include "exitcode.h"
 
 #include <cuda_runtime_api.h>
+/* NVTX 3 is header-only: it costs nothing until a profiler is attached */
+#include <nvtx3/nvToolsExt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -106,14 +108,22 @@ static int timed_run(struct job *j, struct timing *t, double *ms)
 }
 
 /* One repetition: untimed restore, then the timed run, then the host
- * step on the host clock. */
+ * step on the host clock.  An NVTX range names it for ncu and nsys:
+ * "warmup 0", ..., "rep 0", ... inside the exercise's own range. */
 static int repetition(struct bench *b, struct job *j, struct timing *t, long slot)
 {
 	const struct gpulab_exercise *e = j->pick.ex;
+	char range[32];
 	double ms = 0;
 	int rc;
 
-	if ((rc = restore(b, j)) || (rc = timed_run(j, t, &ms)))
+	if ((rc = restore(b, j)))
+		return rc;
+	snprintf(range, sizeof range, "%s %ld", slot < 0 ? "warmup" : "rep", slot < 0 ? slot + (long)j->warmup : slot);
+	nvtxRangePushA(range);
+	rc = timed_run(j, t, &ms);
+	nvtxRangePop();
+	if (rc)
 		return rc;
 	double h0 = now_ms();
 	if (e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
@@ -273,7 +283,9 @@ static void close_streams(struct job *j)
 
 int bench_run(struct bench *b, struct job *j)
 {
+	char name[256];
 	int rc = open_streams(b, j);
+	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
 		rc = j->pick.ex->setup(&j->ctx);
 		if (rc != GPULAB_OK)
@@ -283,6 +295,7 @@ int bench_run(struct bench *b, struct job *j)
 		j->pick.ex->teardown(&j->ctx);
 		j->ctx.state = NULL;
 	}
+	nvtxRangePop();
 	close_streams(j);
 	return rc;
 }

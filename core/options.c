@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <string.h>
 
-enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS };
+enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -19,6 +19,7 @@ static const struct option long_options[] = {
 	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -48,6 +49,7 @@ void usage(FILE *out)
 	      "      --format F       table, csv or json (default table)\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
 	      "      --quiet          no device-side printing\n"
+	      "      --profile        run each exercise once, no warm-up, for ncu or nsys\n"
 	      "      --metrics LIST   hardware counters from extra, untimed runs: names from\n"
 	      "                       `gpulab metrics`, Nsight Compute names, or 'default'\n"
 	      "\n"
@@ -135,6 +137,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_NO_VERIFY: o->verify = 0; break;
 	case OPT_QUIET: o->quiet = 1; break;
 	case OPT_METRICS: o->metrics = arg; break;
+	case OPT_PROFILE: o->profile = 1; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;
@@ -166,6 +169,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		if (o->command)
 			forced = o->command;
 	}
+	if (o->profile && (o->generic[GEN_REPS] || o->generic[GEN_WARMUP])) {
+		snprintf(err, errlen, "--profile runs each exercise once: it takes no -r or -w");
+		return EXIT_USAGE;
+	}
+	if (o->profile) /* one run, as if asked for on the command line */
+		o->generic[GEN_REPS] = "1", o->generic[GEN_WARMUP] = "0";
 	o->command = forced ? forced : optind < argc ? argv[optind++] : "help";
 	o->patterns = argv + optind;
 	o->npatterns = argc - optind;

@@ -27,6 +27,7 @@ struct options {
 	struct keyval params[MAX_KEYVALS]; /* -p for the exercises' own keys */
 	int nparams;
 	int cold, verify, quiet;
+	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
 	enum format format;
 	const char *config;
 	const char *metrics;       /* --metrics LIST, or NULL */

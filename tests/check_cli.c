@@ -435,6 +435,12 @@ START_TEST(reset_before_every_run)
 	gpulab("run", "fake.resets", "-r", "1", "-w", "0", "--cold", "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\"resets\": 1") && strstr(o.out, "\"cold\": true")
 		      && strstr(o.out, " --cold\""), "%s%s", o.out, o.err);
+	/* --profile: one run, no warm-up, for ncu and nsys; and recorded so */
+	gpulab("run", "fake.resets", "--profile", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"resets\": 1") && strstr(o.out, "\"reps\": 1, \"warmup\": 0"), "%s%s",
+		      o.out, o.err);
+	gpulab("run", "fake.resets", "--profile", "-r", "3", NULL);
+	expect_error(EXIT_USAGE, "--profile runs each exercise once: it takes no -r or -w");
 }
 END_TEST
 
