@@ -108,13 +108,17 @@ static const char *source(const struct job *j, struct job_param *p, int g)
 	return p->decl.def;
 }
 
-/* Resolve parameter p (generic key g, or -1 for the exercise's own). */
-static int resolve_one(struct job *j, struct job_param *p, int g)
+/* Parameter p (generic key g, or -1 for the exercise's own) set to
+ * value i of its axis. */
+static int pick_value(struct job *j, struct job_param *p, int g, size_t i)
 {
-	char why[512];
-	const char *text = source(j, p, g);
-	enum parse_result r = g == GEN_TYPE ? exercise_parse(j->pick.ex, "type", text, &p->value, why, sizeof why)
-					    : param_parse(&p->decl, text, &p->value, why, sizeof why);
+	char why[512], text[128];
+	enum parse_result r;
+	param_axis_value(p->axis, i, text, sizeof text);
+	r = g == GEN_TYPE ? exercise_parse(j->pick.ex, "type", text, &p->value, why, sizeof why)
+			  : param_parse(&p->decl, text, &p->value, why, sizeof why);
+	if (r != PARSE_OK && p->values > 1)
+		return refuse(j, EXIT_PARAM, "%s: %s %s: %s", p->where, p->decl.key, text, why);
 	if (r != PARSE_OK)
 		return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
 	if (p->decl.type == GPULAB_PARAM_SEED && p->value.random) {
@@ -122,6 +126,25 @@ static int resolve_one(struct job *j, struct job_param *p, int g)
 		p->value.random = 0;
 	}
 	param_format(&p->decl, &p->value, p->text, sizeof p->text);
+	return 0;
+}
+
+/* Where each parameter comes from, and how many values its axis holds:
+ * the shape of the sweep, known before any value is taken. */
+static int count_axes(struct job *j)
+{
+	char why[512];
+	j->points = 1;
+	for (size_t i = 0; i < j->nparams; i++) {
+		struct job_param *p = &j->params[i];
+		p->axis = source(j, p, generic_index(p->decl.key));
+		/* values out of range are refused point by point */
+		if (param_axis(&p->decl, p->axis, &p->values, why, sizeof why) == PARSE_MALFORMED)
+			return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
+		if (j->points > PARAM_MAX_POINTS / p->values)
+			return refuse(j, EXIT_USAGE, "a sweep of more than %d points; sweep fewer values", PARAM_MAX_POINTS);
+		j->points *= p->values;
+	}
 	return 0;
 }
 
@@ -156,7 +179,10 @@ static int list_params(struct job *j)
 	return 0;
 }
 
-static int resolve(struct job *j)
+/* The parameters of point `point` of the exercise's sweep: the first
+ * parameter's axis varies fastest, so the size (n) does, and each run of
+ * rows reads as a curve. */
+static int resolve(struct job *j, size_t point)
 {
 	const struct gpulab_exercise *e = j->pick.ex;
 	char keys[256];
@@ -165,13 +191,14 @@ static int resolve(struct job *j)
 		own_keys(e, keys, sizeof keys);
 		return refuse(j, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");
 	}
-	if ((rc = list_params(j)))
+	if ((rc = list_params(j)) || (rc = count_axes(j)))
 		return rc;
 	for (size_t i = 0; i < j->nparams; i++) {
 		struct job_param *p = &j->params[i];
 		int g = generic_index(p->decl.key);
-		if ((rc = resolve_one(j, p, g)))
+		if ((rc = pick_value(j, p, g, point % p->values)))
 			return rc;
+		point /= p->values;
 		switch (g) {
 		case GEN_N: j->ctx.n = p->value.u; break;
 		case GEN_BLOCK: j->ctx.block = (unsigned)p->value.u; break;
@@ -184,14 +211,23 @@ static int resolve(struct job *j)
 	return 0;
 }
 
-int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c)
+size_t job_points(const struct pick *p, const struct options *o, const struct config *c)
+{
+	struct job j = { .pick = *p, .opt = o, .cfg = c };
+	/* a broken axis is one point, which job_plan() then refuses */
+	size_t n = list_params(&j) == 0 && count_axes(&j) == 0 ? j.points : 1;
+	job_free(&j);
+	return n;
+}
+
+int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c, size_t point)
 {
 	char why[512];
 	int rc;
-	*j = (struct job){ .pick = *p, .opt = o, .cfg = c };
+	*j = (struct job){ .pick = *p, .opt = o, .cfg = c, .point = point, .points = 1 };
 	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .error = ctx_error, .note = ctx_note,
 				      .data = p->ex->data, .core = j };
-	if ((rc = resolve(j)))
+	if ((rc = resolve(j, point)))
 		return rc;
 	j->ctx.params = j->opts;
 	j->ctx.elements = j->ctx.n;

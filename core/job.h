@@ -45,6 +45,8 @@ struct job_param {
 	struct gpulab_param decl;           /* generic ones with the exercise's default */
 	char def[32];                       /* decl.def's text for n and block */
 	struct param_value value;
+	const char *axis;                   /* its value, or the list or range of them, as given */
+	size_t values;                      /* values on that axis: more than 1 in a sweep */
 	char text[64];                      /* the effective value, as param_format writes it */
 	char where[256];                    /* where it came from: "-n", "-p rows", "FILE:LINE", "default" */
 };
@@ -56,6 +58,7 @@ struct job {
 	unsigned reps, warmup;
 	struct job_param *params;           /* the generic keys it takes, then its own */
 	size_t nparams;
+	size_t point, points;               /* which point of the exercise's sweep, of how many */
 	void *opts;                         /* the exercise's parameter struct: ctx.params */
 	struct metric_set metrics;          /* ncols 0 without --metrics */
 	int devices[MAX_DEVICES];           /* ctx.devices and ctx.streams point here */
@@ -64,11 +67,17 @@ struct job {
 	struct result res;
 };
 
-/* Resolve the parameters and call the exercise's plan().  Returns 0, or
- * an exit code with the reason in job->res.message (which, like every
- * message of a job, does not name it): EXIT_PARAM where the exercise
- * refuses its parameters. */
-int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c);
+/* Resolve the parameters of point `point` of the exercise's sweep (0 for
+ * none) and call the exercise's plan().  Returns 0, or an exit code with
+ * the reason in job->res.message (which, like every message of a job,
+ * does not name it): EXIT_PARAM where the exercise refuses its
+ * parameters.  j->points is then the number of points of the sweep, if
+ * the resolution got through every axis. */
+int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c, size_t point);
+
+/* How many points the exercise's sweep has: the product of the number
+ * of values of each of its parameters (1 without a sweep). */
+size_t job_points(const struct pick *p, const struct options *o, const struct config *c);
 
 /* Free what job_plan() allocated. */
 void job_free(struct job *j);

@@ -18,6 +18,7 @@
 #include "report.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +114,8 @@ static int needs_gpu(const struct job *j)
 static int refused(struct job *j, int rc, size_t njobs)
 {
 	char name[256];
-	if (rc != EXIT_PARAM || j->pick.named || njobs == 1)
+	/* a point of a sweep is never named alone */
+	if (rc != EXIT_PARAM || (j->pick.named && j->points == 1) || njobs == 1)
 		return fail(rc, "%s: %s", job_name(j, name, sizeof name), j->res.message);
 	j->res.outcome = OUTCOME_SKIPPED;
 	return 0;
@@ -151,17 +153,35 @@ static int check_device(struct job *jobs, size_t n, const struct device_info *d)
 	return 0;
 }
 
-/* Plan every job before any runs: a bad parameter costs no time. */
-static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs)
+/* Every point of every chosen exercise, in order, as jobs: allocated
+ * once, since a job's context points into the job itself. */
+static int make_jobs(const struct options *o, const struct config *c, const struct selection *s, struct job **jobs,
+		     size_t *n)
 {
-	size_t skipped = 0;
+	*n = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		int rc = job_plan(&jobs[i], &s->v[i], o, c);
-		if (rc && (rc = refused(&jobs[i], rc, s->n)))
-			return rc;
-		skipped += jobs[i].res.outcome == OUTCOME_SKIPPED;
+		*n += job_points(&s->v[i], o, c);
+		if (*n > PARAM_MAX_POINTS)
+			return fail(EXIT_USAGE, "a sweep of more than %d points in all; sweep fewer values", PARAM_MAX_POINTS);
 	}
-	if (skipped == s->n) { /* nothing would run: say why the first cannot */
+	if (!(*jobs = calloc(*n, sizeof **jobs)))
+		return fail(EXIT_NOMEM, "out of memory for %zu points", *n);
+	return 0;
+}
+
+/* Plan every job before any runs: a bad parameter costs no time. */
+static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs,
+		    size_t n)
+{
+	size_t skipped = 0, k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t point = 0, points = job_points(&s->v[i], o, c); point < points && k < n; point++, k++) {
+			int rc = job_plan(&jobs[k], &s->v[i], o, c, point);
+			if (rc && (rc = refused(&jobs[k], rc, n)))
+				return rc;
+			skipped += jobs[k].res.outcome == OUTCOME_SKIPPED;
+		}
+	if (skipped == n) { /* nothing would run: say why the first cannot */
 		char name[256];
 		return fail(EXIT_PARAM, "%s: %s", job_name(&jobs[0], name, sizeof name), jobs[0].res.message);
 	}
@@ -201,6 +221,19 @@ static int open_device(const struct job *jobs, size_t n, struct device_info *d, 
 	return 0;
 }
 
+/* A long run says where it is, on one line of the terminal it rewrites:
+ * points done and total, and the point under way. */
+static void show_progress(const struct job *j, size_t i, size_t n)
+{
+	char name[256], point[512] = "";
+	for (size_t k = 0; k < j->nparams; k++)
+		if (j->params[k].values > 1)
+			snprintf(point + strlen(point), sizeof point - strlen(point), " %s=%s", j->params[k].decl.key,
+				 j->params[k].text);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s", i + 1, n, job_name(j, name, sizeof name), point);
+	fflush(stderr);
+}
+
 static int run_all(const struct options *o, struct job *jobs, size_t n)
 {
 	struct device_info d;
@@ -210,13 +243,18 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	    || (gpu && (rc = open_profiler(jobs, n, &prof))))
 		return rc;
 	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .verify = o->verify, .prof = prof };
+	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
 			continue;
+		if (progress)
+			show_progress(&jobs[i], i, n);
 		rc = bench_run(&b, &jobs[i]);
 		if (rc && !worst)
 			worst = rc;
 	}
+	if (progress)
+		fputs("\r\033[K", stderr); /* the report follows on a clean line */
 	bench_free(&b);
 	profiler_close(prof);
 	struct report r = { o->format, gpu ? &d : NULL, o->cold, jobs, n };
@@ -230,6 +268,7 @@ static int cmd_run(const struct options *o)
 	struct registry r = { 0 };
 	struct selection s = { 0 };
 	struct job *jobs = NULL;
+	size_t njobs = 0;
 	char err[2048];
 	int broken, rc;
 
@@ -243,18 +282,14 @@ static int cmd_run(const struct options *o)
 		fail(rc, "%s", err);
 		goto out;
 	}
-	if ((rc = check_cli_keys(o, &s)))
+	if ((rc = check_cli_keys(o, &s)) || (rc = make_jobs(o, &c, &s, &jobs, &njobs)))
 		goto out;
-	if (!(jobs = calloc(s.n, sizeof *jobs))) {
-		rc = fail(EXIT_NOMEM, "out of memory");
-		goto out;
-	}
 	if (o->metrics && (rc = profiler_built(err, sizeof err)))
 		fail(rc, "%s", err);
-	else if ((rc = plan_all(o, &c, &s, jobs)) == 0)
-		rc = run_all(o, jobs, s.n);
+	else if ((rc = plan_all(o, &c, &s, jobs, njobs)) == 0)
+		rc = run_all(o, jobs, njobs);
 out:
-	for (size_t i = 0; jobs && i < s.n; i++)
+	for (size_t i = 0; jobs && i < njobs; i++)
 		job_free(&jobs[i]);
 	free(jobs);
 	selection_free(&s);

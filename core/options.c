@@ -78,14 +78,15 @@ const char *options_flag(enum generic g)
 	return names[g];
 }
 
-/* A generic value, checked here against its declaration, so a malformed
- * one is a usage error before anything is loaded.  An exercise's own
+/* A generic value (or a list or range of them), checked here against
+ * its declaration, so a malformed one is a usage error before anything
+ * is loaded.  An exercise's own
  * limits (a largest n) are checked when it is planned. */
 static int set_generic(struct options *o, enum generic g, const char *arg, char *err, size_t errlen)
 {
-	struct param_value v;
+	size_t values;
 	char why[256];
-	if (param_parse(&generic_params[g], arg, &v, why, sizeof why) != PARSE_OK) {
+	if (param_axis(&generic_params[g], arg, &values, why, sizeof why) != PARSE_OK) {
 		snprintf(err, errlen, "%s %s: %s", options_flag(g), arg, why);
 		return EXIT_USAGE;
 	}

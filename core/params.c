@@ -239,6 +239,114 @@ enum parse_result param_parse(const struct gpulab_param *d, const char *text, st
 	return r;
 }
 
+/* The range "A:B[:K]" of text[0..n): its first value, last bound, step
+ * exponent.  -1 if it is not one. */
+static int range(const char *text, size_t n, uint64_t *a, uint64_t *b, unsigned *k)
+{
+	char buf[128], *colon, *colon2;
+	uint64_t step = 1;
+	if (n >= sizeof buf)
+		return -1;
+	memcpy(buf, text, n);
+	buf[n] = 0;
+	if (!(colon = strchr(buf, ':')))
+		return -1;
+	*colon = 0;
+	if ((colon2 = strchr(colon + 1, ':')))
+		*colon2 = 0;
+	if (parse_size(buf, a) || parse_size(colon + 1, b) || (colon2 && parse_size(colon2 + 1, &step)))
+		return -1;
+	if (*a == 0 || *a > *b || step == 0 || step > 63)
+		return -1;
+	*k = (unsigned)step;
+	return 0;
+}
+
+/* How many values the range holds: A, A*2^K, ... while <= B. */
+static size_t range_count(uint64_t a, uint64_t b, unsigned k)
+{
+	size_t n = 1;
+	while (a <= b >> k && (a << k) <= b)
+		a <<= k, n++;
+	return n;
+}
+
+/* One piece of a list, a value or a range, checked: its values counted
+ * into *count. */
+static enum parse_result axis_piece(const struct gpulab_param *d, const char *p, size_t n, size_t *count, char *why,
+				    size_t len)
+{
+	uint64_t a, b;
+	unsigned k;
+	char one[128];
+	if (!memchr(p, ':', n)) {
+		*count = 1;
+		snprintf(one, sizeof one, "%.*s", n < sizeof one ? (int)n : 0, p); /* too long for any value: "" */
+		return param_parse(d, one, &(struct param_value){ 0 }, why, len);
+	}
+	if (d->type != GPULAB_PARAM_COUNT || range(p, n, &a, &b, &k)) {
+		snprintf(why, len, "'%.*s' is not a range A:B or A:B:K of counts, 0 < A <= B, K from 1 to 63",
+			 (int)(n < 60 ? n : 60), p);
+		return PARSE_MALFORMED;
+	}
+	*count = range_count(a, b, k);
+	enum parse_result r = PARSE_OK;
+	for (int end = 0; end < 2 && r == PARSE_OK; end++) { /* the first and the largest */
+		snprintf(one, sizeof one, "%" PRIu64, end ? a << (k * (*count - 1)) : a);
+		r = param_parse(d, one, &(struct param_value){ 0 }, why, len);
+	}
+	return r;
+}
+
+enum parse_result param_axis(const struct gpulab_param *d, const char *text, size_t *count, char *why, size_t len)
+{
+	enum parse_result worst = PARSE_OK;
+	const char *p = text;
+	char first[256] = "";
+	*count = 0;
+	if (!text)
+		return param_parse(d, text, &(struct param_value){ 0 }, why, len);
+	do {
+		size_t n = strcspn(p, ","), values;
+		enum parse_result r = axis_piece(d, p, n, &values, why, len);
+		if (r == PARSE_MALFORMED)
+			return r;
+		if (r == PARSE_RANGE && worst == PARSE_OK) /* go on counting: points out of range are skipped */
+			worst = r, snprintf(first, sizeof first, "%s", why);
+		*count += values;
+		if (*count > PARAM_MAX_POINTS) {
+			snprintf(why, len, "more than %d values", PARAM_MAX_POINTS);
+			return PARSE_MALFORMED;
+		}
+		p += n;
+	} while (*p++ == ',');
+	if (worst != PARSE_OK)
+		snprintf(why, len, "%s", first);
+	return worst;
+}
+
+void param_axis_value(const char *text, size_t i, char *buf, size_t len)
+{
+	const char *p = text;
+	buf[0] = 0;
+	do {
+		size_t n = strcspn(p, ","), values = 1;
+		uint64_t a, b;
+		unsigned k;
+		if (memchr(p, ':', n) && range(p, n, &a, &b, &k) == 0)
+			values = range_count(a, b, k);
+		if (i < values) {
+			if (values > 1 || memchr(p, ':', n))
+				snprintf(buf, len, "%" PRIu64, a << (k * i));
+			else
+				snprintf(buf, len, "%.*s", (int)n, p);
+			return;
+		}
+		i -= values;
+		p += n;
+	} while (*p++ == ',');
+}
+
 void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len)
 {
 	const char *c = d->choices;
@@ -372,6 +480,32 @@ enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *ke
 	if (r == PARSE_OK && g == GEN_TYPE && !(e->dtypes & (1u << v->e))) {
 		snprintf(why, len, "element type %s is not supported (it takes %s)", text, types_taken(e));
 		r = PARSE_RANGE;
+	}
+	return r;
+}
+
+enum parse_result exercise_axis(const struct gpulab_exercise *e, const char *key, const char *text, size_t *count,
+				char *why, size_t len)
+{
+	struct param_value v;
+	char one[128];
+	enum parse_result r = PARSE_OK;
+	/* the declaration's own checks on each value, then e's on each */
+	int g = generic_index(key);
+	const struct gpulab_param *own = g < 0 ? exercise_param(e, key) : NULL;
+	if (g >= 0 || own) {
+		struct gpulab_param d;
+		char def[32];
+		if (g >= 0)
+			exercise_generic(e, (enum generic)g, &d, def, sizeof def);
+		if ((r = param_axis(g >= 0 ? &d : own, text, count, why, len)) != PARSE_OK)
+			return r;
+	} else {
+		*count = 1;
+	}
+	for (size_t i = 0; i < *count && r == PARSE_OK; i++) {
+		param_axis_value(text, i, one, sizeof one);
+		r = exercise_parse(e, key, one, &v, why, len);
 	}
 	return r;
 }

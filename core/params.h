@@ -50,6 +50,24 @@ enum parse_result {
 enum parse_result param_parse(const struct gpulab_param *d, const char *text, struct param_value *v,
 			      char *why, size_t len);
 
+/* --- sweeps -------------------------------------------------------------
+ * Wherever a value is taken, a list of them is too: "1000,1000003",
+ * "int,float", "32x32,16x16"; and for a count, a range "A:B" (A, 2A,
+ * 4A, ... up to B) or "A:B:K" (A, A*2^K, ...): "2^10:2^30",
+ * "2^20:2^30:2".  Lists may hold ranges.  Each is an axis of a sweep. */
+
+/* The most points a run may expand into, all exercises together: past
+ * this a sweep is a mistake, not a measurement. */
+#define PARAM_MAX_POINTS 10000
+
+/* Check every value of the axis `text` as declared and count them.  A
+ * malformed one stops the count; after one out of range (PARSE_RANGE,
+ * with why saying what is taken) *count is still complete. */
+enum parse_result param_axis(const struct gpulab_param *d, const char *text, size_t *count, char *why, size_t len);
+
+/* Value i of a checked axis, as text. */
+void param_axis_value(const char *text, size_t i, char *buf, size_t len);
+
 /* The value as text that param_parse() reads back to the same value. */
 void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len);
 
@@ -88,6 +106,10 @@ const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const
  * PARSE_RANGE also for a type e does not take, or a key it lacks. */
 enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *key, const char *text,
 				 struct param_value *v, char *why, size_t len);
+
+/* The same for every value of an axis (a list or range), counted. */
+enum parse_result exercise_axis(const struct gpulab_exercise *e, const char *key, const char *text, size_t *count,
+				char *why, size_t len);
 
 /* A [a-z0-9_]+ name. */
 int param_valid_name(const char *s);

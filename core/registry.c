@@ -170,11 +170,11 @@ static void drop_desc(struct plugin *p)
  * A [plugin] section's value must suit at least one exercise taking it. */
 static int ini_value_ok(const struct gpulab_plugin *d, int e, const struct setting *s, char *why, size_t len)
 {
-	struct param_value v;
+	size_t points;
 	int ok = 0;
 	for (size_t k = 0; k < d->n_exercises && !ok; k++)
 		if (e < 0 || (int)k == e)
-			ok = exercise_parse(&d->exercises[k], s->key, s->value, &v, why, len) == PARSE_OK;
+			ok = exercise_axis(&d->exercises[k], s->key, s->value, &points, why, len) == PARSE_OK;
 	return ok;
 }
 

@@ -25,11 +25,14 @@ static const char *status_word(const struct job *j)
 }
 
 /* The run's row for exercise `name` of j's plugin, if it was measured. */
+/* The run's row for exercise `name` of j's plugin at j's point of a
+ * sweep (the same n and element type), if it was measured. */
 static const struct job *sibling(const struct report *r, const struct job *j, const char *name)
 {
 	for (size_t i = 0; name && i < r->njobs; i++) {
 		const struct job *k = &r->jobs[i];
-		if (k->pick.plugin == j->pick.plugin && !strcmp(k->pick.ex->name, name) && measured(k))
+		if (k->pick.plugin == j->pick.plugin && !strcmp(k->pick.ex->name, name) && measured(k)
+		    && k->ctx.n == j->ctx.n && k->ctx.dtype == j->ctx.dtype)
 			return k;
 	}
 	return NULL;
@@ -58,14 +61,24 @@ static void notes_text(const struct job *j, char *buf, size_t len, char sep)
 			 j->res.notes[i].name, j->res.notes[i].value);
 }
 
+static void params_some(const struct job *j, char *buf, size_t len, char sep, int swept);
+
 /* The exercise's own parameters as "key=value" joined by sep; the
  * generic ones have columns of their own. */
 static void params_text(const struct job *j, char *buf, size_t len, char sep)
+{
+	params_some(j, buf, len, sep, -1);
+}
+
+/* The same, only those swept (1), those not (0), or all (-1). */
+static void params_some(const struct job *j, char *buf, size_t len, char sep, int swept)
 {
 	buf[0] = 0;
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
 		size_t at = strlen(buf);
+		if (swept >= 0 && (p->values > 1) != swept)
+			continue;
 		if (generic_index(p->decl.key) < 0 && p->text[0])
 			snprintf(buf + at, len - at, "%s%s=%s", at ? (char[]){ sep, 0 } : "", p->decl.key, p->text);
 	}
@@ -205,7 +218,7 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ' ');
-	params_text(j, params, sizeof params, ' ');
+	params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* a sweep's block header has the rest */
 	if (planned && !same_repetitions(r, &reps, &warmup))
 		snprintf(params + strlen(params), sizeof params - strlen(params), "%sreps=%u warmup=%u", params[0] ? " " : "",
 			 j->reps, j->warmup);
@@ -241,6 +254,39 @@ static void table_title(const struct report *r, FILE *out)
 	fputc('\n', out);
 }
 
+/* Above a sweep's rows: a blank line between exercises, and the keys that
+ * stay the same for all its points. */
+static void sweep_header(FILE *out, const struct job *j, int blank)
+{
+	char name[256], fixed[512];
+	params_some(j, fixed, sizeof fixed, ' ', 0);
+	fprintf(out, "%s%s: %zu points%s%s\n", blank ? "\n" : "", job_name(j, name, sizeof name), j->points,
+		fixed[0] ? ", " : "", fixed);
+}
+
+/* Was row i's message already said for an earlier row of its exercise? */
+static int same_message_before(const struct report *r, size_t i)
+{
+	const struct job *j = &r->jobs[i];
+	for (size_t k = 0; k < i; k++)
+		if (r->jobs[k].pick.ex == j->pick.ex && r->jobs[k].res.outcome == j->res.outcome
+		    && !strcmp(r->jobs[k].res.message, j->res.message))
+			return 1;
+	return 0;
+}
+
+/* " (3 points)" where row i's message stands for several of its exercise. */
+static const char *times_text(const struct report *r, size_t i, char *buf, size_t len)
+{
+	const struct job *j = &r->jobs[i];
+	size_t n = 0;
+	for (size_t k = i; k < r->njobs; k++)
+		n += r->jobs[k].pick.ex == j->pick.ex && r->jobs[k].res.outcome == j->res.outcome
+		     && !strcmp(r->jobs[k].res.message, j->res.message);
+	snprintf(buf, len, n > 1 ? " (%zu points)" : "", n);
+	return buf;
+}
+
 static void print_table(const struct report *r, FILE *out)
 {
 	int namew = 8, paramw = 6, with_host = 0;
@@ -251,7 +297,7 @@ static void print_table(const struct report *r, FILE *out)
 		const struct job *j = &r->jobs[i];
 		int len = (int)strlen(job_name(j, name, sizeof name));
 		namew = len > namew ? len : namew;
-		params_text(j, params, sizeof params, ' ');
+		params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* as table_row shows them */
 		len = (int)strlen(params) + (same_repetitions(r, &reps, &warmup) ? 0 : 28);
 		paramw = len > paramw ? len : paramw;
 		with_host |= j->pick.ex->host != NULL;
@@ -262,8 +308,14 @@ static void print_table(const struct report *r, FILE *out)
 	}
 	table_title(r, out);
 	table_header(out, namew, paramw, with_host);
-	for (size_t i = 0; i < r->njobs; i++)
-		table_row(out, r, &r->jobs[i], namew, paramw, with_host);
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		if (j->points > 1 && j->point == 0)
+			sweep_header(out, j, i > 0);
+		if (j->points > 1 && j->res.outcome == OUTCOME_SKIPPED)
+			continue; /* a sweep's skipped points are counted below, by reason */
+		table_row(out, r, j, namew, paramw, with_host);
+	}
 	if (base)
 		fprintf(out, "speedup: %s's time over this row's\n", base);
 	if (ref)
@@ -273,8 +325,9 @@ static void print_table(const struct report *r, FILE *out)
 	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
-		if (j->res.outcome != OUTCOME_OK && j->res.message[0])
-			fprintf(out, "%s: %s: %s\n", job_name(j, name, sizeof name), status_word(j), j->res.message);
+		if (j->res.outcome != OUTCOME_OK && j->res.message[0] && !same_message_before(r, i))
+			fprintf(out, "%s: %s%s: %s\n", job_name(j, name, sizeof name), status_word(j),
+				times_text(r, i, params, sizeof params), j->res.message);
 	}
 }
 

@@ -378,6 +378,37 @@ START_TEST(refusals_skip_in_groups)
 }
 END_TEST
 
+/* Sweeps: every key takes a list or a range, from the command line or an
+ * INI file; an exercise's points are the product of its axes; points it
+ * refuses are skipped with their reason; the table reads as curves. */
+START_TEST(sweeps)
+{
+	int fields;
+	configure("[plugin fake]\nfile = fake.so\n[exercise fake.keyed]\nn = 2^10:2^12\n");
+	gpulab("run", "fake.keyed", "-p", "tile=2x2,4x4", "--format", "csv", NULL);
+	ck_assert_msg(o.status == 0 && csv_valid(o.out, &fields), "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_int_eq(count_lines(o.out), 1 + 3 * 2);
+	ck_assert_msg(strstr(o.out, "\"fake.keyed\",\"int\",1024,128,") && strstr(o.out, "\"fake.keyed\",\"int\",4096,128,")
+		      && strstr(o.out, "tile=4x4"), "%s", o.out);
+	/* past the exercise's largest n: skipped points, the rest run */
+	gpulab("run", "fake.keyed", "-n", "2^11:2^13", "-t", "int,float", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"message\": \"-n 2^11:2^13: n 8192: expected a count from 1 to 4096"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "\"message\": \"-t int,float: type float: element type float is not supported"), "%s", o.out);
+	gpulab("run", "fake.keyed", "fake.ok", "-n", "2^11:2^13", "-r", "2", NULL);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, "fake.keyed: 3 points, mode=fast depth=3 tile=4x2 offset=0 seed=")
+		      && strstr(o.out, "\n\nfake.ok: 3 points\n")
+		      && strstr(o.out, "fake.keyed: skipped: -n 2^11:2^13: n 8192: expected a count from 1 to 4096"), "%s", o.out);
+	ck_assert_msg(!strstr(o.err, "[1/"), "progress went to a file: %s", o.err); /* not a terminal */
+	/* malformed axes are usage errors before anything runs */
+	gpulab("run", "fake.ok", "-n", "8:4", NULL);
+	expect_error(EXIT_USAGE, "-n 8:4: '8:4' is not a range A:B or A:B:K");
+	gpulab("run", "fake.ok", "fake.floaty", "-n", "1:2^40", "-b", "1:1024", "-t", "int,float", "-w", "1:2^19", NULL);
+	expect_error(EXIT_USAGE, "a sweep of more than 10000 points");
+}
+END_TEST
+
 /* Each status of a plugin becomes its exit code in one place: a wrong
  * result 1, a CUDA failure 8, host memory 10; teardown always runs. */
 START_TEST(failures_and_teardown)
@@ -466,6 +497,7 @@ int main(void)
 	tcase_add_test(t, typed_values_reach_the_plugin);
 	tcase_add_test(t, refusals_skip_in_groups);
 	tcase_add_test(t, failures_and_teardown);
+	tcase_add_test(t, sweeps);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	suite_add_tcase(s, t);

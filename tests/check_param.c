@@ -210,7 +210,7 @@ static int plan(int which)
 {
 	struct pick pk = { &plug, &ex[which], 1 };
 	job_free(&job);
-	return job_plan(&job, &pk, &opt, &cfg);
+	return job_plan(&job, &pk, &opt, &cfg, 0);
 }
 
 /* The job's value of key, and where it came from. */
@@ -359,7 +359,7 @@ START_TEST(seed_drawn_and_recorded)
 	struct pick pk = { &plug, &e, 1 };
 	given("", none);
 	job_free(&job);
-	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg), 0);
+	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 0), 0);
 	const struct job_param *p = job_param(&job, "seed");
 	uint64_t stored;
 	memcpy(&stored, job.opts, sizeof stored);
@@ -370,6 +370,85 @@ START_TEST(seed_drawn_and_recorded)
 	char want[128];
 	snprintf(want, sizeof want, "gpulab run p.shaped -t float -r 20 -w 3 -p seed=%s --cold", p->text);
 	ck_assert_str_eq(cmd, want);
+}
+END_TEST
+
+/* Lists and ranges: the values, in order, exactly. */
+static void expect_axis(const struct gpulab_param *d, const char *text, const char *const *want, size_t n)
+{
+	size_t count;
+	char buf[64];
+	ck_assert_msg(param_axis(d, text, &count, why, sizeof why) == PARSE_OK, "'%s': %s", text, why);
+	ck_assert_uint_eq(count, n);
+	for (size_t i = 0; i < n; i++) {
+		param_axis_value(text, i, buf, sizeof buf);
+		ck_assert_str_eq(buf, want[i]);
+	}
+}
+
+START_TEST(sweep_axes)
+{
+	const char *pow2[] = { "1024", "2048", "4096", "8192" }, *step[] = { "1048576", "4194304", "16777216" };
+	const char *mixed[] = { "1000", "1000003", "64", "128", "256" }, *types[] = { "int", "float" };
+	const char *shapes[] = { "32x32", "16x32" }, *one[] = { "7" }, *odd[] = { "3", "6", "12" };
+	struct gpulab_param big = count;
+	big.max = 1ll << 30;
+	expect_axis(&big, "2^10:2^13", pow2, 4);
+	expect_axis(&big, "2^20:2^24:2", step, 3);
+	expect_axis(&big, "2^20:2^25:2", step, 3);   /* up to B, not past it */
+	expect_axis(&big, "1000,1000003,64:256", mixed, 5);
+	expect_axis(&big, "3:12", odd, 3);
+	expect_axis(&big, "7", one, 1);
+	expect_axis(&generic_params[GEN_TYPE], "int,float", types, 2);
+	expect_axis(&shape, "32x32,16x32", shapes, 2);
+	size_t n;
+	ck_assert_int_eq(param_axis(&big, "1,,2", &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_int_eq(param_axis(&big, "8:4", &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_msg(strstr(why, "'8:4' is not a range A:B or A:B:K"), "%s", why);
+	ck_assert_int_eq(param_axis(&big, "0:4", &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_int_eq(param_axis(&big, "1:4:0", &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_int_eq(param_axis(&big, "1:4:64", &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_int_eq(param_axis(&big, "1:2^64", &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_int_eq(param_axis(&shape, "1:4", &n, why, sizeof why), PARSE_MALFORMED); /* ranges are for counts */
+	ck_assert_int_eq(param_axis(&big, "1,", &n, why, sizeof why), PARSE_MALFORMED);
+	/* past the declared largest: counted, so the sweep can skip those points */
+	ck_assert_int_eq(param_axis(&count, "1:16", &n, why, sizeof why), PARSE_RANGE);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_msg(strstr(why, "from 1 to 10"), "%s", why);
+	/* a list long enough to be a mistake */
+	ck_assert_int_eq(param_axis(&big, "1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,"
+				    "1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62,1:2^62", &n, why,
+				    sizeof why), PARSE_RANGE); /* values past 2^30 */
+	struct gpulab_param huge = count;
+	huge.min = huge.max = 0;
+	static char many[2 * PARAM_MAX_POINTS + 8];
+	for (int i = 0; i <= PARAM_MAX_POINTS; i++)
+		memcpy(many + 2 * i, ",1", 2);
+	many[0] = '1', many[2 * PARAM_MAX_POINTS + 2] = 0;
+	ck_assert_int_eq(param_axis(&huge, many, &n, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_msg(strstr(why, "more than 10000 values"), "%s", why);
+}
+END_TEST
+
+/* A sweep's points: the first parameter varies fastest. */
+START_TEST(sweep_points)
+{
+	char *argv[] = { "gpulab", "-n", "1024,2048", "-p", "mode=fast,slow", "-p", "depth=1:4", "run", "p.keyed", NULL };
+	struct pick pk = { &plug, &ex[0], 1 };
+	given("", argv);
+	ck_assert_uint_eq(job_points(&pk, &opt, &cfg), 2 * 2 * 3);
+	ck_assert_int_eq(plan(0), 0);
+	ck_assert_uint_eq(job.points, 12);
+	expect("n", "1024", "-n 1024,2048");
+	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 1), 0);
+	expect("n", "2048", "-n");
+	expect("mode", "fast", "-p mode=fast,slow");
+	job_free(&job);
+	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 11), 0);
+	expect("n", "2048", "-n");
+	expect("mode", "slow", "-p mode");
+	expect("depth", "4", "-p depth=1:4");
+	ck_assert_int_eq(seen_depth, 4);
 }
 END_TEST
 
@@ -387,6 +466,8 @@ int main(void)
 	tcase_add_test(t, refusals_name_their_source);
 	tcase_add_test(t, options_check_generic_values);
 	tcase_add_test(t, seed_drawn_and_recorded);
+	tcase_add_test(t, sweep_axes);
+	tcase_add_test(t, sweep_points);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }
