@@ -81,6 +81,25 @@ static int restore(struct bench *b, struct job *j)
 	return 0;
 }
 
+/* The clocks right after a timed run, into the job's tally. */
+static void sample_clocks(const struct bench *b, struct clock_stats *c)
+{
+	struct clock_sample s;
+	if (!b->clk || clocks_sample(b->clk, &s))
+		return;
+	if (!c->samples || s.sm_mhz < c->sm_min)
+		c->sm_min = s.sm_mhz;
+	if (s.sm_mhz > c->sm_max)
+		c->sm_max = s.sm_mhz;
+	c->sm_mean += (s.sm_mhz - c->sm_mean) / (c->samples + 1);
+	c->mem_mhz = s.mem_mhz;
+	c->samples++;
+	if (clocks_slowed(s.reasons) || s.sm_mhz < THROTTLE_SHARE * b->clk->max_sm_mhz) {
+		c->throttled++;
+		c->reasons |= s.reasons;
+	}
+}
+
 /* run() alone, timed: with events on the stream, or with the host clock
  * for a host-only exercise. */
 static int timed_run(struct job *j, struct timing *t, double *ms)
@@ -129,6 +148,8 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 	if (e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
 		return step_failed(j, rc, "host step failed");
 	double h = e->host ? now_ms() - h0 : 0;
+	if (slot >= 0 && !host_only(j))
+		sample_clocks(b, &j->res.clocks);
 	if (slot >= 0) {
 		t->gpu[slot] = ms;
 		t->host[slot] = h;

@@ -3,6 +3,7 @@
 #ifndef GPULAB_BENCH_H
 #define GPULAB_BENCH_H
 
+#include "clocks.h"
 #include "device.h"
 #include "job.h"
 #include "profile.h"
@@ -12,6 +13,7 @@ struct bench {
 	int cold;              /* flush L2 before every repetition */
 	int verify;
 	struct profiler *prof; /* for --metrics */
+	const struct clocks *clk; /* NVML, where it can be had */
 	void *flush_buf;       /* twice the L2, allocated on first use */
 	size_t flush_bytes;
 };

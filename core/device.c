@@ -43,6 +43,8 @@ int device_open(struct device_info *d, char *err, size_t errlen)
 	d->mem_clock_khz = attr(cudaDevAttrMemoryClockRate, d->ordinal);
 	d->bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth, d->ordinal);
 	d->peak_gbps = 2.0 * d->mem_clock_khz * 1e3 * (d->bus_width_bits / 8.0) / 1e9;
+	if (cudaDeviceGetPCIBusId(d->bus_id, sizeof d->bus_id, d->ordinal) != cudaSuccess)
+		d->bus_id[0] = 0;
 	cudaDriverGetVersion(&d->driver_version);
 	cudaRuntimeGetVersion(&d->runtime_version);
 	return 0;

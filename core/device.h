@@ -15,6 +15,7 @@ struct device_info {
 	size_t l2_bytes, mem_bytes;
 	int mem_clock_khz, bus_width_bits;
 	double peak_gbps;   /* 2 transfers a clock (DDR) x clock x bus width */
+	char bus_id[32];    /* PCI: domain:bus:device.function, how NVML finds it */
 	int driver_version, runtime_version;
 };
 

@@ -24,6 +24,15 @@ struct note {
 /* SKIPPED: refused in plan, in a run of several exercises; the others ran. */
 enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR, OUTCOME_SKIPPED };
 
+/* The clocks over a job's timed repetitions, where NVML could read them. */
+struct clock_stats {
+	unsigned samples;                   /* 0: unknown */
+	unsigned sm_min, sm_max, mem_mhz;   /* MHz */
+	double sm_mean;
+	unsigned throttled;                 /* samples under the threshold, or slowed down */
+	unsigned long long reasons;         /* every slowdown NVML gave, OR-ed */
+};
+
 struct result {
 	double gpu_med, gpu_min, gpu_max;   /* ms, over the timed repetitions */
 	double host_med;                    /* ms; 0 without a host step */
@@ -38,6 +47,7 @@ struct result {
 	double raw[2 * MAX_METRIC_COLS];
 	unsigned passes;
 	int profiled;
+	struct clock_stats clocks;
 };
 
 /* One resolved parameter: what the reports record of it. */

@@ -238,11 +238,15 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 {
 	struct device_info d;
 	struct profiler *prof = NULL;
+	struct clocks clk = { 0 };
 	int rc, worst = 0, gpu;
 	if ((rc = open_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
 	    || (gpu && (rc = open_profiler(jobs, n, &prof))))
 		return rc;
-	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .verify = o->verify, .prof = prof };
+	if (gpu)
+		clocks_open(&clk, d.bus_id);
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .verify = o->verify, .prof = prof,
+			   .clk = gpu ? &clk : NULL };
 	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
@@ -257,8 +261,9 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		fputs("\r\033[K", stderr); /* the report follows on a clean line */
 	bench_free(&b);
 	profiler_close(prof);
-	struct report r = { o->format, gpu ? &d : NULL, o->cold, jobs, n };
+	struct report r = { o->format, gpu ? &d : NULL, o->cold, jobs, n, gpu ? &clk : NULL, o->command_line };
 	report_print(&r, stdout);
+	clocks_close(&clk);
 	return worst;
 }
 

@@ -3,6 +3,7 @@
 #include "exitcode.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE };
@@ -149,11 +150,39 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	return rc;
 }
 
+/* argv as one line a shell reads back to the same words: words with
+ * anything but safe characters in single quotes.  Cut with "..." where
+ * it does not fit. */
+static void quote_command(char *buf, size_t len, int argc, char **argv)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/^%@";
+	char *line = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&line, &size);
+	for (int i = 0; f && i < argc; i++) {
+		const char *a = argv[i];
+		int plain = *a && strspn(a, safe) == strlen(a);
+		fputs(i ? (plain ? " " : " '") : (plain ? "" : "'"), f);
+		for (; *a; a++)
+			fputs(*a == '\'' ? "'\\''" : (char[]){ *a, 0 }, f); /* close, escaped quote, reopen */
+		fputs(plain ? "" : "'", f);
+	}
+	if (f && fclose(f) == 0 && line) {
+		snprintf(buf, len, "%s", line);
+		if (size >= len)
+			snprintf(buf + len - 4, 4, "...");
+	} else {
+		snprintf(buf, len, "%s", argc ? argv[0] : "");
+	}
+	free(line);
+}
+
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	int c, rc;
 	const char *forced = NULL;
 	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE };
+	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:", long_options, NULL)) != -1) {

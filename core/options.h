@@ -31,6 +31,7 @@ struct options {
 	enum format format;
 	const char *config;
 	const char *metrics;       /* --metrics LIST, or NULL */
+	char command_line[4096];   /* argv as given, shell-quoted where needed: for the records */
 };
 
 /* Parse argv (which it may modify).  Returns 0, or EXIT_USAGE with one

@@ -5,12 +5,20 @@
 #include "emit.h"
 
 #include <math.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int measured(const struct job *j)
 {
 	return j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED;
+}
+
+/* Did the GPU slow down during any of the job's timed runs? */
+static int throttled(const struct job *j)
+{
+	return j->res.clocks.throttled > 0;
 }
 
 static const char *status_word(const struct job *j)
@@ -236,7 +244,7 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
 	cell(out, 7, speedup > 0, " %*.2fx", speedup);
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s\n", status_word(j), notes[0] ? "  " : "", notes);
+	fprintf(out, "  %s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", notes[0] ? "  " : "", notes);
 }
 
 /* The table's first line: the device, the cache, and the repetitions
@@ -252,6 +260,36 @@ static void table_title(const struct report *r, FILE *out)
 	if (same_repetitions(r, &reps, &warmup))
 		fprintf(out, "; median of %u runs after %u warm-up", reps, warmup);
 	fputc('\n', out);
+}
+
+/* What the clocks did over the timed runs of all rows, or why they are
+ * unknown; and what THROTTLED means where a row says it. */
+static void clocks_footer(const struct report *r, FILE *out)
+{
+	unsigned lo = 0, hi = 0, mem = 0, any = 0, slow = 0;
+	unsigned long long reasons = 0;
+	char words[128];
+	if (!r->clk)
+		return;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct clock_stats *c = &r->jobs[i].res.clocks;
+		if (!c->samples)
+			continue;
+		lo = any && lo < c->sm_min ? lo : c->sm_min;
+		hi = hi > c->sm_max ? hi : c->sm_max;
+		mem = c->mem_mhz, any = 1;
+		slow += c->throttled > 0;
+		reasons |= c->reasons;
+	}
+	if (!any) {
+		fprintf(out, "clocks unknown: %s\n", r->clk->lib ? "no sample was read" : r->clk->why);
+		return;
+	}
+	fprintf(out, "clocks over the timed runs: SM %u-%u MHz (ceiling %u), memory %u MHz\n", lo, hi, r->clk->max_sm_mhz, mem);
+	if (slow)
+		fprintf(out, "THROTTLED: the SM clock fell below %.0f%% of its ceiling, or NVML reported a slowdown (%s), in %u row%s' runs\n",
+			100 * THROTTLE_SHARE, clocks_reasons(reasons, words, sizeof words)[0] ? words : "clock", slow,
+			slow == 1 ? "" : "s");
 }
 
 /* Above a sweep's rows: a blank line between exercises, and the keys that
@@ -316,6 +354,7 @@ static void print_table(const struct report *r, FILE *out)
 			continue; /* a sweep's skipped points are counted below, by reason */
 		table_row(out, r, j, namew, paramw, with_host);
 	}
+	clocks_footer(r, out);
 	if (base)
 		fprintf(out, "speedup: %s's time over this row's\n", base);
 	if (ref)
@@ -375,6 +414,10 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 	emit_csv(out, x->message);
 	fputc(',', out);
 	emit_csv(out, rerun);
+	if (x->clocks.samples)
+		fprintf(out, ",%.1f,%u,%u", x->clocks.sm_mean, x->clocks.mem_mhz, x->clocks.throttled);
+	else
+		fputs(",,,", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		if (metric_of(j, labels[k], &v, NULL, NULL, 0))
@@ -388,7 +431,7 @@ static void print_csv(const struct report *r, FILE *out)
 	const char **l;
 	size_t nl = metric_labels(r, &l);
 	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,"
-	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun", out);
+	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		emit_csv(out, l[k]);
@@ -444,6 +487,22 @@ static void json_params(const struct job *j, FILE *out)
 	fputc('}', out);
 }
 
+/* "clocks": the SM and memory clocks over the timed runs, or null. */
+static void json_clocks(const struct job *j, FILE *out)
+{
+	const struct clock_stats *c = &j->res.clocks;
+	char words[128];
+	if (!c->samples) {
+		fputs(", \"clocks\": null", out);
+		return;
+	}
+	fprintf(out, ", \"clocks\": {\"samples\": %u, \"sm_mhz_min\": %u, \"sm_mhz_mean\": %.1f, \"sm_mhz_max\": %u, "
+		"\"mem_mhz\": %u, \"throttled\": %u, \"reasons\": ", c->samples, c->sm_min, c->sm_mean, c->sm_max,
+		c->mem_mhz, c->throttled);
+	emit_json(out, clocks_reasons(c->reasons, words, sizeof words));
+	fputc('}', out);
+}
+
 static void json_result(const struct report *r, const struct job *j, FILE *out)
 {
 	char name[256], rerun[1024];
@@ -476,23 +535,69 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	}
 	fputc('}', out);
 	json_metrics(j, out);
+	json_clocks(j, out);
 	job_command(j, r->cold, rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
 	emit_json(out, rerun);
 	fputc('}', out);
 }
 
+/* "device": what the numbers depend on; null for a run on the host. */
+static void json_device(const struct report *r, FILE *out)
+{
+	const struct device_info *d = r->dev;
+	if (!d) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"name\": ", out);
+	emit_json(out, d->name);
+	fputs(", \"uuid\": ", out);
+	emit_json(out, r->clk && r->clk->uuid[0] ? r->clk->uuid : "");
+	fputs(", \"bus_id\": ", out);
+	emit_json(out, d->bus_id);
+	fprintf(out, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"memory_bytes\": %zu, "
+		"\"memory_clock_mhz\": %d, \"bus_width_bits\": %d, \"peak_gbps\": %.1f",
+		d->cc_major, d->cc_minor, d->sms, d->l2_bytes, d->mem_bytes, d->mem_clock_khz / 1000, d->bus_width_bits,
+		d->peak_gbps);
+	emit_json_number(out, "max_sm_mhz", r->clk && r->clk->max_sm_mhz, r->clk ? r->clk->max_sm_mhz : 0);
+	fprintf(out, ", \"cuda_driver\": \"%d.%d\", \"cuda_runtime\": \"%d.%d\", \"driver\": ", d->driver_version / 1000,
+		(d->driver_version % 1000) / 10, d->runtime_version / 1000, (d->runtime_version % 1000) / 10);
+	emit_json(out, r->clk ? r->clk->driver : "");
+	fputs(", \"clocks\": ", out);
+	emit_json(out, r->clk && r->clk->lib ? "nvml" : r->clk ? r->clk->why : "");
+	fputc('}', out);
+}
+
+/* "host", "date" (UTC), and the command as typed. */
+static void json_provenance(const struct report *r, FILE *out)
+{
+	char host[256] = "", date[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gethostname(host, sizeof host) != 0)
+		host[0] = 0;
+	host[sizeof host - 1] = 0;
+	if (gmtime_r(&now, &tm))
+		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fputs("  \"host\": ", out);
+	emit_json(out, host);
+	fputs(", \"date\": ", out);
+	emit_json(out, date);
+	fputs(",\n  \"command\": ", out);
+	emit_json(out, r->command ? r->command : "");
+	fputs(",\n", out);
+}
+
 static void print_json(const struct report *r, FILE *out)
 {
-	fprintf(out, "{\n  \"gpulab\": \"%s\",\n  \"cold\": %s,\n  \"device\": ", PACKAGE_VERSION, r->cold ? "true" : "false");
-	if (r->dev) {
-		fputs("{\"name\": ", out);
-		emit_json(out, r->dev->name);
-		fprintf(out, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"peak_gbps\": %.1f}",
-			r->dev->cc_major, r->dev->cc_minor, r->dev->sms, r->dev->peak_gbps);
-	} else {
-		fputs("null", out);
-	}
+	fprintf(out, "{\n  \"schema\": \"%s\",\n  \"gpulab\": {\"version\": \"%s\", \"revision\": ", REPORT_SCHEMA,
+		PACKAGE_VERSION);
+	emit_json(out, GPULAB_REVISION);
+	fprintf(out, ", \"abi\": \"%d.%d\"},\n", GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
+	json_provenance(r, out);
+	fprintf(out, "  \"cold\": %s,\n  \"device\": ", r->cold ? "true" : "false");
+	json_device(r, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {
 		json_result(r, &r->jobs[i], out);

@@ -2,10 +2,15 @@
 #ifndef GPULAB_REPORT_H
 #define GPULAB_REPORT_H
 
+#include "clocks.h"
 #include "device.h"
 #include "job.h"
 
 #include <stdio.h>
+
+/* The JSON record's format, documented by docs/record.schema.json; the
+ * number changes with any change a reader must know of. */
+#define REPORT_SCHEMA "gpulab-record/1"
 
 struct report {
 	enum format format;
@@ -13,6 +18,8 @@ struct report {
 	int cold;
 	const struct job *jobs;
 	size_t njobs;
+	const struct clocks *clk;   /* NULL without a GPU */
+	const char *command;        /* the command line, as typed */
 };
 
 void report_print(const struct report *r, FILE *out);

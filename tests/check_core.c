@@ -329,7 +329,7 @@ static char *render(enum format f)
 {
 	static char buf[16384];
 	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
-	struct report r = { f, &dev, 0, jobs, 3 };
+	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'" };
 	FILE *out = fmemopen(buf, sizeof buf, "w");
 	report_print(&r, out);
 	fclose(out);
@@ -347,6 +347,12 @@ START_TEST(report_json_parses)
 	ck_assert(strstr(s, "\"exercise\": \"reduce.unroll8\"") != NULL);
 	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
 	ck_assert(strstr(s, "\"launches\": 2") != NULL);
+	/* the record of the run */
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
+		      && strstr(s, "\"date\": \"20") && strstr(s, "\"host\": ") && strstr(s, "\"revision\": "), "%s", s);
+	ck_assert_msg(strstr(s, "\"compute_capability\": \"9.0\"") && strstr(s, "\"peak_gbps\": 3000.0")
+		      && strstr(s, "\"max_sm_mhz\": null"), "%s", s);
+	ck_assert(strstr(s, "\"clocks\": null") != NULL); /* no NVML sample in these rows */
 	/* every parameter, and the command that runs the row again */
 	ck_assert_msg(strstr(s, "\"params\": {\"n\": 1048576, \"block\": 256, \"type\": \"int\", \"reps\": 10, "
 			    "\"warmup\": 2, \"seed\": 42}, \"elements\": 1048576") != NULL, "%s", s);
@@ -364,7 +370,7 @@ START_TEST(report_csv_parses)
 	make_jobs();
 	char *s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 23);
+	ck_assert_int_eq(fields, 26);
 	ck_assert_int_eq(count_lines(s), 4);
 	ck_assert(strstr(s, ",\"FAILED\",") != NULL);
 	ck_assert_msg(strstr(s, "\"reduce.cub\",\"int\",1048576,256,10,2,\"seed=42\",1048576,0,") != NULL, "%s", s);
@@ -464,8 +470,8 @@ START_TEST(report_metrics)
 	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
 	s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 25);
-	ck_assert(strstr(s, ",rerun,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
+	ck_assert_int_eq(fields, 28);
+	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
 	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "counters (CUPTI") && strstr(s, "achieved_occupancy = sm__warps_active"), "%s", s);

@@ -342,9 +342,15 @@ START_TEST(options_check_generic_values)
 	char block[] = "block=96", n[] = "-n", big[] = "2^40";
 	char *ok[] = { "gpulab", "-p", block, n, big, "run", "x", NULL };
 	ck_assert_int_eq(options_parse(&o, 7, ok, err, sizeof err), 0);
+	ck_assert_str_eq(o.command_line, "gpulab -p block=96 -n 2^40 run x");
 	ck_assert_str_eq(o.generic[GEN_BLOCK], "96"); /* -p block= is -b */
 	ck_assert_str_eq(o.generic[GEN_N], "2^40");
 	ck_assert_int_eq(o.nparams, 0);
+	char glob[] = "reduce.*", quote[] = "it's";
+	char *odd[] = { "gpulab", "run", glob, quote, NULL };
+	ck_assert_int_eq(options_parse(&o, 4, odd, err, sizeof err), 0);
+	ck_assert_str_eq(o.command_line, "gpulab run 'reduce.*' 'it'\\''s'"); /* as a shell reads it back */
+
 }
 END_TEST
 
