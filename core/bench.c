@@ -162,6 +162,11 @@ static void summarise(struct job *j, struct timing *t)
 {
 	struct result *r = &j->res;
 	unsigned n = j->reps;
+	/* the samples in the order they were taken, before median() sorts */
+	if ((r->samples = malloc(n * sizeof *r->samples))) {
+		memcpy(r->samples, t->gpu, n * sizeof *r->samples);
+		r->nsamples = n;
+	}
 	r->total_med = median(t->total, n);
 	r->host_med = median(t->host, n);
 	r->gpu_med = median(t->gpu, n); /* sorted now: min and max at the ends */

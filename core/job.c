@@ -244,8 +244,10 @@ void job_free(struct job *j)
 {
 	free(j->params);
 	free(j->opts);
+	free(j->res.samples);
 	j->params = NULL;
 	j->opts = NULL;
+	j->res.samples = NULL;
 }
 
 void job_command(const struct job *j, int cold, char *buf, size_t len)

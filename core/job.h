@@ -48,6 +48,8 @@ struct result {
 	unsigned passes;
 	int profiled;
 	struct clock_stats clocks;
+	double *samples;                    /* the GPU ms of every timed run, in order; job_free frees */
+	unsigned nsamples;
 };
 
 /* One resolved parameter: what the reports record of it. */

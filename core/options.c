@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE };
+enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
+       OPT_SAMPLES, OPT_OUTPUT };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -21,6 +22,8 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -48,6 +51,8 @@ void usage(FILE *out)
 	      "  -p, --param KEY=VAL  an exercise's own key (see gpulab list)\n"
 	      "      --cold           flush the L2 cache before every repetition\n"
 	      "      --format F       table, csv or json (default table)\n"
+	      "      --output FILE    also write the JSON record, every sample in it, to FILE\n"
+	      "      --samples        every timed sample in the JSON report\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
 	      "      --quiet          no device-side printing\n"
 	      "      --profile        run each exercise once, no warm-up, for ncu or nsys\n"
@@ -140,6 +145,8 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_QUIET: o->quiet = 1; break;
 	case OPT_METRICS: o->metrics = arg; break;
 	case OPT_PROFILE: o->profile = 1; break;
+	case OPT_SAMPLES: o->samples = 1; break;
+	case OPT_OUTPUT: o->output = arg; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;

@@ -28,6 +28,8 @@ struct options {
 	int nparams;
 	int cold, verify, quiet;
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
+	int samples;               /* --samples: every sample in the JSON report */
+	const char *output;        /* --output FILE: the JSON record, samples included */
 	enum format format;
 	const char *config;
 	const char *metrics;       /* --metrics LIST, or NULL */

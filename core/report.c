@@ -536,6 +536,12 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	fputc('}', out);
 	json_metrics(j, out);
 	json_clocks(j, out);
+	if (r->samples) {
+		fputs(", \"samples_ms\": [", out);
+		for (unsigned i = 0; i < x->nsamples; i++)
+			fprintf(out, "%s%.6g", i ? ", " : "", x->samples[i]);
+		fputc(']', out);
+	}
 	job_command(j, r->cold, rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
 	emit_json(out, rerun);

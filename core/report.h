@@ -20,6 +20,7 @@ struct report {
 	size_t njobs;
 	const struct clocks *clk;   /* NULL without a GPU */
 	const char *command;        /* the command line, as typed */
+	int samples;                /* JSON: every sample of every row */
 };
 
 void report_print(const struct report *r, FILE *out);

@@ -409,6 +409,49 @@ START_TEST(sweeps)
 }
 END_TEST
 
+/* --output: the table on the terminal, the whole record in the file,
+ * written whole or not at all; --samples: every sample in the JSON. */
+START_TEST(records)
+{
+	char *dir = temp_dir(), path[4200], bad[4200], text[65536] = "";
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	snprintf(bad, sizeof bad, "%s/no/such/dir/run.json", dir);
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.ok", "fake.keyed", "-r", "5", "--output", path, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "median of 5 runs"), "exit %d: %s%s", o.status, o.out, o.err);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "no record at %s", path);
+	text[fread(text, 1, sizeof text - 1, f)] = 0;
+	fclose(f);
+	ck_assert_msg(json_valid(text), "%s", text);
+	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1\"") && strstr(text, "\"samples_ms\": [")
+		      && strstr(text, "--output"), "%s", text);
+	const char *s1 = strstr(text, "\"samples_ms\": [");
+	int commas = 0;
+	for (const char *c = s1; *c != ']'; c++)
+		commas += *c == ',';
+	ck_assert_int_eq(commas, 4); /* five samples */
+	gpulab("run", "fake.ok", "--samples", "-r", "3", "--format", "json", NULL);
+	ck_assert_msg(json_valid(o.out) && strstr(o.out, "\"samples_ms\": ["), "%s", o.out);
+	gpulab("run", "fake.ok", "--format", "json", NULL);
+	ck_assert(!strstr(o.out, "samples_ms"));
+	/* a path that cannot be written: one line, nothing run, nothing left */
+	gpulab("run", "fake.ok", "--output", bad, NULL);
+	expect_error(EXIT_USAGE, "--output ");
+	ck_assert_str_eq(o.out, "");
+	gpulab("run", "fake.ok", "--output", dir, NULL); /* a directory: its temporary is fine, the rename is not */
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	char cmd[4400];
+	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
+	FILE *p = popen(cmd, "r");
+	char count[16] = "";
+	ck_assert(p && fgets(count, sizeof count, p));
+	pclose(p);
+	ck_assert_msg(atoi(count) == 0, "a temporary was left in %s", dir);
+	free(dir);
+}
+END_TEST
+
 /* Each status of a plugin becomes its exit code in one place: a wrong
  * result 1, a CUDA failure 8, host memory 10; teardown always runs. */
 START_TEST(failures_and_teardown)
@@ -498,6 +541,7 @@ int main(void)
 	tcase_add_test(t, refusals_skip_in_groups);
 	tcase_add_test(t, failures_and_teardown);
 	tcase_add_test(t, sweeps);
+	tcase_add_test(t, records);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	suite_add_tcase(s, t);
