@@ -2,6 +2,8 @@
 
 #include "exitcode.h"
 
+#include <math.h>
+
 #include <cuda_runtime_api.h>
 /* NVTX 3 is header-only: it costs nothing until a profiler is attached */
 #include <nvtx3/nvToolsExt.h>
@@ -63,9 +65,47 @@ static cudaError_t flush_l2(struct bench *b, cudaStream_t s)
 }
 
 struct timing {
-	double *gpu, *host, *total;
+	double *gpu, *host, *total; /* per timed sample, in ms */
+	size_t n, cap;              /* samples taken, and room for */
+	double mean, m2, sum;       /* of gpu: Welford's running mean and squared deviations, and the sum */
 	cudaEvent_t start, stop;
 };
+
+/* Room for one more sample. */
+static int grow(struct timing *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	double *g = realloc(t->gpu, cap * sizeof *g);
+	if (g)
+		t->gpu = g;
+	double *h = g ? realloc(t->host, cap * sizeof *h) : NULL;
+	if (h)
+		t->host = h;
+	double *x = h ? realloc(t->total, cap * sizeof *x) : NULL;
+	if (x)
+		t->total = x, t->cap = cap;
+	return x ? 0 : -1;
+}
+
+/* The relative standard deviation of the samples so far: the noise. */
+static double noise(const struct timing *t)
+{
+	return t->n > 1 && t->mean > 0 ? sqrt(t->m2 / (double)(t->n - 1)) / t->mean : INFINITY;
+}
+
+/* Enough samples?  An exact count when asked for; else low noise over
+ * enough GPU time, or the timeout, past a floor of a few samples. */
+static int enough(const struct bench *b, const struct job *j, const struct timing *t, double waited_s)
+{
+	const struct stopping *s = &b->stop;
+	if (j->exact_reps)
+		return t->n >= j->reps;
+	if (t->n >= MAX_SAMPLES)
+		return 1;
+	if (t->n >= MIN_SAMPLES && noise(t) <= s->max_noise && t->sum >= 1e3 * s->min_time_s)
+		return 1;
+	return t->n >= 3 && waited_s >= s->timeout_s;
+}
 
 /* Before every run, timed or profiled, and untimed: the exercise's input
  * restored, and the L2 flushed under --cold. */
@@ -151,9 +191,14 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 	if (slot >= 0 && !host_only(j))
 		sample_clocks(b, &j->res.clocks);
 	if (slot >= 0) {
+		double d = ms - t->mean;
 		t->gpu[slot] = ms;
 		t->host[slot] = h;
 		t->total[slot] = ms + h;
+		t->n = (size_t)slot + 1;
+		t->mean += d / (double)t->n;
+		t->m2 += d * (ms - t->mean);
+		t->sum += ms;
 	}
 	return 0;
 }
@@ -161,7 +206,9 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 static void summarise(struct job *j, struct timing *t)
 {
 	struct result *r = &j->res;
-	unsigned n = j->reps;
+	unsigned n = (unsigned)t->n;
+	r->noise = noise(t);
+	r->converged = j->exact_reps || r->noise <= j->stop_noise;
 	/* the samples in the order they were taken, before median() sorts */
 	if ((r->samples = malloc(n * sizeof *r->samples))) {
 		memcpy(r->samples, t->gpu, n * sizeof *r->samples);
@@ -181,17 +228,18 @@ static int measure(struct bench *b, struct job *j)
 	struct timing t = { 0 };
 	int rc = 0;
 	cudaError_t ce;
-	t.gpu = calloc(j->reps, sizeof(double));
-	t.host = calloc(j->reps, sizeof(double));
-	t.total = calloc(j->reps, sizeof(double));
-	if (!t.gpu || !t.host || !t.total)
-		rc = failed(j, EXIT_NOMEM, "out of host memory", cudaSuccess);
-	else if (!host_only(j) && ((ce = cudaEventCreate(&t.start)) != cudaSuccess
-				   || (ce = cudaEventCreate(&t.stop)) != cudaSuccess))
+	if (!host_only(j) && ((ce = cudaEventCreate(&t.start)) != cudaSuccess || (ce = cudaEventCreate(&t.stop)) != cudaSuccess))
 		rc = failed(j, EXIT_CUDA, "cudaEventCreate failed", ce);
-	/* long: reps and warmup are at most 10^6 each */
-	for (long i = 0; rc == 0 && i < (long)j->warmup + (long)j->reps; i++)
-		rc = repetition(b, j, &t, i - (long)j->warmup);
+	for (long i = 0; rc == 0 && i < (long)j->warmup; i++)
+		rc = repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
+	double t0 = now_ms();
+	while (rc == 0 && !enough(b, j, &t, (now_ms() - t0) / 1e3)) {
+		if (t.n == t.cap && grow(&t))
+			rc = failed(j, EXIT_NOMEM, "out of host memory", cudaSuccess);
+		else
+			rc = repetition(b, j, &t, (long)t.n);
+	}
+	j->stop_noise = b->stop.max_noise;
 	if (rc == 0)
 		summarise(j, &t);
 	if (t.start)

@@ -14,6 +14,7 @@ struct bench {
 	int verify;
 	struct profiler *prof; /* for --metrics */
 	const struct clocks *clk; /* NVML, where it can be had */
+	struct stopping stop;  /* when a point without an exact -r has enough samples */
 	void *flush_buf;       /* twice the L2, allocated on first use */
 	size_t flush_bytes;
 };

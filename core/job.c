@@ -105,6 +105,7 @@ static const char *source(const struct job *j, struct job_param *p, int g)
 		}
 	}
 	snprintf(p->where, sizeof p->where, "the default %s = %s", p->decl.key, p->decl.def);
+	p->defaulted = 1;
 	return p->decl.def;
 }
 
@@ -203,7 +204,12 @@ static int resolve(struct job *j, size_t point)
 		case GEN_N: j->ctx.n = p->value.u; break;
 		case GEN_BLOCK: j->ctx.block = (unsigned)p->value.u; break;
 		case GEN_TYPE: j->ctx.dtype = (enum gpulab_dtype)(1u << p->value.e); break;
-		case GEN_REPS: j->reps = (unsigned)p->value.u; break;
+		case GEN_REPS:
+			j->reps = (unsigned)p->value.u;
+			j->exact_reps = !p->defaulted; /* asked for: that many, noise or not */
+			if (!j->exact_reps)
+				p->text[0] = 0; /* not a parameter of this run: the noise decides */
+			break;
 		case GEN_WARMUP: j->warmup = (unsigned)p->value.u; break;
 		default: param_store(&p->decl, &p->value, j->opts);
 		}

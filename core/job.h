@@ -50,6 +50,8 @@ struct result {
 	struct clock_stats clocks;
 	double *samples;                    /* the GPU ms of every timed run, in order; job_free frees */
 	unsigned nsamples;
+	double noise;                       /* relative standard deviation of the samples */
+	int converged;                      /* stopped with noise <= the limit, or at an exact count */
 };
 
 /* One resolved parameter: what the reports record of it. */
@@ -61,6 +63,7 @@ struct job_param {
 	size_t values;                      /* values on that axis: more than 1 in a sweep */
 	char text[64];                      /* the effective value, as param_format writes it */
 	char where[256];                    /* where it came from: "-n", "-p rows", "FILE:LINE", "default" */
+	int defaulted;                      /* from the declared default, not a user */
 };
 
 struct job {
@@ -68,6 +71,8 @@ struct job {
 	const struct options *opt;
 	const struct config *cfg;
 	unsigned reps, warmup;
+	int exact_reps;                     /* reps was asked for: take exactly that many */
+	double stop_noise;                  /* else: the noise it was repeated down to */
 	struct job_param *params;           /* the generic keys it takes, then its own */
 	size_t nparams;
 	size_t point, points;               /* which point of the exercise's sweep, of how many */

@@ -2,12 +2,13 @@
 
 #include "exitcode.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
-       OPT_SAMPLES, OPT_OUTPUT };
+       OPT_SAMPLES, OPT_OUTPUT, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -24,6 +25,9 @@ static const struct option long_options[] = {
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
+	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -32,6 +36,7 @@ static const struct option long_options[] = {
 
 void usage(FILE *out)
 {
+	const struct stopping stop = STOP_DEFAULTS;
 	fprintf(out, "usage: gpulab [OPTION]... COMMAND [EXERCISE]...\n"
 	      "\n"
 	      "commands:\n"
@@ -46,11 +51,15 @@ void usage(FILE *out)
 	      "                       their own keys refuse it)\n"
 	      "  -b, --block N        threads per block\n"
 	      "  -t, --type T         element type: int or float\n"
-	      "  -r, --reps N         timed repetitions (default %s)\n"
+	      "  -r, --reps N         exactly N timed repetitions (default: stop on noise, or %s)\n"
 	      "  -w, --warmup N       untimed runs first (default %s)\n"
 	      "  -p, --param KEY=VAL  an exercise's own key (see gpulab list)\n"
 	      "      --cold           flush the L2 cache before every repetition\n"
 	      "      --format F       table, csv or json (default table)\n"
+	      "      --max-noise PCT  repeat each point until the relative standard deviation\n"
+	      "                       of its samples is at most PCT %% (default %g), unless -r\n"
+	      "      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
+	      "      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
 	      "      --output FILE    also write the JSON record, every sample in it, to FILE\n"
 	      "      --samples        every timed sample in the JSON report\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
@@ -63,7 +72,8 @@ void usage(FILE *out)
 	      "  --help, --version\n"
 	      "\n"
 	      "See gpulab(1) for the configuration files and the exit codes.\n",
-	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def);
+	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def, 100 * stop.max_noise, stop.min_time_s,
+	      stop.timeout_s);
 }
 
 const char *options_param(const struct options *o, const char *key)
@@ -131,6 +141,23 @@ static int parse_format(struct options *o, const char *arg, char *err, size_t er
 	return EXIT_USAGE;
 }
 
+/* A decimal number from lo to hi (scaled by scale: percent to a
+ * fraction), strictly: no spaces, no hex, no inf or nan. */
+static int number(const char *opt, const char *arg, double lo, double hi, double scale, double *out, char *err,
+		  size_t errlen)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = arg[strspn(arg, "0123456789.")] == 0 && *arg ? strtod(arg, &end) : -1;
+	if (errno || v < lo || v > hi) {
+		snprintf(err, errlen, "%s %s: expected a number from %g to %g", opt, arg, lo, hi);
+		return EXIT_USAGE;
+	}
+	*out = v * scale;
+	return 0;
+}
+
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -147,6 +174,9 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_PROFILE: o->profile = 1; break;
 	case OPT_SAMPLES: o->samples = 1; break;
 	case OPT_OUTPUT: o->output = arg; break;
+	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;
+	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
+	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;
@@ -188,7 +218,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 {
 	int c, rc;
 	const char *forced = NULL;
-	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE };
+	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS };
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 1;

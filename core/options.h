@@ -9,6 +9,20 @@
 
 enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
+/* Stop on noise, not on a count: a point repeats until the relative
+ * standard deviation of its samples is at most max_noise and they add up
+ * to min_time_s of GPU time, with at least MIN_SAMPLES; or it gives up,
+ * unconverged, at timeout_s of wall clock (with at least 3 samples).  An
+ * exact -r N, from the command line or an INI file, overrides all three. */
+struct stopping {
+	double max_noise;      /* --max-noise, a fraction: 0.005 (NVBench's 0.5%) */
+	double min_time_s;     /* --min-time: 0.1 */
+	double timeout_s;      /* --timeout: 10 */
+};
+#define STOP_DEFAULTS { .max_noise = 0.005, .min_time_s = 0.1, .timeout_s = 10 }
+#define MIN_SAMPLES 10
+#define MAX_SAMPLES 1000000
+
 /* A -p key=value pair. */
 struct keyval {
 	const char *key;   /* points into the argument, '=' replaced */
@@ -29,6 +43,7 @@ struct options {
 	int cold, verify, quiet;
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
 	int samples;               /* --samples: every sample in the JSON report */
+	struct stopping stop;
 	const char *output;        /* --output FILE: the JSON record, samples included */
 	enum format format;
 	const char *config;

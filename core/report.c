@@ -99,19 +99,27 @@ static const char *generic_text(const struct job *j, enum generic g)
 	return p ? p->text : "";
 }
 
-/* Do all rows share reps and warmup?  Then the table's title says them. */
-static int same_repetitions(const struct report *r, unsigned *reps, unsigned *warmup)
+/* Do all rows share their warm-up, and how they stopped (the same exact
+ * count, or on noise)?  Then the table's title says it once. */
+static int same_repetitions(const struct report *r, unsigned *warmup, const struct job **first)
 {
-	int seen = 0;
+	*first = NULL;
 	for (size_t i = 0; i < r->njobs; i++) {
-		const struct job *j = &r->jobs[i];
+		const struct job *j = &r->jobs[i], *f = *first;
 		if (j->res.outcome == OUTCOME_SKIPPED)
 			continue; /* its repetitions may not be resolved */
-		if (seen && (j->reps != *reps || j->warmup != *warmup))
+		if (f && (j->warmup != f->warmup || j->exact_reps != f->exact_reps || (j->exact_reps && j->reps != f->reps)))
 			return 0;
-		*reps = j->reps, *warmup = j->warmup, seen = 1;
+		*first = j;
+		*warmup = j->warmup;
 	}
-	return seen;
+	return *first != NULL;
+}
+
+/* The noise as a percentage, for the reports; -1 where there is none. */
+static double noise_pct(const struct job *j)
+{
+	return j->res.nsamples > 1 && isfinite(j->res.noise) ? 100 * j->res.noise : -1;
 }
 
 /* --metrics: the labels any row has, in order of first appearance; the
@@ -211,8 +219,8 @@ static void cell(FILE *out, int width, int show, const char *fmt, double v)
 
 static void table_header(FILE *out, int namew, int paramw, int with_host)
 {
-	fprintf(out, "%-*s %-5s %11s %5s %-*s %10s %10s %10s", namew, "exercise", "type", "elements", "block", paramw,
-		"params", "median ms", "min ms", "max ms");
+	fprintf(out, "%-*s %-5s %11s %5s %-*s %10s %10s %10s %7s %6s", namew, "exercise", "type", "elements", "block",
+		paramw, "params", "median ms", "min ms", "max ms", "runs", "noise%");
 	if (with_host)
 		fprintf(out, " %9s", "host ms");
 	fprintf(out, " %8s %6s %8s %7s  %s\n", "GB/s", "%peak", "speedup", "of ref", "status");
@@ -221,15 +229,16 @@ static void table_header(FILE *out, int namew, int paramw, int with_host)
 static void table_row(FILE *out, const struct report *r, const struct job *j, int namew, int paramw, int with_host)
 {
 	char name[256], notes[256], params[512];
+	const struct job *first;
 	double speedup, share;
-	unsigned reps, warmup;
+	unsigned warmup;
 	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ' ');
 	params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* a sweep's block header has the rest */
-	if (planned && !same_repetitions(r, &reps, &warmup))
-		snprintf(params + strlen(params), sizeof params - strlen(params), "%sreps=%u warmup=%u", params[0] ? " " : "",
-			 j->reps, j->warmup);
+	if (planned && !same_repetitions(r, &warmup, &first))
+		snprintf(params + strlen(params), sizeof params - strlen(params), "%swarmup=%u", params[0] ? " " : "",
+			 j->warmup);
 	fprintf(out, "%-*s %-5s", namew, job_name(j, name, sizeof name), planned ? generic_text(j, GEN_TYPE) : "-");
 	cell(out, 11, planned, " %*.0f", (double)j->ctx.elements);
 	cell(out, 5, planned && j->ctx.block > 0, " %*.0f", j->ctx.block); /* 0: takes no block size */
@@ -237,6 +246,8 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 10, m, " %*.4f", j->res.gpu_med);
 	cell(out, 10, m, " %*.4f", j->res.gpu_min);
 	cell(out, 10, m, " %*.4f", j->res.gpu_max);
+	cell(out, 7, m, " %*.0f", j->res.nsamples);
+	cell(out, 6, m && noise_pct(j) >= 0, " %*.2f", noise_pct(j));
 	if (with_host)
 		cell(out, 9, m && j->pick.ex->host, " %*.4f", j->res.host_med);
 	/* a wrong result earns no bandwidth */
@@ -244,7 +255,16 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
 	cell(out, 7, speedup > 0, " %*.2fx", speedup);
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", notes[0] ? "  " : "", notes);
+	fprintf(out, "  %s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", m && !j->res.converged ? " NOISY" : "",
+		notes[0] ? "  " : "", notes);
+}
+
+static int any_noisy(const struct report *r)
+{
+	for (size_t i = 0; i < r->njobs; i++)
+		if (measured(&r->jobs[i]) && !r->jobs[i].res.converged)
+			return 1;
+	return 0;
 }
 
 /* The table's first line: the device, the cache, and the repetitions
@@ -256,9 +276,14 @@ static void table_title(const struct report *r, FILE *out)
 			r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
 	else
 		fprintf(out, "on the host, no GPU");
-	unsigned reps, warmup;
-	if (same_repetitions(r, &reps, &warmup))
-		fprintf(out, "; median of %u runs after %u warm-up", reps, warmup);
+	const struct job *f;
+	unsigned warmup;
+	if (same_repetitions(r, &warmup, &f) && f->exact_reps)
+		fprintf(out, "; median of %u runs after %u warm-up", f->reps, warmup);
+	else if (f)
+		fprintf(out, "; %s%u warm-up, then runs until the noise is at most %g%% over %g s of GPU time, or %g s",
+			f == NULL || !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, 100 * r->stop.max_noise,
+			r->stop.min_time_s, r->stop.timeout_s);
 	fputc('\n', out);
 }
 
@@ -328,7 +353,8 @@ static const char *times_text(const struct report *r, size_t i, char *buf, size_
 static void print_table(const struct report *r, FILE *out)
 {
 	int namew = 8, paramw = 6, with_host = 0;
-	unsigned reps, warmup;
+	const struct job *first;
+	unsigned warmup;
 	char name[256], params[512];
 	const char *base = NULL, *ref = NULL;
 	for (size_t i = 0; i < r->njobs; i++) {
@@ -336,7 +362,7 @@ static void print_table(const struct report *r, FILE *out)
 		int len = (int)strlen(job_name(j, name, sizeof name));
 		namew = len > namew ? len : namew;
 		params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* as table_row shows them */
-		len = (int)strlen(params) + (same_repetitions(r, &reps, &warmup) ? 0 : 28);
+		len = (int)strlen(params) + (same_repetitions(r, &warmup, &first) ? 0 : 16);
 		paramw = len > paramw ? len : paramw;
 		with_host |= j->pick.ex->host != NULL;
 		if (sibling(r, j, j->pick.plugin->desc->baseline))
@@ -361,6 +387,8 @@ static void print_table(const struct report *r, FILE *out)
 		fprintf(out, "of ref: this row's speed as a share of %s's\n", ref);
 	if (with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
+	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
+		any_noisy(r) ? "; NOISY: it stayed above the limit until the timeout" : "");
 	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
@@ -390,9 +418,13 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 	emit_csv(out, params);
 	fprintf(out, ",%llu,%d,", (unsigned long long)j->ctx.elements, r->cold);
 	if (m)
-		fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,", x->gpu_med, x->gpu_min, x->gpu_max, x->host_med, x->total_med);
+		fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,%u,", x->gpu_med, x->gpu_min, x->gpu_max, x->host_med, x->total_med,
+			x->nsamples);
 	else
-		fputs(",,,,,", out);
+		fputs(",,,,,,", out);
+	if (m && noise_pct(j) >= 0)
+		fprintf(out, "%.4f", noise_pct(j));
+	fprintf(out, ",%d,", m ? x->converged : 0);
 	fprintf(out, "%llu,", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
 	if (m)
 		fprintf(out, "%.3f,", x->gbps);
@@ -430,7 +462,8 @@ static void print_csv(const struct report *r, FILE *out)
 {
 	const char **l;
 	size_t nl = metric_labels(r, &l);
-	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,"
+	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,runs,"
+	      "noise_pct,converged,"
 	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
@@ -517,6 +550,10 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	emit_json_number(out, "median_ms", m, x->gpu_med);
 	emit_json_number(out, "min_ms", m, x->gpu_min);
 	emit_json_number(out, "max_ms", m, x->gpu_max);
+	fprintf(out, ", \"runs\": %u", x->nsamples);
+	emit_json_number(out, "noise_pct", m && noise_pct(j) >= 0, noise_pct(j));
+	fprintf(out, ", \"converged\": %s, \"stopped_by\": \"%s\"", x->converged ? "true" : "false",
+		j->exact_reps ? "count" : "noise");
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
 	emit_json_number(out, "total_ms", m, x->total_med);
 	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
@@ -602,7 +639,9 @@ static void print_json(const struct report *r, FILE *out)
 	emit_json(out, GPULAB_REVISION);
 	fprintf(out, ", \"abi\": \"%d.%d\"},\n", GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
 	json_provenance(r, out);
-	fprintf(out, "  \"cold\": %s,\n  \"device\": ", r->cold ? "true" : "false");
+	fprintf(out, "  \"cold\": %s,\n  \"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, \"timeout_s\": %g, "
+		"\"min_runs\": %d},\n  \"device\": ", r->cold ? "true" : "false", 100 * r->stop.max_noise, r->stop.min_time_s,
+		r->stop.timeout_s, MIN_SAMPLES);
 	json_device(r, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {

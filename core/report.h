@@ -21,6 +21,7 @@ struct report {
 	const struct clocks *clk;   /* NULL without a GPU */
 	const char *command;        /* the command line, as typed */
 	int samples;                /* JSON: every sample of every row */
+	struct stopping stop;       /* the noise criterion the rows without -r ran to */
 };
 
 void report_print(const struct report *r, FILE *out);

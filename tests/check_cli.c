@@ -12,16 +12,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char sysconf[4096], env_sys[4200], env_path[4200], env_xdg[4200];
 static const char *bin;
 
-/* A configuration naming the given plugin sections. */
+/* A configuration naming the given plugin sections; the user's asks for
+ * an exact count of runs, since no-op host exercises never get quiet
+ * (noise_criterion tests that). */
 static void configure(const char *ini)
 {
-	char *dir = temp_dir(), *xdg = temp_dir();
+	char *dir = temp_dir(), *xdg = temp_dir(), user[4200];
 	snprintf(sysconf, sizeof sysconf, "%s", dir);
 	write_file(dir, "gpulab.ini", ini);
+	snprintf(user, sizeof user, "%s/gpulab", xdg);
+	mkdir(user, 0700);
+	write_file(user, "gpulab.ini", "[defaults]\nreps = 5\n");
 	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", dir);
 	snprintf(env_path, sizeof env_path, "GPULAB_PLUGIN_PATH=/nonexistent:%s", getenv("GPULAB_TEST_PLUGINS"));
 	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
@@ -198,7 +204,7 @@ START_TEST(config_errors)
 	static const struct {
 		const char *ini, *words;
 	} bad[] = {
-		{ "[exercise fake.nope]\nn = 3\n", "gpulab.ini:3: plugin 'fake' has no exercise 'nope'" },
+		{ "[exercise fake.nope]\nn = 3\n", "gpulab.ini:4: plugin 'fake' has no exercise 'nope'" },
 		{ "[exercise fake.ok]\nn = lots\n", "gpulab.ini:4: n = lots: expected a count" },
 		{ "[exercise fake.keyed]\nn = 5000\n", "gpulab.ini:4: n = 5000: expected a count from 1 to 4096" },
 		{ "warmup = 4294967295\n", "gpulab.ini:3: warmup = 4294967295: no exercise of the plugin takes it" },
@@ -323,7 +329,7 @@ START_TEST(run_without_gpu)
 	/* host-only exercises need no device at all */
 	gpulab("run", "fake.ok", "oldminor.keyed", NULL);
 	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
-	ck_assert_msg(strstr(o.out, "on the host, no GPU; median of 20 runs after 3 warm-up"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "on the host, no GPU; median of 5 runs after 3 warm-up"), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "oldminor.keyed") && strstr(o.out, "mode=fast depth=3 tile=4x2 offset=0 seed="), "%s", o.out);
 }
 END_TEST
@@ -352,7 +358,7 @@ START_TEST(typed_values_reach_the_plugin)
 	ck_assert_msg(strstr(o.out, "\"seed\": ") && !strstr(o.out, "random"), "%s", o.out);
 	/* an exercise sized by its own keys reports the elements it processed */
 	gpulab("run", "fake.shaped", "-p", "rows=3", "-p", "cols=7", "--format", "json", NULL);
-	ck_assert_msg(strstr(o.out, "\"params\": {\"type\": \"int\", \"reps\": 20, \"warmup\": 3, \"rows\": 3, \"cols\": 7}, "
+	ck_assert_msg(strstr(o.out, "\"params\": {\"type\": \"int\", \"reps\": 5, \"warmup\": 3, \"rows\": 3, \"cols\": 7}, "
 				    "\"elements\": 21"), "%s", o.out);
 }
 END_TEST
@@ -452,6 +458,38 @@ START_TEST(records)
 }
 END_TEST
 
+/* Without an exact -r, a point runs until it is quiet, or times out and
+ * says so in every format; -r in any source is exact. */
+START_TEST(noise_criterion)
+{
+	int fields;
+	configure("[plugin fake]\nfile = fake.so\n");
+	char *env[] = { env_sys, env_path, "XDG_CONFIG_HOME=/nonexistent", "GPULAB_CONFIG=", NULL };
+	char *argv[] = { (char *)bin, "run", "fake.ok", "--timeout", "0.2", "--min-time", "0", "--format", "json", NULL };
+	run_cmd(&o, argv, env); /* without the tests' reps = 5 */
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"stopped_by\": \"noise\"") && strstr(o.out, "\"stopping\": {\"max_noise_pct\": 0.5, "
+		      "\"min_time_s\": 0, \"timeout_s\": 0.2, \"min_runs\": 10}"), "%s", o.out);
+	ck_assert_msg(!strstr(o.out, "\"reps\""), "reps is no parameter of a run stopped by noise: %s", o.out);
+	ck_assert_msg(!strstr(o.out, " -r "), "the rerun must not fix the count: %s", o.out);
+	/* an empty loop's host-clock times never get quiet: it timed out */
+	ck_assert_msg(strstr(o.out, "\"converged\": false"), "%s", o.out);
+	char *table[] = { (char *)bin, "run", "fake.ok", "--timeout", "0.1", NULL };
+	run_cmd(&o, table, env);
+	ck_assert_msg(strstr(o.out, " NOISY") && strstr(o.out, "then runs until the noise is at most 0.5% over 0.1 s of GPU time, or 0.1 s"),
+		      "%s", o.out);
+	char *csv[] = { (char *)bin, "run", "fake.ok", "-r", "4", "--format", "csv", NULL };
+	run_cmd(&o, csv, env);
+	ck_assert_msg(csv_valid(o.out, &fields) && strstr(o.out, ",4,0.0000,1,") == NULL && strstr(o.out, ",4,"), "%s", o.out);
+	gpulab("run", "fake.ok", "--max-noise", "0", NULL);
+	expect_error(EXIT_USAGE, "--max-noise 0: expected a number from 0.001 to 100");
+	gpulab("run", "fake.ok", "--timeout", "inf", NULL);
+	expect_error(EXIT_USAGE, "--timeout inf");
+	gpulab("run", "fake.ok", "--min-time", "1e3", NULL);
+	expect_error(EXIT_USAGE, "--min-time 1e3");
+}
+END_TEST
+
 /* Each status of a plugin becomes its exit code in one place: a wrong
  * result 1, a CUDA failure 8, host memory 10; teardown always runs. */
 START_TEST(failures_and_teardown)
@@ -542,6 +580,7 @@ int main(void)
 	tcase_add_test(t, failures_and_teardown);
 	tcase_add_test(t, sweeps);
 	tcase_add_test(t, records);
+	tcase_add_test(t, noise_criterion);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	suite_add_tcase(s, t);

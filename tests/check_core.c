@@ -307,7 +307,7 @@ static void make_jobs(void)
 	static struct plugin p = { .name = "reduce", .desc = &reduce_desc };
 	const int ex[] = { 0, 3, 4 };
 	for (int i = 0; i < 3; i++) {
-		jobs[i] = (struct job){ .pick = { &p, &reduce_ex[ex[i]], 0 }, .reps = 10, .warmup = 2 };
+		jobs[i] = (struct job){ .pick = { &p, &reduce_ex[ex[i]], 0 }, .reps = 10, .warmup = 2, .exact_reps = 1 };
 		give_params(&jobs[i], job_params[i]);
 		jobs[i].ctx.n = 1 << 20;
 		jobs[i].ctx.elements = 1 << 20;
@@ -315,7 +315,8 @@ static void make_jobs(void)
 		jobs[i].ctx.dtype = GPULAB_INT32;
 		jobs[i].ctx.bytes_read = 4 << 20;
 		jobs[i].res = (struct result){ .gpu_med = 4.0 / (i + 1), .gpu_min = 1, .gpu_max = 5,
-					       .total_med = 4.0 / (i + 1), .gbps = 1.0 * (i + 1) };
+					       .total_med = 4.0 / (i + 1), .gbps = 1.0 * (i + 1), .nsamples = 10,
+					       .noise = 0.0125, .converged = 1 };
 	}
 	/* the middle one computed a wrong sum, in a message that needs quoting */
 	jobs[1].res.outcome = OUTCOME_WRONG;
@@ -329,7 +330,8 @@ static char *render(enum format f)
 {
 	static char buf[16384];
 	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
-	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'" };
+	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
+			    .stop = STOP_DEFAULTS };
 	FILE *out = fmemopen(buf, sizeof buf, "w");
 	report_print(&r, out);
 	fclose(out);
@@ -350,6 +352,7 @@ START_TEST(report_json_parses)
 	/* the record of the run */
 	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
 		      && strstr(s, "\"date\": \"20") && strstr(s, "\"host\": ") && strstr(s, "\"revision\": "), "%s", s);
+	ck_assert_msg(strstr(s, "\"runs\": 10, \"noise_pct\": 1.25, \"converged\": true, \"stopped_by\": \"count\""), "%s", s);
 	ck_assert_msg(strstr(s, "\"compute_capability\": \"9.0\"") && strstr(s, "\"peak_gbps\": 3000.0")
 		      && strstr(s, "\"max_sm_mhz\": null"), "%s", s);
 	ck_assert(strstr(s, "\"clocks\": null") != NULL); /* no NVML sample in these rows */
@@ -370,7 +373,7 @@ START_TEST(report_csv_parses)
 	make_jobs();
 	char *s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 26);
+	ck_assert_int_eq(fields, 29);
 	ck_assert_int_eq(count_lines(s), 4);
 	ck_assert(strstr(s, ",\"FAILED\",") != NULL);
 	ck_assert_msg(strstr(s, "\"reduce.cub\",\"int\",1048576,256,10,2,\"seed=42\",1048576,0,") != NULL, "%s", s);
@@ -392,6 +395,7 @@ START_TEST(report_table)
 	ck_assert(strstr(s, "launches=2") != NULL);
 	ck_assert(strstr(s, "speedup: neighbored's time") != NULL);
 	ck_assert_msg(strstr(s, "median of 10 runs after 2 warm-up") && strstr(cub, "seed=42"), "%s", s);
+	ck_assert_msg(strstr(cub, "     10   1.25 "), "runs and noise%%: %s", s); /* 10 runs, 1.25% */
 	/* a skipped row says so, and why, and claims no numbers */
 	jobs[1].res.outcome = OUTCOME_SKIPPED;
 	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "takes no -n");
@@ -470,7 +474,7 @@ START_TEST(report_metrics)
 	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
 	s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 28);
+	ck_assert_int_eq(fields, 31);
 	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
 	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
 	s = render(FORMAT_TABLE);
