@@ -21,7 +21,11 @@ struct nvml {
 	nvml_return (*reasons)(nvml_device dev, unsigned long long *reasons);
 	nvml_return (*uuid)(nvml_device dev, char *buf, unsigned len);
 	nvml_return (*driver)(char *buf, unsigned len);
+	/* optional: `gpulab info`'s links */
+	nvml_return (*p2p)(nvml_device a, nvml_device b, int caps, int *status);
+	nvml_return (*link_state)(nvml_device dev, unsigned link, int *active);
 };
+enum { NVML_P2P_CAPS_INDEX_NVLINK = 2, NVML_P2P_STATUS_OK = 0, NVLINK_MAX_LINKS = 18 };
 
 /* The reasons NVML gives for a clock held down, by bit. */
 static const struct {
@@ -60,6 +64,8 @@ static const char *bind(void *lib, struct nvml *n)
 				    "nvmlDeviceGetCurrentClocksThrottleReasons");
 	*(void **)&n->uuid = sym(lib, "nvmlDeviceGetUUID", NULL);
 	*(void **)&n->driver = sym(lib, "nvmlSystemGetDriverVersion", NULL);
+	*(void **)&n->p2p = sym(lib, "nvmlDeviceGetP2PStatus", NULL);
+	*(void **)&n->link_state = sym(lib, "nvmlDeviceGetNvLinkState", NULL);
 	return !n->init ? "nvmlInit_v2" : !n->shutdown ? "nvmlShutdown" : !n->error_string ? "nvmlErrorString"
 	       : !n->by_bus_id ? "nvmlDeviceGetHandleByPciBusId_v2" : !n->clock ? "nvmlDeviceGetClockInfo"
 	       : !n->max_clock ? "nvmlDeviceGetMaxClockInfo" : !n->reasons ? "nvmlDeviceGetCurrentClocksEventReasons"
@@ -137,6 +143,33 @@ int clocks_slowed(unsigned long long reasons)
 {
 	char buf[128];
 	return clocks_reasons(reasons, buf, sizeof buf)[0] != 0;
+}
+
+/* Active NVLinks of a device: all of them lead to the peer, or to the
+ * NVSwitch fabric that joins it, as nvidia-smi's NV# counts them. */
+static unsigned active_links(nvml_device d)
+{
+	unsigned n = 0;
+	for (unsigned link = 0; link < NVLINK_MAX_LINKS; link++) {
+		int active = 0;
+		if (nvml.link_state(d, link, &active) == 0 && active)
+			n++;
+	}
+	return n;
+}
+
+const char *clocks_link(const struct clocks *a, const struct clocks *b, char *buf, size_t len)
+{
+	int status = -1;
+	if (!a->lib || !b->lib)
+		snprintf(buf, len, "link unknown: %s", a->lib ? b->why : a->why);
+	else if (!nvml.p2p || nvml.p2p(a->dev, b->dev, NVML_P2P_CAPS_INDEX_NVLINK, &status) != 0)
+		snprintf(buf, len, "link unknown: NVML gives no P2P status");
+	else if (status == NVML_P2P_STATUS_OK && nvml.link_state)
+		snprintf(buf, len, "NVLink (%u links)", active_links(a->dev));
+	else
+		snprintf(buf, len, status == NVML_P2P_STATUS_OK ? "NVLink" : "PCIe");
+	return buf;
 }
 
 void clocks_close(struct clocks *c)

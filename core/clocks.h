@@ -43,6 +43,10 @@ const char *clocks_reasons(unsigned long long reasons, char *buf, size_t len);
 /* Is reasons a slowdown (power, thermal, hardware)? */
 int clocks_slowed(unsigned long long reasons);
 
+/* How the GPUs of a and b are joined, in words: "NVLink (18 links)",
+ * "PCIe", or why it is unknown. */
+const char *clocks_link(const struct clocks *a, const struct clocks *b, char *buf, size_t len);
+
 void clocks_close(struct clocks *c);
 
 #endif

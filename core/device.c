@@ -1,5 +1,6 @@
 #include "device.h"
 
+#include "clocks.h"
 #include "exitcode.h"
 
 #include <cuda_runtime_api.h>
@@ -13,6 +14,14 @@ static int attr(enum cudaDeviceAttr a, int dev)
 
 int device_open(struct device_info *d, char *err, size_t errlen)
 {
+	int current = 0;
+	if (cudaGetDevice(&current) != cudaSuccess)
+		current = 0;
+	return device_open_at(d, current, err, errlen);
+}
+
+int device_open_at(struct device_info *d, int ordinal, char *err, size_t errlen)
+{
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	memset(d, 0, sizeof *d);
@@ -22,8 +31,8 @@ int device_open(struct device_info *d, char *err, size_t errlen)
 		return EXIT_NODEVICE;
 	}
 	struct cudaDeviceProp p;
-	if ((e = cudaGetDevice(&d->ordinal)) != cudaSuccess
-	    || (e = cudaGetDeviceProperties(&p, d->ordinal)) != cudaSuccess) {
+	d->ordinal = ordinal;
+	if ((e = cudaGetDeviceProperties(&p, d->ordinal)) != cudaSuccess) {
 		snprintf(err, errlen, "CUDA device unusable: %s", cudaGetErrorString(e));
 		return EXIT_NODEVICE;
 	}
@@ -61,7 +70,7 @@ static void version(FILE *out, const char *what, int v)
 	fprintf(out, "%-28s %d.%d\n", what, v / 1000, (v % 1000) / 10);
 }
 
-void device_print(const struct device_info *d, FILE *out)
+void device_print(const struct device_info *d, const struct clocks *c, FILE *out)
 {
 	const double KiB = 1024.0, MiB = KiB * KiB, GiB = MiB * KiB;
 	fprintf(out, "%-28s %d: %s\n", "device", d->ordinal, d->name);
@@ -77,4 +86,68 @@ void device_print(const struct device_info *d, FILE *out)
 	fprintf(out, "%-28s %.1f GB/s (2 x clock x bus width)\n", "peak memory bandwidth", d->peak_gbps);
 	version(out, "driver (supports CUDA)", d->driver_version);
 	version(out, "runtime", d->runtime_version);
+	fprintf(out, "%-28s %s\n", "PCI bus", d->bus_id);
+	if (c && c->lib)
+		fprintf(out, "%-28s %s\n%-28s %u MHz\n%-28s %s\n", "UUID", c->uuid, "SM clock ceiling", c->max_sm_mhz,
+			"NVIDIA driver", c->driver);
+	else if (c)
+		fprintf(out, "%-28s unknown: %s\n", "clocks", c->why);
+}
+
+/* Row i, column j: can device i read device j's memory, and over what. */
+static void peer_cell(int i, int j, const struct clocks *c, char *buf, size_t len)
+{
+	int can = 0;
+	char link[96];
+	if (i == j) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (cudaDeviceCanAccessPeer(&can, i, j) != cudaSuccess)
+		can = 0;
+	snprintf(buf, len, "%s, %s", can ? "peer" : "no peer", clocks_link(&c[i], &c[j], link, sizeof link));
+}
+
+static void print_peers(FILE *out, int count, const struct clocks *c)
+{
+	char cell[160];
+	fprintf(out, "\npeer access (can the row's GPU read the column's memory) and the link between them:\n%-6s", "");
+	for (int j = 0; j < count; j++)
+		fprintf(out, "  %-28s", (snprintf(cell, sizeof cell, "GPU %d", j), cell));
+	fputc('\n', out);
+	for (int i = 0; i < count; i++) {
+		fprintf(out, "GPU %-2d", i);
+		for (int j = 0; j < count; j++) {
+			peer_cell(i, j, c, cell, sizeof cell);
+			fprintf(out, "  %-28s", cell);
+		}
+		fputc('\n', out);
+	}
+	if (count && !c[0].lib)
+		fprintf(out, "links unknown: %s\n", c[0].why);
+}
+
+int device_print_all(FILE *out, char *err, size_t errlen)
+{
+	struct device_info d;
+	struct clocks c[64];
+	int count = 0, rc;
+	if ((rc = device_open_at(&d, 0, err, errlen)))
+		return rc;
+	cudaGetDeviceCount(&count);
+	count = count > 64 ? 64 : count;
+	for (int i = 0; i < count; i++) {
+		if ((rc = device_open_at(&d, i, err, errlen))) {
+			while (i--)
+				clocks_close(&c[i]);
+			return rc;
+		}
+		clocks_open(&c[i], d.bus_id);
+		fputs(i ? "\n" : "", out);
+		device_print(&d, &c[i], out);
+	}
+	print_peers(out, count, c);
+	for (int i = 0; i < count; i++)
+		clocks_close(&c[i]);
+	return 0;
 }

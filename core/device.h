@@ -23,9 +23,19 @@ struct device_info {
  * EXIT_NODEVICE with one line in err. */
 int device_open(struct device_info *d, char *err, size_t errlen);
 
+/* The same for device `ordinal`. */
+int device_open_at(struct device_info *d, int ordinal, char *err, size_t errlen);
+
+/* Every visible GPU, then which can read which one's memory (CUDA's peer
+ * access) and over what (NVML's view of the links).  0, or EXIT_NODEVICE. */
+int device_print_all(FILE *out, char *err, size_t errlen);
+
 /* Free device memory now, in bytes. */
 size_t device_free_bytes(void);
 
-void device_print(const struct device_info *d, FILE *out);
+struct clocks;
+
+/* One device's facts; with c, NVML's too. */
+void device_print(const struct device_info *d, const struct clocks *c, FILE *out);
 
 #endif

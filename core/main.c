@@ -76,13 +76,9 @@ static int cmd_list(const struct options *o)
 
 static int cmd_info(void)
 {
-	struct device_info d;
 	char err[512];
-	int rc = device_open(&d, err, sizeof err);
-	if (rc)
-		return fail(rc, "%s", err);
-	device_print(&d, stdout);
-	return 0;
+	int rc = device_print_all(stdout, err, sizeof err);
+	return rc ? fail(rc, "%s", err) : 0;
 }
 
 /* Every key on the command line must mean something to at least one

@@ -225,6 +225,7 @@ START_TEST(options_on_gpu)
 	gpulab(info);
 	ck_assert_int_eq(o.status, 0);
 	ck_assert(strstr(o.out, "compute capability") && strstr(o.out, "peak memory bandwidth"));
+	ck_assert_msg(strstr(o.out, "GPU 0 ") && strstr(o.out, "peer access") && strstr(o.out, "PCI bus"), "%s", o.out);
 }
 END_TEST
 
