@@ -2,6 +2,7 @@
  * the size parser, the INI files and their precedence, exercise-name
  * matching, descriptor checks, and the report formats. */
 #include "settings.h"
+#include "emit.h"
 #include "exitcode.h"
 #include "match.h"
 #include "registry.h"
@@ -404,6 +405,32 @@ START_TEST(report_table)
 }
 END_TEST
 
+/* JSON strings stay JSON whatever bytes a message holds. */
+START_TEST(json_strings_escape)
+{
+	char buf[256];
+	const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "a\"b\\c", "\"a\\\"b\\\\c\"" },
+		{ "\x1b[31mred\n", "\"\\u001b[31mred\\u000a\"" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" }, /* kept */
+		{ "\xff\xfe", "\"\\ufffd\\ufffd\"" },                       /* not UTF-8 */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },                       /* overlong '/' */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },            /* a surrogate */
+		{ "\xe2\x82", "\"\\ufffd\\ufffd\"" },                       /* cut short */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },  /* past U+10FFFF */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *f = fmemopen(buf, sizeof buf, "w");
+		emit_json(f, cases[i].in);
+		fclose(f);
+		ck_assert_str_eq(buf, cases[i].out);
+		ck_assert(json_valid(buf));
+	}
+}
+END_TEST
+
 /* --- --metrics ----------------------------------------------------------- */
 START_TEST(metrics_resolve_names)
 {
@@ -499,6 +526,7 @@ int main(void)
 	tcase_add_test(t, report_json_parses);
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
+	tcase_add_test(t, json_strings_escape);
 	tcase_add_test(t, metrics_resolve_names);
 	tcase_add_test(t, metrics_resolve_errors);
 	tcase_add_test(t, report_metrics);
