@@ -1,13 +1,13 @@
 /* Unit tests of the core's pieces that need neither GPU nor plugin file:
  * the size parser, the INI files and their precedence, exercise-name
  * matching, descriptor checks, and the report formats. */
-#include "settings.h"
-#include "emit.h"
+#include "config/settings.h"
+#include "report/emit.h"
 #include "exitcode.h"
-#include "match.h"
-#include "registry.h"
-#include "report.h"
-#include "size.h"
+#include "plugins/match.h"
+#include "plugins/registry.h"
+#include "report/report.h"
+#include "config/size.h"
 #include "testutil.h"
 
 #include <stddef.h>

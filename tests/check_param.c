@@ -3,10 +3,10 @@
  * sources (command line, [exercise], [plugin], [defaults], default),
  * with the source named in every refusal. */
 #include "exitcode.h"
-#include "job.h"
-#include "options.h"
-#include "params.h"
-#include "settings.h"
+#include "run/job.h"
+#include "cli/options.h"
+#include "config/params.h"
+#include "config/settings.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -1,7 +1,7 @@
-#include "registry.h"
+#include "plugins/registry.h"
 
 #include "exitcode.h"
-#include "params.h"
+#include "config/params.h"
 
 #include <dlfcn.h>
 #include <stddef.h>

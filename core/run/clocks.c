@@ -1,4 +1,4 @@
-#include "clocks.h"
+#include "run/clocks.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 #include "config.h"
 
-#include "list.h"
+#include "cli/list.h"
 
-#include "emit.h"
-#include "params.h"
+#include "report/emit.h"
+#include "config/params.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "size.h"
+#include "config/size.h"
 
 #include <ctype.h>
 #include <errno.h>

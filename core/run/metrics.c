@@ -1,4 +1,4 @@
-#include "metrics.h"
+#include "run/metrics.h"
 
 #include "exitcode.h"
 

@@ -7,11 +7,11 @@
 #ifndef GPULAB_JOB_H
 #define GPULAB_JOB_H
 
-#include "settings.h"
-#include "match.h"
-#include "metrics.h"
-#include "options.h"
-#include "params.h"
+#include "config/settings.h"
+#include "plugins/match.h"
+#include "run/metrics.h"
+#include "cli/options.h"
+#include "config/params.h"
 
 #define MAX_NOTES 8
 #define MAX_DEVICES 16

@@ -2,7 +2,7 @@
 #ifndef GPULAB_MATCH_H
 #define GPULAB_MATCH_H
 
-#include "registry.h"
+#include "plugins/registry.h"
 
 struct pick {
 	const struct plugin *plugin;

@@ -1,4 +1,4 @@
-#include "bench.h"
+#include "run/bench.h"
 
 #include "exitcode.h"
 

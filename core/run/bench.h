@@ -3,10 +3,10 @@
 #ifndef GPULAB_BENCH_H
 #define GPULAB_BENCH_H
 
-#include "clocks.h"
-#include "device.h"
-#include "job.h"
-#include "profile.h"
+#include "run/clocks.h"
+#include "run/device.h"
+#include "run/job.h"
+#include "run/profile.h"
 
 struct bench {
 	const struct device_info *dev;

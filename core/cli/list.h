@@ -3,8 +3,8 @@
 #ifndef GPULAB_LIST_H
 #define GPULAB_LIST_H
 
-#include "options.h"
-#include "registry.h"
+#include "cli/options.h"
+#include "plugins/registry.h"
 
 #include <stdio.h>
 

@@ -2,9 +2,9 @@
 #ifndef GPULAB_REPORT_H
 #define GPULAB_REPORT_H
 
-#include "clocks.h"
-#include "device.h"
-#include "job.h"
+#include "run/clocks.h"
+#include "run/device.h"
+#include "run/job.h"
 
 #include <stdio.h>
 

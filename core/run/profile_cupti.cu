@@ -6,7 +6,7 @@
  * only: it is C++ because CUPTI's host header is.
  */
 #include "exitcode.h"
-#include "profile.h"
+#include "run/profile.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>

@@ -1,8 +1,8 @@
 #include "config.h"
 
-#include "report.h"
+#include "report/report.h"
 
-#include "emit.h"
+#include "report/emit.h"
 
 #include <math.h>
 #include <time.h>

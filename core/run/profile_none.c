@@ -1,5 +1,5 @@
 /* profile.h in a build configured --without-cupti: --metrics says so. */
-#include "profile.h"
+#include "run/profile.h"
 
 #include "exitcode.h"
 

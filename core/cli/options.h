@@ -2,7 +2,7 @@
 #ifndef GPULAB_OPTIONS_H
 #define GPULAB_OPTIONS_H
 
-#include "params.h"
+#include "config/params.h"
 
 #include <stdint.h>
 #include <stdio.h>

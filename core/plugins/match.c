@@ -1,4 +1,4 @@
-#include "match.h"
+#include "plugins/match.h"
 
 #include "exitcode.h"
 

@@ -6,7 +6,7 @@
 #ifndef GPULAB_REGISTRY_H
 #define GPULAB_REGISTRY_H
 
-#include "settings.h"
+#include "config/settings.h"
 
 #include <gpulab/plugin.h>
 

@@ -4,18 +4,18 @@
  */
 #include "config.h"
 
-#include "bench.h"
-#include "settings.h"
-#include "device.h"
+#include "run/bench.h"
+#include "config/settings.h"
+#include "run/device.h"
 #include "exitcode.h"
-#include "job.h"
-#include "list.h"
-#include "match.h"
-#include "metrics.h"
-#include "options.h"
-#include "profile.h"
-#include "registry.h"
-#include "report.h"
+#include "run/job.h"
+#include "cli/list.h"
+#include "plugins/match.h"
+#include "run/metrics.h"
+#include "cli/options.h"
+#include "run/profile.h"
+#include "plugins/registry.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
-#include "device.h"
+#include "run/device.h"
 
-#include "clocks.h"
+#include "run/clocks.h"
 #include "exitcode.h"
 
 #include <cuda_runtime_api.h>

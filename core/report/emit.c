@@ -1,4 +1,4 @@
-#include "emit.h"
+#include "report/emit.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
-#include "settings.h"
+#include "config/settings.h"
 
 #include "exitcode.h"
-#include "params.h"
+#include "config/params.h"
 
 #include <dirent.h>
 #include <errno.h>

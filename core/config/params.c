@@ -1,6 +1,6 @@
-#include "params.h"
+#include "config/params.h"
 
-#include "size.h"
+#include "config/size.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-#include "job.h"
+#include "run/job.h"
 
 #include "exitcode.h"
 
