@@ -8,10 +8,10 @@
  */
 #include "debug.h"
 #include "kernels.cuh"
-#include "lab.cuh"
+
+#include <gpulab/lab.cuh>
 
 #include <cinttypes>
-#include <new>
 #include <vector>
 
 namespace {
@@ -21,7 +21,12 @@ struct variant {
 	bool debug;  /* the book's kernel, built with -G */
 };
 
-struct state {
+/* The parameters of the kernels with real work; the *_debug ones have none. */
+struct work_opts {
+	uint64_t iters;
+};
+
+struct state : lab::state {
 	float *c = nullptr;
 	size_t len = 0;           /* elements allocated: whole blocks */
 	int iters = 0;
@@ -29,27 +34,23 @@ struct state {
 };
 
 const variant *of(const gpulab_ctx *ctx) { return static_cast<const variant *>(ctx->data); }
-state *st(gpulab_ctx *ctx) { return static_cast<state *>(ctx->state); }
-unsigned grid(const gpulab_ctx *ctx) { return (unsigned)lab::div_up(ctx->n, ctx->block); }
+uint64_t grid(const gpulab_ctx *ctx) { return lab::div_up(ctx->elements, ctx->block); }
 
+/* CUDA's limit on a grid's blocks. */
+const uint64_t max_grid = 0x7fffffff;
+
+/* n and block are bounded by their declarations; one thread per element
+ * must still fit in a grid. */
 int plan(gpulab_ctx *ctx)
 {
-	uint64_t iters = 0;
-	if (ctx->n > 0xffffffffull - 1024) {
-		ctx->error(ctx, "n = %" PRIu64 " is more than these kernels index (2^32 - 1024)", ctx->n);
-		return GPULAB_EPARAM;
-	}
-	if (ctx->block > 1024) {
-		ctx->error(ctx, "block size %u: at most 1024 threads", ctx->block);
-		return GPULAB_EPARAM;
-	}
-	if (!of(ctx)->debug && (ctx->param_u64(ctx, "iters", &iters) != GPULAB_OK || iters > 1000000)) {
-		ctx->error(ctx, "-p iters=%s: expected a count up to 1000000", ctx->param(ctx, "iters"));
+	if (grid(ctx) > max_grid) {
+		ctx->error(ctx, "n = %" PRIu64 " with block %u needs %" PRIu64 " blocks; a grid has at most 2^31 - 1 "
+			   "(use a larger block)", ctx->n, ctx->block, grid(ctx));
 		return GPULAB_EPARAM;
 	}
 	ctx->bytes_read = 0;
-	ctx->bytes_written = ctx->n * sizeof(float);
-	ctx->device_bytes = (uint64_t)grid(ctx) * ctx->block * sizeof(float);
+	ctx->bytes_written = ctx->elements * sizeof(float);
+	ctx->device_bytes = grid(ctx) * ctx->block * sizeof(float);
 	return GPULAB_OK;
 }
 
@@ -65,79 +66,62 @@ float expected(const variant *v, uint64_t tid, const lcg jump[2])
 
 int setup(gpulab_ctx *ctx)
 {
-	state *s = new (std::nothrow) state;
-	uint64_t iters = 0;
-	if (!(ctx->state = s))
-		return GPULAB_ENOMEM;
-	if (!of(ctx)->debug)
-		ctx->param_u64(ctx, "iters", &iters); /* checked in plan() */
+	state *s;
+	int rc = lab::make_state(ctx, &s);
+	if (rc != GPULAB_OK)
+		return rc;
+	uint64_t iters = of(ctx)->debug ? 0 : lab::opts<work_opts>(ctx).iters;
 	s->iters = (int)iters;
-	s->len = (size_t)grid(ctx) * ctx->block;
-	try {
-		s->want.resize(ctx->n);
-	} catch (const std::bad_alloc &) {
-		ctx->error(ctx, "no host memory for %" PRIu64 " floats", ctx->n);
-		return GPULAB_ENOMEM;
-	}
+	s->len = (size_t)(grid(ctx) * ctx->block);
+	if ((rc = lab::host_vector(ctx, s->want, ctx->elements)) != GPULAB_OK)
+		return rc;
 	const lcg jump[2] = { lcg_power(branch_lcg(0), iters), lcg_power(branch_lcg(1), iters) };
-	for (uint64_t i = 0; i < ctx->n; i++)
+	for (uint64_t i = 0; i < ctx->elements; i++)
 		s->want[i] = expected(of(ctx), i, jump);
-	LAB_TRY(ctx, cudaMalloc(&s->c, s->len * sizeof(float)));
-	return GPULAB_OK;
+	return s->alloc(ctx, &s->c, s->len);
 }
 
 /* Poison the output (NaN), so an element nobody wrote cannot pass. */
 int reset(gpulab_ctx *ctx)
 {
-	LAB_TRY(ctx, cudaMemsetAsync(st(ctx)->c, 0xff, st(ctx)->len * sizeof(float), lab::stream(ctx)));
-	return GPULAB_OK;
+	state *s = lab::state_of<state>(ctx);
+	return lab::poison(ctx, s->c, s->len * sizeof(float));
 }
 
 int run(gpulab_ctx *ctx)
 {
 	const variant *v = of(ctx);
-	state *s = st(ctx);
+	state *s = lab::state_of<state>(ctx);
 	cudaStream_t q = lab::stream(ctx);
-	unsigned n = (unsigned)ctx->n;
+	unsigned n = (unsigned)ctx->elements, blocks = (unsigned)grid(ctx);
 	if (v->debug) {
-		LAB_TRY(ctx, launch_debug(v->which, s->c, grid(ctx), ctx->block, q));
+		LAB_TRY(ctx, launch_debug(v->which, s->c, blocks, ctx->block, q));
 		return GPULAB_OK;
 	}
 	switch (v->which) {
-	case 1: mathKernel1<<<grid(ctx), ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
-	case 2: mathKernel2<<<grid(ctx), ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
-	default: mathKernel3<<<grid(ctx), ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
+	case 1: mathKernel1<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
+	case 2: mathKernel2<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
+	default: mathKernel3<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
 	}
 	LAB_LAUNCHED(ctx);
 	return GPULAB_OK;
 }
 
+/* Exactly the reference; a NaN (never written) fails too. */
 int verify(gpulab_ctx *ctx)
 {
-	state *s = st(ctx);
-	std::vector<float> got(ctx->n);
-	LAB_TRY(ctx, cudaMemcpy(got.data(), s->c, ctx->n * sizeof(float), cudaMemcpyDeviceToHost));
-	for (uint64_t i = 0; i < ctx->n; i++)
-		if (!(got[i] == s->want[i])) { /* NaN (never written) fails too */
-			ctx->error(ctx, "c[%" PRIu64 "]: expected %.9g, got %.9g", i, s->want[i], got[i]);
-			return GPULAB_WRONG;
-		}
-	return GPULAB_OK;
-}
-
-void teardown(gpulab_ctx *ctx)
-{
-	state *s = st(ctx);
-	if (!s)
-		return;
-	cudaFree(s->c);
-	delete s;
-	ctx->state = nullptr;
+	state *s = lab::state_of<state>(ctx);
+	std::vector<float> got;
+	int rc = lab::copy_back(ctx, got, s->c, ctx->elements);
+	if (rc != GPULAB_OK)
+		return rc;
+	return lab::expect_equal(ctx, "c", got.data(), s->want.data(), ctx->elements);
 }
 
 const gpulab_param work_params[] = {
-	{ "iters", "256", "iterations of each branch's loop" },
-	{ nullptr, nullptr, nullptr }
+	{ .key = "iters", .type = GPULAB_PARAM_COUNT, .offset = offsetof(work_opts, iters), .def = "256",
+	  .help = "iterations of each branch's loop", .min = 0, .max = 1000000 },
+	{}
 };
 
 const variant v_math1 = { 1, false }, v_math2 = { 2, false }, v_math3 = { 3, false };
@@ -146,23 +130,38 @@ const variant v_math1_debug = { 1, true }, v_math2_debug = { 2, true }, v_math3_
 /* --metrics default: the chapter's evidence that warps diverge. */
 const char lesson_metrics[] = "warp_execution_efficiency,branch_efficiency,inst_per_warp";
 
-#define EXERCISE(name, summary, params, v) \
-	{ name, summary, GPULAB_FLOAT32, 1u << 22, 64, params, lesson_metrics, \
-	  plan, setup, reset, run, nullptr, verify, teardown, &v }
+/* The optimised kernels index with unsigned: up to 2^32 - 1024 elements,
+ * so that a last block of up to 1024 threads still has an index. */
+#define WORK .dtypes = GPULAB_FLOAT32, .n = 1u << 22, .n_max = (1ull << 32) - 1024, .block = 64, \
+	.params = work_params, .params_size = sizeof(work_opts), STEPS
+/* The book's kernels index with int (and have no bounds test): 2^31 - 1024. */
+#define BOOK .dtypes = GPULAB_FLOAT32, .n = 1u << 22, .n_max = (1ull << 31) - 1024, .block = 64, STEPS
+#define STEPS .plan = plan, .setup = setup, .reset = reset, .run = run, .verify = verify, .teardown = lab::teardown<state>
 
 const gpulab_exercise exercises[] = {
-	EXERCISE("warmup", "the book's warmingup: mathKernel2, run first so start-up costs land here", work_params, v_math2),
-	EXERCISE("math1", "branch on tid % 2: both branches run in every warp, one after the other", work_params, v_math1),
-	EXERCISE("math2", "branch on (tid / warpSize) % 2: whole warps take one branch, no divergence", work_params, v_math2),
-	EXERCISE("math3", "math1's branch as two ifs on a predicate: still divergent", work_params, v_math3),
-	EXERCISE("math1_debug", "the book's mathKernel1, one assignment per branch, built with -G", nullptr, v_math1_debug),
-	EXERCISE("math2_debug", "the book's mathKernel2, built with -G", nullptr, v_math2_debug),
-	EXERCISE("math3_debug", "the book's mathKernel3, built with -G", nullptr, v_math3_debug),
+	{ .name = "warmup", .summary = "the book's warmingup: mathKernel2, run first so start-up costs land here",
+	  WORK, .data = &v_math2, .metrics = lesson_metrics },
+	{ .name = "math1", .summary = "branch on tid % 2: both branches run in every warp, one after the other",
+	  WORK, .data = &v_math1, .metrics = lesson_metrics },
+	{ .name = "math2", .summary = "branch on (tid / warpSize) % 2: whole warps take one branch, no divergence",
+	  WORK, .data = &v_math2, .metrics = lesson_metrics },
+	{ .name = "math3", .summary = "math1's branch as two ifs on a predicate: still divergent",
+	  WORK, .data = &v_math3, .metrics = lesson_metrics },
+	{ .name = "math1_debug", .summary = "the book's mathKernel1, one assignment per branch, built with -G",
+	  BOOK, .data = &v_math1_debug, .metrics = lesson_metrics },
+	{ .name = "math2_debug", .summary = "the book's mathKernel2, built with -G",
+	  BOOK, .data = &v_math2_debug, .metrics = lesson_metrics },
+	{ .name = "math3_debug", .summary = "the book's mathKernel3, built with -G",
+	  BOOK, .data = &v_math3_debug, .metrics = lesson_metrics },
 };
 
 const gpulab_plugin plugin = {
-	GPULAB_ABI_VERSION, "divergence", "warp divergence: branches within a warp run one after the other",
-	exercises, sizeof exercises / sizeof exercises[0], "math1", nullptr
+	GPULAB_PLUGIN_HEAD,
+	.name = "divergence",
+	.summary = "warp divergence: branches within a warp run one after the other",
+	.exercises = exercises,
+	.n_exercises = sizeof exercises / sizeof exercises[0],
+	.baseline = "math1",
 };
 
 } // namespace
