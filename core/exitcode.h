@@ -16,7 +16,8 @@ enum exitcode {
 	EXIT_PARAM = 7,     /* a parameter the exercise cannot use, or too large */
 	EXIT_CUDA = 8,      /* a CUDA call failed during a run */
 	EXIT_METRICS = 9,   /* --metrics cannot be read: no CUPTI, no permission, or a metric this GPU lacks */
-	EXIT_NOMEM = 10     /* host memory ran out */
+	EXIT_NOMEM = 10,    /* host memory ran out */
+	EXIT_SLOWER = 11    /* compare --fail-above: a point is slower by more than allowed, with confidence */
 };
 
 /* The one place a plugin's status becomes gpulab's exit code. */

@@ -10,6 +10,7 @@
 #include "exitcode.h"
 #include "run/job.h"
 #include "cli/list.h"
+#include "report/compare.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
 #include "cli/options.h"
@@ -343,6 +344,16 @@ out:
 	return rc;
 }
 
+static int cmd_compare(const struct options *o)
+{
+	char err[1024];
+	int rc;
+	if (o->npatterns != 2)
+		return fail(EXIT_USAGE, "compare: name two records, BASE and NEW (gpulab run --output writes them)");
+	rc = compare_records(o->patterns[0], o->patterns[1], o, stdout, stderr, err, sizeof err);
+	return rc && rc != EXIT_SLOWER ? fail(rc, "%s", err) : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -358,6 +369,8 @@ int main(int argc, char **argv)
 		printf("gpulab %s (plugin ABI %d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION);
 		return 0;
 	}
+	if (!strcmp(o.command, "compare"))
+		return cmd_compare(&o);
 	if (strcmp(o.command, "run") && o.npatterns > 0)
 		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o.command, o.patterns[0]);
 	if (!strcmp(o.command, "list"))
@@ -370,5 +383,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run); `gpulab --help` says more", o.command);
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare); `gpulab --help` says more",
+		    o.command);
 }

@@ -8,7 +8,8 @@
 #include <string.h>
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
-       OPT_SAMPLES, OPT_OUTPUT, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT };
+       OPT_SAMPLES, OPT_OUTPUT, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
+       OPT_FAIL_ABOVE };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -28,6 +29,7 @@ static const struct option long_options[] = {
 	{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -45,6 +47,8 @@ void usage(FILE *out)
 	      "  metrics              the nvprof metric names --metrics takes, and what they read\n"
 	      "  run EXERCISE...      run, verify and time: plugin.exercise, a plugin,\n"
 	      "                       or a glob such as 'reduce.unroll*'\n"
+	      "  compare BASE NEW     two records (run --output) point by point, with a\n"
+	      "                       Mann-Whitney U test's verdict: faster, slower, same\n"
 	      "\n"
 	      "options for run:\n"
 	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
@@ -68,12 +72,16 @@ void usage(FILE *out)
 	      "      --metrics LIST   hardware counters from extra, untimed runs: names from\n"
 	      "                       `gpulab metrics`, Nsight Compute names, or 'default'\n"
 	      "\n"
+	      "options for compare:\n"
+	      "      --fail-above PCT exit %d if a point is slower by more than PCT %%, with confidence\n"
+	      "      --format F       table, csv or json (default table)\n"
+	      "\n"
 	      "  --config FILE        read FILE after the other configuration files\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "See gpulab(1) for the configuration files and the exit codes.\n",
 	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def, 100 * stop.max_noise, stop.min_time_s,
-	      stop.timeout_s);
+	      stop.timeout_s, EXIT_SLOWER);
 }
 
 const char *options_param(const struct options *o, const char *key)
@@ -177,6 +185,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;
 	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
 	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
+	case OPT_FAIL_ABOVE: rc = number("--fail-above", arg, 0, 1000, 1, &o->fail_above, err, errlen); break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;
@@ -218,7 +227,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 {
 	int c, rc;
 	const char *forced = NULL;
-	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS };
+	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1 };
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 1;

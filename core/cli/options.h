@@ -45,6 +45,7 @@ struct options {
 	int samples;               /* --samples: every sample in the JSON report */
 	struct stopping stop;
 	const char *output;        /* --output FILE: the JSON record, samples included */
+	double fail_above;         /* compare --fail-above PCT; -1 without */
 	enum format format;
 	const char *config;
 	const char *metrics;       /* --metrics LIST, or NULL */

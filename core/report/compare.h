@@ -1,0 +1,26 @@
+/*
+ * `gpulab compare BASE.json NEW.json`: two run records (docs/record.md),
+ * point against point.  Points match by exercise and effective
+ * parameters (the seed, reps and warmup aside: they say how a point was
+ * measured, not which point it is).  Each pair gets the ratio of medians
+ * and a verdict from the Mann-Whitney U test on their samples, as Google
+ * Benchmark's compare.py gives: a rank test needs no assumption about
+ * the shape of GPU timing noise, which is skewed and has outliers, and
+ * it refuses to decide from too few samples.
+ */
+#ifndef GPULAB_COMPARE_H
+#define GPULAB_COMPARE_H
+
+#include "cli/options.h"
+
+#include <stdio.h>
+
+/* Compare the records at base and cand, printing to out in o->format and
+ * warnings (other GPU, driver, clocks) to err.  0; EXIT_SLOWER where
+ * o->fail_above >= 0 and a point is slower by more than that percentage
+ * with confidence; or EXIT_USAGE for a record that cannot be read, one
+ * line in errbuf. */
+int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err,
+		    char *errbuf, size_t errlen);
+
+#endif
