@@ -26,7 +26,7 @@ tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
 TEST_UTIL = tests/testutil.c tests/testutil.h
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
-check_PROGRAMS += tests/check_core tests/check_param tests/check_cli tests/check_gpu
+check_PROGRAMS += tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_json tests/check_stats
 tests_check_core_SOURCES = tests/check_core.c $(TEST_UTIL)
 tests_check_core_CFLAGS = $(TEST_CFLAGS)
 tests_check_core_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
@@ -39,8 +39,15 @@ tests_check_cli_LDADD = $(CHECK_LIBS)
 tests_check_gpu_SOURCES = tests/check_gpu.c $(TEST_UTIL)
 tests_check_gpu_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_LDADD = $(CHECK_LIBS)
+# The leaf modules' tests link only what they test: no plugin, no CUDA.
+tests_check_json_SOURCES = tests/check_json.c $(TEST_UTIL)
+tests_check_json_CFLAGS = $(TEST_CFLAGS)
+tests_check_json_LDADD = core/libcore.a $(CHECK_LIBS) -lm
+tests_check_stats_SOURCES = tests/check_stats.c $(TEST_UTIL)
+tests_check_stats_CFLAGS = $(TEST_CFLAGS)
+tests_check_stats_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 
-TESTS = tests/check_core tests/check_param tests/check_cli tests/check_gpu
+TESTS = tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_json tests/check_stats
 # Tests never read the user's or the system's configuration.
 AM_TESTS_ENVIRONMENT = \
 	XDG_CONFIG_HOME=$(abs_top_builddir)/tests; GPULAB_CONFIG=; \

@@ -1,0 +1,188 @@
+/* Summaries and the Mann-Whitney U test, following scipy.stats (see
+ * stats.h); the comments say where and why this departs from it. */
+#include "run/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int all_finite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+/* The p-quantile of sorted x[0..n) by linear interpolation between order
+ * statistics: R's type 7, numpy's default, the one spreadsheets call
+ * PERCENTILE.INC.  h = (n - 1) p, and the quantile lies between x[h]
+ * and x[h + 1] rounded down. */
+static double quantile(const double *x, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t lo = (size_t)h;
+	return lo + 1 < n ? x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]) : x[lo];
+}
+
+int stats_summarise(const double *v, size_t n, struct stats *out)
+{
+	double *x, sum = 0, dev = 0;
+	if (!n || !all_finite(v, n) || !(x = malloc(n * sizeof *x)))
+		return -1;
+	memcpy(x, v, n * sizeof *x);
+	qsort(x, n, sizeof *x, by_value);
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	out->n = n;
+	out->mean = sum / (double)n;
+	/* two passes: the deviations from the mean, not E[x^2] - E[x]^2,
+	 * which cancels badly for times that differ in the last digits */
+	for (size_t i = 0; i < n; i++)
+		dev += (x[i] - out->mean) * (x[i] - out->mean);
+	out->stddev = n > 1 ? sqrt(dev / (double)(n - 1)) : NAN;
+	out->stdrel = n > 1 && out->mean != 0 ? out->stddev / out->mean : NAN;
+	out->min = x[0], out->max = x[n - 1];
+	out->median = quantile(x, n, 0.5);
+	out->q1 = quantile(x, n, 0.25);
+	out->q3 = quantile(x, n, 0.75);
+	out->iqr = out->q3 - out->q1;
+	free(x);
+	return 0;
+}
+
+/* --- Mann-Whitney U ----------------------------------------------------------- */
+struct ranked {
+	double v;
+	int from_a;
+};
+
+static int by_ranked(const void *a, const void *b)
+{
+	return by_value(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+/* a's rank sum in a and b pooled, ties given their mean rank, and the
+ * ties' sum of t^3 - t for the variance. */
+static int rank_sum(const double *a, size_t na, const double *b, size_t nb, double *r1, double *ties)
+{
+	size_t n = na + nb;
+	struct ranked *v = malloc(n * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct ranked){ i < na ? a[i] : b[i - na], i < na };
+	qsort(v, n, sizeof *v, by_ranked);
+	*r1 = *ties = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].v == v[i].v; j++)
+			;
+		double t = (double)(j - i), rank = (double)(i + 1 + j) / 2; /* ranks i+1 .. j */
+		for (size_t k = i; k < j; k++)
+			*r1 += v[k].from_a ? rank : 0;
+		*ties += t * t * t - t;
+	}
+	free(v);
+	return 0;
+}
+
+/* The exact distribution costs (m n) doubles; past this, where no
+ * timing run goes, the normal approximation serves (scipy would still
+ * count exactly). */
+#define EXACT_MAX_CELLS (1u << 20)
+
+/* P(U >= u) with m and n samples and no ties.  The number of orderings
+ * giving each U is a coefficient of the Gaussian binomial
+ * [m+n choose m]_q = prod_{k=1..m} (1 - q^(n+k)) / (1 - q^k), built a
+ * factor at a time: after step k it is [n+k choose k]_q, a polynomial of
+ * degree k n, so m (m n) steps in all.  Doubles hold the counts; past
+ * 2^53 they round, a relative error of 1e-16 in p. */
+static double exact_sf(double u, size_t m, size_t n)
+{
+	size_t top = m * n, from = (size_t)u;
+	double *c = calloc(top + m + 1, sizeof *c), tail = 0, total = 0;
+	if (!c)
+		return NAN;
+	c[0] = 1;
+	for (size_t k = 1; k <= m; k++) {
+		size_t shift = n + k;
+		for (size_t i = (k - 1) * n + shift + 1; i-- > shift;) /* times (1 - q^(n+k)) */
+			c[i] -= c[i - shift];
+		for (size_t i = k; i <= k * n; i++) /* over (1 - q^k): divides exactly */
+			c[i] += c[i - k];
+		for (size_t i = k * n + 1; i <= k * n + k; i++)
+			c[i] = 0;
+	}
+	for (size_t i = 0; i <= top; i++) {
+		total += c[i];
+		tail += i >= from ? c[i] : 0;
+	}
+	free(c);
+	return tail / total;
+}
+
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mw *out)
+{
+	double r1, ties, n = (double)(na + nb), pairs = (double)na * (double)nb;
+	if (!na || !nb || !all_finite(a, na) || !all_finite(b, nb) || rank_sum(a, na, b, nb, &r1, &ties))
+		return -1;
+	double u = r1 - (double)na * (double)(na + 1) / 2, d = u - pairs / 2;
+	double sigma = sqrt(pairs / 12 * ((n + 1) - ties / (n * (n - 1))));
+	out->u = u;
+	/* continuity: 0.5 nearer the mean, as scipy subtracts it from
+	 * max(U1, U2) - mean; never past it */
+	out->z = sigma > 0 && d != 0 ? (d - copysign(0.5, d)) / sigma : 0;
+	out->p = erfc(fabs(out->z) / sqrt(2)); /* 2 P(Z > |z|) */
+	/* scipy's method='auto': exact where a side has 8 or fewer, no ties */
+	out->exact = (na <= 8 || nb <= 8) && ties == 0 && pairs <= EXACT_MAX_CELLS;
+	if (out->exact)
+		out->p = 2 * exact_sf(fmax(u, pairs - u), na < nb ? na : nb, na < nb ? nb : na);
+	if (isnan(out->p))
+		return -1; /* exact_sf ran out of memory */
+	out->p = fmin(out->p, 1);
+	return 0;
+}
+
+int stats_mw_enough(size_t na, size_t nb)
+{
+	return na >= STATS_MW_MIN && nb >= STATS_MW_MIN;
+}
+
+/* --- the verdict -------------------------------------------------------------- */
+enum stats_verdict stats_verdict(const double *base, size_t nbase, const double *cand, size_t ncand, double alpha,
+				 struct stats_comparison *out)
+{
+	*out = (struct stats_comparison){ .ratio = NAN, .mw = { NAN, NAN, NAN, 0 } };
+	if (!(alpha > 0 && alpha < 1))
+		return STATS_INVALID;
+	if (nbase && ncand) {
+		if (stats_summarise(base, nbase, &out->base) || stats_summarise(cand, ncand, &out->cand))
+			return STATS_INVALID;
+		out->ratio = out->cand.median / out->base.median;
+	}
+	if (!stats_mw_enough(nbase, ncand))
+		return STATS_TOO_FEW;
+	if (stats_mann_whitney(cand, ncand, base, nbase, &out->mw))
+		return STATS_INVALID;
+	if (!(out->mw.p < alpha))
+		return STATS_SAME;
+	/* p < alpha puts U off its mean, so the side is never a tie */
+	return out->mw.u > (double)ncand * (double)nbase / 2 ? STATS_SLOWER : STATS_FASTER;
+}
+
+const char *stats_verdict_name(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_SAME: return "same";
+	case STATS_FASTER: return "faster";
+	case STATS_SLOWER: return "slower";
+	case STATS_TOO_FEW: return "too few samples";
+	default: return "invalid";
+	}
+}
