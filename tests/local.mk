@@ -39,3 +39,10 @@ AM_TESTS_ENVIRONMENT = \
 	GPULAB_WRAPPER=$(abs_top_builddir)/gpulab; \
 	GPULAB_TEST_PLUGINS=$(abs_top_builddir)/tests/plugins/.libs; \
 	export XDG_CONFIG_HOME GPULAB_CONFIG GPULAB_BIN GPULAB_WRAPPER GPULAB_TEST_PLUGINS;
+
+# Hostile input (issue 12): unit tests and the command, no GPU needed.
+check_PROGRAMS += tests/check_hostile
+tests_check_hostile_SOURCES = tests/check_hostile.c $(TEST_UTIL)
+tests_check_hostile_CFLAGS = $(TEST_CFLAGS)
+tests_check_hostile_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_hostile
