@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 char *temp_dir(void)
@@ -40,21 +41,38 @@ static void slurp(int fd, char *buf, size_t cap)
 	buf[n] = 0;
 }
 
+static unsigned cmd_alarm;
+
+void run_cmd_alarm(unsigned seconds)
+{
+	cmd_alarm = seconds;
+}
+
+static double cmd_clock(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 void run_cmd(struct cmd_result *o, char *const argv[], char *const env[])
 {
 	char outf[] = "/tmp/gpulab-out-XXXXXX", errf[] = "/tmp/gpulab-err-XXXXXX";
 	int fo = mkstemp(outf), fe = mkstemp(errf);
+	double start = cmd_clock();
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(fo, 1);
 		dup2(fe, 2);
 		for (char *const *e = env; e && *e; e++)
 			putenv(*e);
+		alarm(cmd_alarm); /* survives exec: a hang ends in SIGALRM */
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	int st = 0;
 	waitpid(pid, &st, 0);
+	o->seconds = cmd_clock() - start;
 	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	lseek(fo, 0, SEEK_SET);
 	lseek(fe, 0, SEEK_SET);
