@@ -4,14 +4,18 @@
 #include "config.h"
 
 #include "exitcode.h"
+#include "settings.h"
 #include "size.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* --- sizes ------------------------------------------------------------------ */
 static void expect_size(const char *s, uint64_t want)
@@ -63,13 +67,406 @@ START_TEST(size_powers_overflow)
 }
 END_TEST
 
+/* --- configuration files ------------------------------------------------- */
+static char err[4096];
+
+/* A path in a fresh temporary directory; the directory is removed at exit. */
+static const char *temp_path(const char *name)
+{
+	static char paths[4][4096];
+	static int next;
+	char *dir = temp_dir(), *p = paths[next++ % 4];
+	snprintf(p, 4096, "%s/%s", dir, name);
+	free(dir);
+	return p;
+}
+
+/* Loading `path` (required or not) fails with one line holding `words`. */
+static void expect_load_error(const char *path, int required, const char *words)
+{
+	struct config c = { 0 };
+	err[0] = 0;
+	ck_assert_int_eq(config_load(&c, path, required, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, words) != NULL, "'%s' lacks '%s'", err, words);
+	ck_assert_msg(strchr(err, '\n') == NULL, "not one line: %s", err);
+	config_free(&c);
+}
+
+static void expect_text_error(const char *text, const char *words)
+{
+	const char *path = temp_path("bad.ini");
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	expect_load_error(path, 1, words);
+	ck_assert_msg(strstr(err, path) == err, "'%s' does not start with the file", err);
+}
+
+/* Directories, FIFOs and devices are refused at once, required or not:
+ * a FIFO with no writer would block a read forever, /dev/zero never end. */
+START_TEST(config_not_regular)
+{
+	const char *fifo = temp_path("fifo.ini"), *dir = temp_path("dir.ini");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	for (int required = 0; required < 2; required++) {
+		expect_load_error(fifo, required, ": a FIFO, not a regular file");
+		expect_load_error(dir, required, ": a directory, not a regular file");
+		expect_load_error("/dev/zero", required, "/dev/zero: a character device, not a regular file");
+		expect_load_error("/dev/urandom", required, "/dev/urandom: a character device");
+	}
+}
+END_TEST
+
+START_TEST(config_size_cap)
+{
+	const char *path = temp_path("big.ini");
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 1 << 20; i += 16)
+		fputs(";comment 16 byt\n", f);
+	fclose(f);
+	struct config c = { 0 };
+	ck_assert_int_eq(config_load(&c, path, 1, err, sizeof err), 0); /* exactly 1 MiB */
+	config_free(&c);
+	f = fopen(path, "a");
+	fputc('\n', f);
+	fclose(f);
+	expect_load_error(path, 1, ": larger than 1 MiB, the most a configuration file may hold");
+}
+END_TEST
+
+/* A line inih cannot hold whole is refused with its number: inih would
+ * read the rest as a continuation line that sets the key again. */
+START_TEST(config_long_lines)
+{
+	char text[1024], pad[400];
+	memset(pad, ' ', sizeof pad);
+	pad[sizeof pad - 1] = 0;
+	snprintf(text, sizeof text, "[defaults]\nn = 1\n;%.197s\n", pad);      /* 198 bytes: fits */
+	struct config c = { 0 };
+	const char *path = temp_path("ok.ini");
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(config_load(&c, path, 1, err, sizeof err), 0);
+	config_free(&c);
+	snprintf(text, sizeof text, "[defaults]\nn = 1\n;%.198s\n", pad);      /* 199: a long comment */
+	expect_text_error(text, "bad.ini:3: line longer than 198 bytes");
+	snprintf(text, sizeof text, "[defaults]\n\nreps = 1%.300s0\n", pad);   /* a long value */
+	expect_text_error(text, "bad.ini:3: line longer than 198 bytes");
+	snprintf(text, sizeof text, "[plugin x]\nfile = good.so%.200s/tmp/x/evil.so\n", pad);
+	expect_text_error(text, "bad.ini:2: line longer than 198 bytes");
+	snprintf(text, sizeof text, "[plugin x]\nfile = x.so\n\n;\n%.250s", pad); /* last line, no newline */
+	expect_text_error(text, "bad.ini:5: line longer than 198 bytes");
+}
+END_TEST
+
+/* No line continues another: an indented key is a key, and an indented
+ * path after `file =` is a malformed line, not a second file. */
+START_TEST(config_no_continuation)
+{
+	struct config c = { 0 };
+	const char *path = temp_path("indent.ini");
+	FILE *f = fopen(path, "w");
+	fputs("[plugin x]\n  file = x.so\n\tn = 2^10\n", f);
+	fclose(f);
+	ck_assert_int_eq(config_load(&c, path, 1, err, sizeof err), 0);
+	ck_assert_str_eq(config_get(&c, "x", NULL, "file")->value, "x.so");
+	ck_assert_str_eq(config_get(&c, "x", "e", "n")->value, "2^10");
+	ck_assert_int_eq(config_get(&c, "x", "e", "n")->line, 3);
+	config_free(&c);
+	expect_text_error("[plugin x]\nfile = good.so\n   /tmp/x/evil.so\n", "bad.ini:3: malformed line");
+}
+END_TEST
+
+START_TEST(config_bad_bytes)
+{
+	const char *path = temp_path("nul.ini");
+	FILE *f = fopen(path, "w");
+	fwrite("[plugin x]\nfile = x.so\0/tmp/evil.so\n", 1, 36, f);
+	fclose(f);
+	expect_load_error(path, 1, "nul.ini:2: a NUL byte");
+	char text[512];
+	snprintf(text, sizeof text, "[defaults]\nn = 1\n[plugin %s]\nfile = x.so\n",
+		 "abcdefghij_abcdefghij_abcdefghij_abcdefghij_abc"); /* inih would cut it */
+	expect_text_error(text, "bad.ini:3: section name longer than 49 bytes");
+}
+END_TEST
+
+/* Plugin and exercise names in section headers are [a-z0-9_]+. */
+START_TEST(config_section_names)
+{
+	const char *bad[] = { "[plugin Reduce]\nfile = x.so\n", "[plugin re-duce]\nfile = x.so\n",
+			      "[plugin  reduce]\nfile = x.so\n", "[plugin x.y]\nfile = x.so\n",
+			      "[plugin ]\nfile = x.so\n", "[exercise reduce.Best]\nn = 1\n",
+			      "[exercise .best]\nn = 1\n", "[exercise reduce.]\nn = 1\n",
+			      "[exercise reduce.best.x]\nn = 1\n", "[exercise re duce.best]\nn = 1\n",
+			      "[plugin \x1b[31mred]\nfile = x.so\n", NULL };
+	for (int i = 0; bad[i]; i++)
+		expect_text_error(bad[i], "bad.ini:2: bad name in [");
+	ck_assert_msg(strstr(err, "made of a-z, 0-9 and _"), "%s", err);
+	expect_text_error("[exercise reduce]\nn = 1\n", "bad.ini:2: unknown section [exercise reduce]");
+}
+END_TEST
+
+START_TEST(config_dropins_unreadable)
+{
+	char *sys = temp_dir(), conf[4200];
+	struct config c = { 0 };
+	snprintf(conf, sizeof conf, "%s/conf.d", sys);
+	write_file(sys, "conf.d", "[defaults]\n"); /* a file where a directory should be */
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, "conf.d: cannot read the directory: Not a directory"), "%s", err);
+	config_free(&c);
+	unlink(conf);
+	ck_assert_int_eq(mkdir(conf, 0700), 0);
+	char fifo[4300];
+	snprintf(fifo, sizeof fifo, "%s/10-fifo.ini", conf);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, "10-fifo.ini: a FIFO, not a regular file"), "%s", err);
+	config_free(&c);
+	unlink(fifo);
+	if (geteuid() != 0) { /* root reads it anyway */
+		chmod(conf, 0);
+		ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+		ck_assert_msg(strstr(err, "conf.d: cannot read the directory: Permission denied"), "%s", err);
+		config_free(&c);
+		chmod(conf, 0700);
+	}
+	free(sys);
+}
+END_TEST
+
+/* The user's file: a relative XDG_CONFIG_HOME is ignored for
+ * $HOME/.config, as the XDG spec says; a variable too long to make a path
+ * is named, never cut short into another file's name. */
+START_TEST(config_xdg)
+{
+	char *sys = temp_dir(), *home = temp_dir(), *cwd = temp_dir(), path[4200], big[4200];
+	struct config c = { 0 };
+	snprintf(path, sizeof path, "%s/.config", home);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/.config/gpulab", home);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	write_file(path, "gpulab.ini", "[defaults]\nn = 7\n");
+	ck_assert_int_eq(chdir(cwd), 0);
+	ck_assert_int_eq(mkdir("rel", 0700) | mkdir("rel/gpulab", 0700), 0);
+	write_file("rel/gpulab", "gpulab.ini", "[defaults]\nn = 9\n");
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", "rel", 1);
+	unsetenv("GPULAB_CONFIG");
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), 0);
+	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "7");
+	config_free(&c);
+	big[0] = '/';
+	memset(big + 1, 'a', 4080);
+	big[4081] = 0;
+	setenv("XDG_CONFIG_HOME", big, 1);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_str_eq(err, "XDG_CONFIG_HOME is too long: a configuration path made from it would exceed 4095 bytes");
+	config_free(&c);
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", big, 1);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(!strncmp(err, "HOME is too long", 16), "%.200s", err);
+	config_free(&c);
+	memset(big + 1, 'a', 4090); /* /gpulab.ini no longer fits */
+	big[4091] = 0;
+	ck_assert_int_eq(config_load_all(&c, big, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(!strncmp(err, "GPULAB_SYSCONFDIR is too long", 29), "%.200s", err);
+	config_free(&c);
+	free(sys);
+	free(home);
+	free(cwd);
+}
+END_TEST
+
+/* Make xdg/gpulab/gpulab.ini, the user's file, a FIFO or a directory. */
+static void make_user_file(const char *xdg, int fifo)
+{
+	char path[4300];
+	snprintf(path, sizeof path, "%s/gpulab", xdg);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/gpulab/gpulab.ini", xdg);
+	ck_assert_int_eq(fifo ? mkfifo(path, 0600) : mkdir(path, 0700), 0);
+}
+
+/* $XDG_CONFIG_HOME/gpulab/gpulab.ini is optional, but a directory or a
+ * FIFO there is an error. */
+START_TEST(config_xdg_not_regular)
+{
+	for (int fifo = 0; fifo < 2; fifo++) {
+		char *sys = temp_dir(), *xdg = temp_dir();
+		struct config c = { 0 };
+		make_user_file(xdg, fifo);
+		setenv("XDG_CONFIG_HOME", xdg, 1);
+		ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+		ck_assert_msg(strstr(err, fifo ? "gpulab/gpulab.ini: a FIFO, not a regular file"
+					       : "gpulab/gpulab.ini: a directory, not a regular file"), "%s", err);
+		config_free(&c);
+		free(sys);
+		free(xdg);
+	}
+}
+END_TEST
+
+/* --- the command --------------------------------------------------------- */
+/* A lab: a system directory holding gpulab.ini, an empty XDG directory,
+ * the test plugins; each test adds what it makes hostile. */
+static struct {
+	char sys[4096], xdg[4096];
+	char env_sys[4200], env_xdg[4200], env_path[4200];
+} lab;
+static struct cmd_result o;
+
+static void lab_setup(const char *ini)
+{
+	char *sys = temp_dir(), *xdg = temp_dir();
+	snprintf(lab.sys, sizeof lab.sys, "%s", sys);
+	snprintf(lab.xdg, sizeof lab.xdg, "%s", xdg);
+	if (ini)
+		write_file(sys, "gpulab.ini", ini);
+	snprintf(lab.env_sys, sizeof lab.env_sys, "GPULAB_SYSCONFDIR=%s", sys);
+	snprintf(lab.env_xdg, sizeof lab.env_xdg, "XDG_CONFIG_HOME=%s", xdg);
+	snprintf(lab.env_path, sizeof lab.env_path, "GPULAB_PLUGIN_PATH=%s", getenv("GPULAB_TEST_PLUGINS"));
+	free(sys);
+	free(xdg);
+}
+
+/* gpulab ARGS... (NULL-terminated) with one more environment entry
+ * `extra` (or NULL), which wins over the lab's. */
+static void lab_run(char *extra, const char *first, ...)
+{
+	char *env[] = { lab.env_sys, lab.env_xdg, lab.env_path, "GPULAB_CONFIG=", extra, NULL };
+	char *argv[32] = { getenv("GPULAB_BIN") };
+	int n = 1;
+	va_list ap;
+	va_start(ap, first);
+	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	run_cmd(&o, argv, env);
+}
+
+/* Exit `code` within a second, nothing on stdout, one line on stderr
+ * holding `words`. */
+static void expect_refusal(int code, const char *words)
+{
+	ck_assert_msg(o.status == code, "exit %d, wanted %d; stderr: %.2000s", o.status, code, o.err);
+	ck_assert_msg(o.seconds < 1.0, "took %.2f s", o.seconds);
+	ck_assert_msg(strstr(o.err, words) != NULL, "stderr lacks '%s': %.2000s", words, o.err);
+	ck_assert_msg(count_lines(o.err) == 1 && !strncmp(o.err, "gpulab: ", 8), "not one line: %.2000s", o.err);
+	ck_assert_msg(o.out[0] == 0, "stdout: %.2000s", o.out);
+}
+
+static char *env_entry(const char *name, const char *value)
+{
+	static char buf[4][4500];
+	static int next;
+	char *e = buf[next++ % 4];
+	snprintf(e, sizeof buf[0], "%s=%s", name, value);
+	return e;
+}
+
+/* A FIFO by every route a configuration file comes: an error at once,
+ * never a read that waits for a writer. */
+START_TEST(cli_config_fifos)
+{
+	char path[4300];
+	const char *fifo = temp_path("fifo.ini");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	lab_setup("");
+	lab_run(NULL, "--config", fifo, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "fifo.ini: a FIFO, not a regular file");
+	lab_run(env_entry("GPULAB_CONFIG", fifo), "list", NULL);
+	expect_refusal(EXIT_CONFIG, "fifo.ini: a FIFO, not a regular file");
+	make_user_file(lab.xdg, 1);
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "gpulab/gpulab.ini: a FIFO, not a regular file");
+	lab_setup(NULL);
+	snprintf(path, sizeof path, "%s/gpulab.ini", lab.sys);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	lab_run(NULL, "run", "fake.ok", NULL);
+	expect_refusal(EXIT_CONFIG, "/gpulab.ini: a FIFO, not a regular file");
+	lab_setup("");
+	snprintf(path, sizeof path, "%s/conf.d", lab.sys);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/conf.d/fake.ini", lab.sys);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "conf.d/fake.ini: a FIFO, not a regular file");
+}
+END_TEST
+
+START_TEST(cli_config_not_files)
+{
+	lab_setup("");
+	lab_run(NULL, "--config", lab.xdg, "list", NULL);
+	expect_refusal(EXIT_CONFIG, ": a directory, not a regular file");
+	lab_run(env_entry("GPULAB_CONFIG", lab.xdg), "list", NULL);
+	expect_refusal(EXIT_CONFIG, ": a directory, not a regular file");
+	lab_run(NULL, "--config", "/dev/zero", "list", NULL);
+	expect_refusal(EXIT_CONFIG, "gpulab: /dev/zero: a character device, not a regular file");
+	lab_run(env_entry("GPULAB_CONFIG", "/dev/urandom"), "list", NULL);
+	expect_refusal(EXIT_CONFIG, "gpulab: /dev/urandom: a character device, not a regular file");
+	make_user_file(lab.xdg, 0);
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "gpulab/gpulab.ini: a directory, not a regular file");
+	/* a conf.d that cannot be read is not "no plugins configured" */
+	lab_setup("");
+	write_file(lab.sys, "conf.d", "");
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "conf.d: cannot read the directory: Not a directory");
+}
+END_TEST
+
+/* The long line that used to load evil.so: refused, with its number. */
+START_TEST(cli_config_long_line)
+{
+	char ini[1024], pad[300];
+	memset(pad, ' ', sizeof pad - 1);
+	pad[sizeof pad - 1] = 0;
+	snprintf(ini, sizeof ini, "[plugin fake]\nfile = fake.so%s/tmp/x/evil.so\n", pad);
+	lab_setup(ini);
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "/gpulab.ini:2: line longer than 198 bytes");
+	char big[4200] = "XDG_CONFIG_HOME=/";
+	memset(big + 17, 'x', 4080);
+	big[4097] = 0;
+	lab_setup("");
+	lab_run(big, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "gpulab: XDG_CONFIG_HOME is too long");
+}
+END_TEST
+
 int main(void)
 {
+	if (!getenv("GPULAB_BIN") || !getenv("GPULAB_TEST_PLUGINS")) {
+		fprintf(stderr, "GPULAB_BIN and GPULAB_TEST_PLUGINS must be set (make check sets them)\n");
+		return 99;
+	}
+	run_cmd_alarm(10);
 	Suite *s = suite_create("hostile");
 	TCase *t = tcase_create("hostile");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, size_powers_exact);
 	tcase_add_test(t, size_powers_overflow);
+	tcase_add_test(t, config_not_regular);
+	tcase_add_test(t, config_size_cap);
+	tcase_add_test(t, config_long_lines);
+	tcase_add_test(t, config_no_continuation);
+	tcase_add_test(t, config_bad_bytes);
+	tcase_add_test(t, config_section_names);
+	tcase_add_test(t, config_dropins_unreadable);
+	tcase_add_test(t, config_xdg);
+	tcase_add_test(t, config_xdg_not_regular);
+	tcase_add_test(t, cli_config_fifos);
+	tcase_add_test(t, cli_config_not_files);
+	tcase_add_test(t, cli_config_long_line);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }
