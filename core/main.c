@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "settings.h"
 #include "device.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "job.h"
 #include "match.h"
@@ -20,15 +21,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One line on stderr.  It quotes arguments and files, so it is escaped:
+ * no control byte or invalid UTF-8 reaches the terminal raw. */
 __attribute__((format(printf, 2, 3)))
 static int fail(int code, const char *fmt, ...)
 {
+	char *msg;
 	va_list ap;
-	fputs("gpulab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fputs("gpulab: ", stderr);
+	fput_escaped(stderr, n < 0 ? "out of memory for an error message" : msg);
 	fputc('\n', stderr);
+	if (n >= 0)
+		free(msg);
 	return code;
 }
 

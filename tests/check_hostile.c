@@ -3,6 +3,7 @@
  * of the pieces, and the gpulab command on the host-only test plugins. */
 #include "config.h"
 
+#include "escape.h"
 #include "exitcode.h"
 #include "settings.h"
 #include "size.h"
@@ -443,6 +444,82 @@ START_TEST(cli_config_long_line)
 }
 END_TEST
 
+/* --- escaping ------------------------------------------------------------ */
+static const char *escaped(const char *s)
+{
+	static char buf[1024];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	fput_escaped(f, s);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(escape_passes_utf8)
+{
+	const char *ok[] = { "plain ASCII, ~!@#$%^&*()", "h\xc3\xa9llo w\xc3\xb6rld", "\xe2\x9c\x93 \xe6\x97\xa5\xe6\x9c\xac",
+			     "\xf0\x9d\x84\x9e", "\xc2\xa0", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf",
+			     "\xf4\x8f\xbf\xbf", "\xf0\x90\x80\x80", NULL };
+	for (int i = 0; ok[i]; i++)
+		ck_assert_str_eq(escaped(ok[i]), ok[i]);
+}
+END_TEST
+
+START_TEST(escape_controls_and_bad_utf8)
+{
+	const char *cases[][2] = {
+		{ "\x1b[31mred", "\\x1b[31mred" },
+		{ "a\nb\tc\rd\\e", "a\\nb\\tc\\rd\\\\e" },
+		{ "\x7f\x01", "\\x7f\\x01" },
+		{ "\xc0\xaf", "\\xc0\\xaf" },                       /* overlong '/' */
+		{ "\xe0\x80\xaf", "\\xe0\\x80\\xaf" },              /* overlong, 3 bytes */
+		{ "\xf0\x80\x80\xaf", "\\xf0\\x80\\x80\\xaf" },     /* overlong, 4 bytes */
+		{ "\xc1\xbf", "\\xc1\\xbf" },
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },              /* surrogate D800 */
+		{ "\xed\xbf\xbf", "\\xed\\xbf\\xbf" },              /* surrogate DFFF */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },     /* 110000 */
+		{ "\xf5\x80\x80\x80", "\\xf5\\x80\\x80\\x80" },
+		{ "x\xe2\x82", "x\\xe2\\x82" },                     /* cut short at the end */
+		{ "\xe2\x82X", "\\xe2\\x82X" },                     /* cut short by ASCII */
+		{ "\xf0\x9d\x84", "\\xf0\\x9d\\x84" },
+		{ "\x80\xbf", "\\x80\\xbf" },                       /* lone continuations */
+		{ "\xff\xfe", "\\xff\\xfe" },
+		{ "\xc2\x9b" "1m", "\\u009b1m" },                   /* C1 CSI */
+		{ "\xc2\x80", "\\u0080" },
+		{ "abc\xe2\x80\xae" "fdp.exe", "abc\\u202efdp.exe" }, /* RIGHT-TO-LEFT OVERRIDE */
+		{ "\xe2\x80\xa8", "\\u2028" },
+		{ "\xe2\x81\xa6", "\\u2066" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_str_eq(escaped(cases[i][0]), cases[i][1]);
+	ck_assert_int_eq(escape_utf8_len("\xf4\x8f\xbf\xbf"), 4);
+	ck_assert_int_eq(escape_utf8_len("\xe2\x82"), 0);
+	ck_assert_int_eq(escape_utf8_len(""), 1); /* the NUL is ASCII */
+}
+END_TEST
+
+/* No control byte of an argument or an INI file reaches stderr raw. */
+static void expect_clean_stderr(void)
+{
+	for (const char *c = o.err; *c; c++)
+		ck_assert_msg((unsigned char)*c >= 0x20 || (*c == '\n' && !c[1]), "raw byte %#x in %s",
+			      (unsigned char)*c, o.err);
+}
+
+START_TEST(cli_errors_escaped)
+{
+	lab_setup("[defaults]\nn = \x1b]0;owned\x07\n");
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "bad value '\\x1b]0;owned\\x07' for 'n'");
+	expect_clean_stderr();
+	lab_setup("");
+	lab_run(NULL, "\x1b[2J\xc0\xaf\xe2\x80\xae", NULL);
+	expect_refusal(EXIT_USAGE, "unknown command '\\x1b[2J\\xc0\\xaf\\u202e'");
+	expect_clean_stderr();
+	lab_run(NULL, "-\x01", NULL);
+	expect_refusal(EXIT_USAGE, "option -\\x01 is unknown");
+}
+END_TEST
+
 int main(void)
 {
 	if (!getenv("GPULAB_BIN") || !getenv("GPULAB_TEST_PLUGINS")) {
@@ -467,6 +544,9 @@ int main(void)
 	tcase_add_test(t, cli_config_fifos);
 	tcase_add_test(t, cli_config_not_files);
 	tcase_add_test(t, cli_config_long_line);
+	tcase_add_test(t, escape_passes_utf8);
+	tcase_add_test(t, escape_controls_and_bad_utf8);
+	tcase_add_test(t, cli_errors_escaped);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }
