@@ -5,6 +5,7 @@
 
 #include "escape.h"
 #include "exitcode.h"
+#include "options.h"
 #include "settings.h"
 #include "size.h"
 #include "testutil.h"
@@ -444,6 +445,74 @@ START_TEST(cli_config_long_line)
 }
 END_TEST
 
+/* --- command-line option errors ------------------------------------------ */
+/* options_parse on "gpulab" and the NULL-terminated arguments. */
+static int parse_args(const char *first, ...)
+{
+	static char storage[16][64];
+	char *argv[17] = { "gpulab" };
+	struct options opts;
+	int n = 1;
+	va_list ap;
+	va_start(ap, first);
+	for (const char *a = first; a && n < 16; a = va_arg(ap, const char *), n++)
+		argv[n] = strcpy(storage[n], a);
+	va_end(ap);
+	argv[n] = NULL;
+	err[0] = 0;
+	return options_parse(&opts, n, argv, err, sizeof err);
+}
+
+static void expect_option_error(const char *words)
+{
+	ck_assert_msg(strstr(err, words) != NULL, "'%s' lacks '%s'", err, words);
+}
+
+START_TEST(options_errors_name_the_option)
+{
+	ck_assert_int_eq(parse_args("list", "--config", NULL), EXIT_USAGE);
+	expect_option_error("option --config needs a value;");
+	ck_assert_int_eq(parse_args("run", "x", "--size", NULL), EXIT_USAGE);
+	expect_option_error("option --size needs a value;");
+	ck_assert_int_eq(parse_args("run", "x", "--con", NULL), EXIT_USAGE);
+	expect_option_error("option --config needs a value;");
+	ck_assert_int_eq(parse_args("run", "x", "--metrics", NULL), EXIT_USAGE);
+	expect_option_error("option --metrics needs a value;");
+	ck_assert_int_eq(parse_args("run", "x", "-n", NULL), EXIT_USAGE);
+	expect_option_error("option -n needs a value;");
+	ck_assert_int_eq(parse_args("run", "x", "--cold=yes", NULL), EXIT_USAGE);
+	expect_option_error("option --cold takes no value;");
+	ck_assert_int_eq(parse_args("--bogus", "list", NULL), EXIT_USAGE);
+	expect_option_error("option --bogus is unknown;");
+	ck_assert_int_eq(parse_args("--bogus=1", "list", NULL), EXIT_USAGE);
+	expect_option_error("option --bogus is unknown;");
+	ck_assert_int_eq(parse_args("-Z", "list", NULL), EXIT_USAGE);
+	expect_option_error("option -Z is unknown;");
+}
+END_TEST
+
+START_TEST(options_ambiguous_abbreviations)
+{
+	ck_assert_int_eq(parse_args("--c", "list", NULL), EXIT_USAGE);
+	ck_assert_str_eq(err, "option --c is ambiguous: --cold, --config; `gpulab --help` lists them");
+	ck_assert_int_eq(parse_args("run", "x", "--co=1", NULL), EXIT_USAGE);
+	expect_option_error("option --co is ambiguous: --cold, --config;");
+	ck_assert_int_eq(parse_args("--h", NULL), 0); /* --help alone */
+	ck_assert_int_eq(parse_args("--no", "list", NULL), 0);
+}
+END_TEST
+
+/* An error mid-way through "-Zn" leaves getopt half-way through that
+ * argument; the next parse must not carry on in it. */
+START_TEST(options_parse_twice)
+{
+	ck_assert_int_eq(parse_args("-Zn", "list", NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse_args("list", NULL), 0);
+	ck_assert_int_eq(parse_args("-bZ", NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse_args("-b", "1", "list", NULL), 0);
+}
+END_TEST
+
 /* --- escaping ------------------------------------------------------------ */
 static const char *escaped(const char *s)
 {
@@ -517,6 +586,12 @@ START_TEST(cli_errors_escaped)
 	expect_clean_stderr();
 	lab_run(NULL, "-\x01", NULL);
 	expect_refusal(EXIT_USAGE, "option -\\x01 is unknown");
+	lab_run(NULL, "--\x1b", NULL);
+	expect_refusal(EXIT_USAGE, "option --\\x1b is unknown");
+	lab_run(NULL, "list", "--c", NULL);
+	expect_refusal(EXIT_USAGE, "option --c is ambiguous: --cold, --config");
+	lab_run(NULL, "list", "--config", NULL);
+	expect_refusal(EXIT_USAGE, "option --config needs a value");
 }
 END_TEST
 
@@ -544,6 +619,9 @@ int main(void)
 	tcase_add_test(t, cli_config_fifos);
 	tcase_add_test(t, cli_config_not_files);
 	tcase_add_test(t, cli_config_long_line);
+	tcase_add_test(t, options_errors_name_the_option);
+	tcase_add_test(t, options_ambiguous_abbreviations);
+	tcase_add_test(t, options_parse_twice);
 	tcase_add_test(t, escape_passes_utf8);
 	tcase_add_test(t, escape_controls_and_bad_utf8);
 	tcase_add_test(t, cli_errors_escaped);
