@@ -188,6 +188,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 
 	if (p->failed)
 		return 0;
+	if (!*key) /* inih takes "= 2K" for a key named "" */
+		return fail(p, "a value with no key");
 	if (!*section)
 		return fail(p, "key '%s' outside a section", key);
 	int kind = parse_section(section, &scope, &target);

@@ -194,6 +194,7 @@ START_TEST(config_bad_bytes)
 	snprintf(text, sizeof text, "[defaults]\nn = 1\n[plugin %s]\nfile = x.so\n",
 		 "abcdefghij_abcdefghij_abcdefghij_abcdefghij_abc"); /* inih would cut it */
 	expect_text_error(text, "bad.ini:3: section name longer than 49 bytes");
+	expect_text_error("[plugin x]\nfile = x.so\n = 2K\n", "bad.ini:3: a value with no key"); /* fuzz_ini found it */
 }
 END_TEST
 
