@@ -3,18 +3,58 @@
 #include <check.h>
 #include <ctype.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+/* Every directory temp_dir made, removed with all it holds when the
+ * process that made it exits (Check runs each test in a child of its
+ * own, which must leave its parent's alone).  The registry frees its own
+ * copy of each path.  It also holds on to the copy it gave out, which
+ * the caller may free or not: either way LeakSanitizer reports nothing,
+ * as it reports only blocks nothing points to. */
+static struct temp_entry {
+	char *path;
+	char *given;
+	pid_t owner;
+} *temp_dirs;
+static size_t temp_count;
+
+static int temp_remove(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void temp_cleanup(void)
+{
+	for (size_t i = 0; i < temp_count; i++) {
+		if (temp_dirs[i].owner == getpid() && temp_dirs[i].path) {
+			chmod(temp_dirs[i].path, 0700); /* a test may have locked it */
+			nftw(temp_dirs[i].path, temp_remove, 16, FTW_DEPTH | FTW_PHYS);
+		}
+		free(temp_dirs[i].path);
+		temp_dirs[i].path = NULL;
+	}
+}
+
 char *temp_dir(void)
 {
 	char tmpl[] = "/tmp/gpulab-test-XXXXXX";
-	char *d = mkdtemp(tmpl);
-	return d ? strdup(d) : NULL;
+	struct temp_entry *v = realloc(temp_dirs, (temp_count + 1) * sizeof *v);
+	if (!v || !mkdtemp(tmpl))
+		return NULL;
+	if (!temp_dirs)
+		atexit(temp_cleanup);
+	temp_dirs = v;
+	v[temp_count] = (struct temp_entry){ strdup(tmpl), strdup(tmpl), getpid() };
+	return v[temp_count++].given;
 }
 
 const char *write_file(const char *dir, const char *name, const char *text)

@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-/* A fresh temporary directory (removed at exit is not needed: make clean). */
+/* A fresh temporary directory, removed with what it holds when the
+ * process that asked for it exits.  The caller may free the string. */
 char *temp_dir(void);
 
 /* Write `text` to dir/name; returns the path (static storage rotates). */
