@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -596,6 +597,23 @@ START_TEST(cli_errors_escaped)
 }
 END_TEST
 
+/* --- no driver ------------------------------------------------------------ */
+/* Without any NVIDIA driver, gpulab info says so, not that the driver is
+ * too old; "no CUDA device" stays, as check_cli expects it. */
+START_TEST(cli_no_driver)
+{
+	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (cuda) {
+		dlclose(cuda); /* a driver is installed: nothing to check here */
+		return;
+	}
+	lab_setup("");
+	lab_run(NULL, "info", NULL);
+	expect_refusal(EXIT_NODEVICE, "gpulab: no CUDA device: no NVIDIA driver found (libcuda.so.1: ");
+	ck_assert_msg(strstr(o.err, "insufficient") == NULL, "%s", o.err);
+}
+END_TEST
+
 int main(void)
 {
 	if (!getenv("GPULAB_BIN") || !getenv("GPULAB_TEST_PLUGINS")) {
@@ -626,6 +644,7 @@ int main(void)
 	tcase_add_test(t, escape_passes_utf8);
 	tcase_add_test(t, escape_controls_and_bad_utf8);
 	tcase_add_test(t, cli_errors_escaped);
+	tcase_add_test(t, cli_no_driver);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }
