@@ -2,6 +2,7 @@
 
 #include "exitcode.h"
 #include "size.h"
+#include "trust.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -215,17 +216,6 @@ static int handler(void *user, const char *section, const char *key, const char 
 	return 1;
 }
 
-/* What a file that is not a regular one is, for the message. */
-static const char *settings_kind(mode_t m)
-{
-	if (S_ISDIR(m)) return "a directory";
-	if (S_ISFIFO(m)) return "a FIFO";
-	if (S_ISCHR(m)) return "a character device";
-	if (S_ISBLK(m)) return "a block device";
-	if (S_ISSOCK(m)) return "a socket";
-	return "an unknown kind of file";
-}
-
 /* Open a configuration file without ever blocking: a FIFO or a device
  * opens at once under O_NONBLOCK (O_NOCTTY: a terminal must not become
  * ours) and is refused on fstat; only a regular file of at most
@@ -242,7 +232,7 @@ static FILE *settings_open(const char *path, int required, int *rc, char *err, s
 	if (fd < 0 || fstat(fd, &st) != 0)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 	else if (!S_ISREG(st.st_mode))
-		snprintf(err, errlen, "%s: %s, not a regular file", path, settings_kind(st.st_mode));
+		snprintf(err, errlen, "%s: %s, not a regular file", path, trust_kind(st.st_mode));
 	else if (st.st_size > CONFIG_MAX_BYTES)
 		snprintf(err, errlen, "%s: larger than %s, the most a configuration file may hold", path, CONFIG_MAX_NAME);
 	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(fp = fdopen(fd, "r")))

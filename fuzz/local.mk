@@ -7,7 +7,7 @@ FUZZ_NAMES = ini size options
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
-fuzz_ini_sources = fuzz/fuzz_ini.c core/settings.c core/size.c
+fuzz_ini_sources = fuzz/fuzz_ini.c core/settings.c core/size.c core/trust.c
 fuzz_size_sources = fuzz/fuzz_size.c core/size.c
 fuzz_options_sources = fuzz/fuzz_options.c core/options.c core/opterr.c core/size.c core/escape.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) fuzz/corpus

@@ -9,6 +9,7 @@
 #include "settings.h"
 #include "size.h"
 #include "testutil.h"
+#include "trust.h"
 
 #include <check.h>
 #include <dlfcn.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /* --- sizes ------------------------------------------------------------------ */
@@ -614,6 +616,169 @@ START_TEST(cli_no_driver)
 }
 END_TEST
 
+/* --- plugin trust ---------------------------------------------------------- */
+/* A copy of the fake test plugin as dir/name, with the given mode. */
+static const char *copy_plugin(const char *dir, const char *name, mode_t mode)
+{
+	static char path[4][4300];
+	static int next;
+	char src[4300], buf[65536], *dst = path[next++ % 4];
+	size_t n;
+	snprintf(src, sizeof src, "%s/fake.so", getenv("GPULAB_TEST_PLUGINS"));
+	snprintf(dst, sizeof path[0], "%s/%s", dir, name);
+	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+	ck_assert_msg(in && out, "%s -> %s", src, dst);
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	fclose(out);
+	ck_assert_int_eq(chmod(dst, mode), 0);
+	return dst;
+}
+
+static void expect_trusted(const char *path)
+{
+	err[0] = 0;
+	ck_assert_msg(trust_plugin(path, err, sizeof err) == 0, "%s refused: %s", path, err);
+}
+
+static void expect_distrusted(const char *path, const char *words)
+{
+	err[0] = 0;
+	ck_assert_msg(trust_plugin(path, err, sizeof err) == -1, "%s trusted", path);
+	ck_assert_msg(strstr(err, words) != NULL, "'%s' lacks '%s'", err, words);
+	ck_assert_msg(!strncmp(err, path, strlen(path)) || path[0] != '/', "'%s' does not name %s", err, path);
+}
+
+/* The build tree's plugins, and a copy in a directory of /tmp made with
+ * a normal umask, are loaded; a file or a directory others may write is
+ * not, nor anything but a regular file. */
+START_TEST(trust_modes)
+{
+	char *dir = temp_dir(), sub[4200], path[4300];
+	snprintf(path, sizeof path, "%s/fake.so", getenv("GPULAB_TEST_PLUGINS"));
+	expect_trusted(path);
+	const char *ok = copy_plugin(dir, "ok.so", 0755);
+	expect_trusted(ok);
+	const char *shared = copy_plugin(dir, "shared.so", 0666);
+	expect_distrusted(shared, "shared.so: the file is writable by group or others (mode 0666)");
+	ck_assert_int_eq(chmod(shared, 0664), 0);
+	expect_distrusted(shared, "(mode 0664)");
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	expect_distrusted(ok, "is writable by group or others (mode 0777)");
+	ck_assert_msg(strstr(err, dir) != NULL, "%s", err);
+	/* sticky: only a root-owned one, like /tmp, may be world-writable */
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	if (geteuid() == 0)
+		expect_trusted(ok);
+	else
+		expect_distrusted(ok, "(mode 1777)");
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	snprintf(sub, sizeof sub, "%s/fifo.so", dir);
+	ck_assert_int_eq(mkfifo(sub, 0600), 0);
+	expect_distrusted(sub, "fifo.so: a FIFO, not a regular file");
+	expect_distrusted(dir, ": a directory, not a regular file");
+	expect_distrusted("/dev/zero", "/dev/zero: a character device, not a regular file");
+	free(dir);
+}
+END_TEST
+
+/* Symbolic links are walked: each directory on the way to the target is
+ * checked, and `..` is taken after the links, as the kernel takes it. */
+START_TEST(trust_links_and_dots)
+{
+	char *dir = temp_dir(), open_dir[4200], link[4300], dots[4300];
+	snprintf(open_dir, sizeof open_dir, "%s/open", dir);
+	ck_assert_int_eq(mkdir(open_dir, 0700), 0);
+	const char *inside = copy_plugin(open_dir, "x.so", 0755);
+	snprintf(link, sizeof link, "%s/link.so", dir);
+	ck_assert_int_eq(symlink(inside, link), 0);
+	expect_trusted(link);
+	snprintf(dots, sizeof dots, "%s/open/../open/./x.so", dir);
+	expect_trusted(dots);
+	ck_assert_int_eq(chmod(open_dir, 0777), 0);
+	expect_distrusted(link, "/open is writable by group or others");
+	ck_assert_int_eq(chmod(open_dir, 0700), 0);
+	snprintf(link, sizeof link, "%s/loop.so", dir);
+	ck_assert_int_eq(symlink(link, link), 0);
+	expect_distrusted(link, "Too many levels of symbolic links");
+	expect_distrusted("/nonexistent/gone.so", "/nonexistent/gone.so: cannot open shared object file: No such file");
+	expect_distrusted("fake.so", "not an absolute path");
+	expect_distrusted("sub/fake.so", "not an absolute path");
+	expect_distrusted("../fake.so", "not an absolute path");
+	free(dir);
+}
+END_TEST
+
+/* Run as root, the owner rule: anyone's file but root's is refused. */
+START_TEST(trust_owners)
+{
+	if (geteuid() != 0)
+		return; /* only root can give a file away */
+	char *dir = temp_dir(), sub[4200], link[4300];
+	const char *file = copy_plugin(dir, "theirs.so", 0755);
+	ck_assert_int_eq(chown(file, 12345, 12345), 0);
+	expect_distrusted(file, "the file is owned by uid 12345, not by root or you (uid 0)");
+	snprintf(sub, sizeof sub, "%s/theirs", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	const char *in_theirs = copy_plugin(sub, "x.so", 0755);
+	ck_assert_int_eq(chown(sub, 12345, 12345), 0);
+	expect_distrusted(in_theirs, "/theirs is owned by uid 12345");
+	const char *mine = copy_plugin(dir, "mine.so", 0755);
+	snprintf(link, sizeof link, "%s/their-link.so", dir);
+	ck_assert_int_eq(symlink(mine, link), 0);
+	ck_assert_int_eq(lchown(link, 12345, 12345), 0);
+	expect_distrusted(link, "symbolic link");
+	expect_distrusted(link, "is owned by uid 12345");
+	free(dir);
+}
+END_TEST
+
+START_TEST(trust_bare_names)
+{
+	ck_assert(trust_bare_name("reduce.so"));
+	ck_assert(trust_bare_name("libz.so.1"));
+	ck_assert(!trust_bare_name(""));
+	ck_assert(!trust_bare_name("."));
+	ck_assert(!trust_bare_name(".."));
+	ck_assert(!trust_bare_name("..so"));
+	ck_assert(!trust_bare_name("a/b.so"));
+	ck_assert(!trust_bare_name("/abs.so"));
+}
+END_TEST
+
+/* gpulab list refuses them, each in one line, and lists the rest; a FIFO
+ * named by `file =` does not hang it. */
+START_TEST(cli_plugin_trust)
+{
+	char *dir = temp_dir(), ini[8192], fifo[4200];
+	const char *shared = copy_plugin(dir, "fake.so", 0666);
+	snprintf(fifo, sizeof fifo, "%s/fifo.so", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	snprintf(ini, sizeof ini, "[plugin fake]\nfile = %s\n[plugin fifo]\nfile = %s\n"
+		 "[plugin rel]\nfile = ../fake.so\n[plugin z]\nfile = libz.so.1\n", shared, fifo);
+	lab_setup(ini);
+	lab_run(NULL, "list", NULL);
+	ck_assert_msg(o.status == EXIT_PLUGIN && o.seconds < 1.0, "exit %d after %.2f s: %s", o.status, o.seconds, o.err);
+	ck_assert_msg(count_lines(o.err) == 4, "%s", o.err);
+	ck_assert_msg(strstr(o.err, "fake.so: the file is writable by group or others (mode 0666)"), "%s", o.err);
+	ck_assert_msg(strstr(o.err, "fifo.so: a FIFO, not a regular file"), "%s", o.err);
+	ck_assert_msg(strstr(o.err, "../fake.so: not an absolute path"), "%s", o.err);
+	snprintf(fifo, sizeof fifo, "%s/libz.so.1: cannot open shared object file", getenv("GPULAB_TEST_PLUGINS"));
+	ck_assert_msg(strstr(o.err, fifo), "a bare name went past the plugin directory: %s", o.err);
+	/* the good copy loads, from an absolute path or through the path */
+	chmod(shared, 0644);
+	snprintf(ini, sizeof ini, "[plugin fake]\nfile = %s\n", shared);
+	lab_setup(ini);
+	lab_run(NULL, "list", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.ok"), "exit %d: %s", o.status, o.err);
+	lab_setup("[plugin fake]\nfile = fake.so\n");
+	lab_run(env_entry("GPULAB_PLUGIN_PATH", "::relative/dir"), "list", NULL);
+	expect_refusal(EXIT_PLUGIN, "relative/dir/fake.so: not an absolute path");
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	if (!getenv("GPULAB_BIN") || !getenv("GPULAB_TEST_PLUGINS")) {
@@ -645,6 +810,11 @@ int main(void)
 	tcase_add_test(t, escape_controls_and_bad_utf8);
 	tcase_add_test(t, cli_errors_escaped);
 	tcase_add_test(t, cli_no_driver);
+	tcase_add_test(t, trust_modes);
+	tcase_add_test(t, trust_links_and_dots);
+	tcase_add_test(t, trust_owners);
+	tcase_add_test(t, trust_bare_names);
+	tcase_add_test(t, cli_plugin_trust);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }
