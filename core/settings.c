@@ -5,10 +5,10 @@
 #include "trust.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* No real configuration file comes near this; a bound keeps a hostile one
- * (or /dev/zero behind a symlink's back) from costing time or memory. */
+/* No real configuration file comes near this; a bound keeps a hostile one,
+ * or one that grows while it is read, from costing time or memory. */
 #define CONFIG_MAX_BYTES (1L << 20)
 #define CONFIG_MAX_NAME "1 MiB"
 
