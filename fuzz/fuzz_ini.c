@@ -13,10 +13,16 @@
 
 static char fuzz_path[64];
 
+static void fuzz_remove(void)
+{
+	unlink(fuzz_path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
 	snprintf(fuzz_path, sizeof fuzz_path, "/tmp/gpulab-fuzz-ini-%ld.ini", (long)getpid());
+	atexit(fuzz_remove);
 	return 0;
 }
 
