@@ -55,3 +55,20 @@ AM_TESTS_ENVIRONMENT = \
 	GPULAB_WRAPPER=$(abs_top_builddir)/gpulab; \
 	GPULAB_TEST_PLUGINS=$(abs_top_builddir)/tests/plugins/.libs; \
 	export XDG_CONFIG_HOME GPULAB_CONFIG GPULAB_BIN GPULAB_WRAPPER GPULAB_TEST_PLUGINS;
+
+# Hostile input (issue 12): unit tests and the command, no GPU needed.
+check_PROGRAMS += tests/check_hostile
+tests_check_hostile_SOURCES = tests/check_hostile.c $(TEST_UTIL)
+tests_check_hostile_CFLAGS = $(TEST_CFLAGS)
+tests_check_hostile_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_hostile
+# For the sanitizer build.  CUDA's driver maps memory where ASan's shadow
+# gap is, so with a GPU every CUDA call fails "out of memory" unless the
+# gap is left unprotected (google/sanitizers#629); tests/lsan.supp says
+# what it suppresses and why.  Without sanitizers these are ignored.
+EXTRA_DIST += tests/lsan.supp
+AM_TESTS_ENVIRONMENT += \
+	ASAN_OPTIONS=protect_shadow_gap=0; \
+	LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
+	UBSAN_OPTIONS=print_stacktrace=1; \
+	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS;

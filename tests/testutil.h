@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-/* A fresh temporary directory (removed at exit is not needed: make clean). */
+/* A fresh temporary directory, removed with what it holds when the
+ * process that asked for it exits.  The caller may free the string. */
 char *temp_dir(void);
 
 /* Write `text` to dir/name; returns the path (static storage rotates). */
@@ -12,6 +13,7 @@ const char *write_file(const char *dir, const char *name, const char *text);
 
 struct cmd_result {
 	int status;       /* exit code, or 128 + signal */
+	double seconds;   /* how long it ran */
 	char out[65536];  /* stdout */
 	char err[8192];   /* stderr */
 };
@@ -19,6 +21,10 @@ struct cmd_result {
 /* Run argv[0] with argv, env entries "K=V" added (NULL-terminated),
  * capturing output. */
 void run_cmd(struct cmd_result *o, char *const argv[], char *const env[]);
+
+/* From now on, run_cmd's commands get SIGALRM after `seconds` (0: never),
+ * so one that hangs ends with status 128 + SIGALRM. */
+void run_cmd_alarm(unsigned seconds);
 
 /* How many lines `s` has. */
 int count_lines(const char *s);

@@ -45,7 +45,11 @@ static void table_param(const struct gpulab_param *d, int g, void *arg)
 
 static void print_table(const struct registry *r, FILE *out)
 {
-	fprintf(out, "every exercise also takes -r (%s, default %s) and -w (%s, default %s)\n",
+	size_t loaded = 0;
+	for (size_t i = 0; i < r->n; i++)
+		loaded += r->v[i].desc != NULL;
+	if (loaded) /* with none, stdout stays empty: the errors said it all */
+		fprintf(out, "every exercise also takes -r (%s, default %s) and -w (%s, default %s)\n",
 		generic_params[GEN_REPS].help, generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].help,
 		generic_params[GEN_WARMUP].def);
 	for (size_t i = 0; i < r->n; i++) {

@@ -10,6 +10,7 @@
 #include "exitcode.h"
 #include "run/job.h"
 #include "cli/list.h"
+#include "report/escape.h"
 #include "report/compare.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
@@ -25,15 +26,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One line on stderr.  It quotes arguments and files, so it is escaped:
+ * no control byte or invalid UTF-8 reaches the terminal raw. */
 __attribute__((format(printf, 2, 3)))
 static int fail(int code, const char *fmt, ...)
 {
+	char *msg;
 	va_list ap;
-	fputs("gpulab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fputs("gpulab: ", stderr);
+	fput_escaped(stderr, n < 0 ? "out of memory for an error message" : msg);
 	fputc('\n', stderr);
+	if (n >= 0)
+		free(msg);
 	return code;
 }
 
@@ -56,7 +63,7 @@ static int load(const struct options *o, struct config *c, struct registry *r, i
 	*broken = 0;
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].error && warn) {
-			fprintf(stderr, "gpulab: plugin '%s' (%s) not loaded: %s\n", r->v[i].name, r->v[i].ini, r->v[i].error);
+			fail(0, "plugin '%s' (%s) not loaded: %s", r->v[i].name, r->v[i].ini, r->v[i].error); /* escaped */
 			if (!*broken)
 				*broken = r->v[i].error_code;
 		}

@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include "exitcode.h"
+#include "cli/opterr.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -230,14 +231,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1 };
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
-	optind = 1;
+	optind = 0; /* glibc: start afresh, even where an error left getopt mid-argument */
 	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			const char *what = c == ':' ? "needs a value" : "is unknown";
-			if (optopt)
-				snprintf(err, errlen, "option -%c %s; `gpulab --help` lists them", optopt, what);
-			else
-				snprintf(err, errlen, "option %s %s; `gpulab --help` lists them", argv[optind - 1], what);
+			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;
 		}
 		if ((rc = parse_one(o, c, optarg, err, errlen)))

@@ -2,14 +2,29 @@
 
 #include "exitcode.h"
 #include "config/params.h"
+#include "config/size.h"
+#include "plugins/trust.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* No real configuration file comes near this; a bound keeps a hostile one,
+ * or one that grows while it is read, from costing time or memory. */
+#define CONFIG_MAX_BYTES (1L << 20)
+#define CONFIG_MAX_NAME "1 MiB"
+
+/* inih cuts a section name to 49 bytes (MAX_SECTION in its ini.c), which
+ * could turn one name into another. */
+#define SETTINGS_MAX_SECTION 49
 
 /* inih does not hand line numbers to the handler in Debian's build, so the
  * reader counts them. */
@@ -21,15 +36,62 @@ struct parse {
 	char *err;
 	size_t errlen;
 	int failed;
+	long bytes;        /* read so far, against CONFIG_MAX_BYTES */
 };
+
+/* Record one line in p->err naming file and line; returns 0. */
+static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line, as fgets would read it, but refusing what inih would misread:
+ * a line longer than its buffer (inih would take the rest as a line of
+ * its own, indented, so a continuation that sets the key again), and a
+ * NUL byte (inih would end the line there).  Returns the length, or -1
+ * with the fault recorded. */
+static int settings_getline(struct parse *p, char *str, int num)
+{
+	int n = 0, ch;
+	while ((ch = getc(p->fp)) != EOF) {
+		p->line += n == 0;
+		if (++p->bytes > CONFIG_MAX_BYTES)
+			return fail(p, "larger than " CONFIG_MAX_NAME ", the most a configuration file may hold"), -1;
+		if (ch == 0)
+			return fail(p, "a NUL byte"), -1;
+		if (ch == '\n') {
+			str[n++] = '\n';
+			break;
+		}
+		if (n >= num - 2)
+			return fail(p, "line longer than %d bytes", num - 2), -1;
+		str[n++] = (char)ch;
+	}
+	if (ferror(p->fp))
+		return fail(p, "cannot read: %s", strerror(errno)), -1;
+	str[n] = 0;
+	return n;
+}
+
+/* Leading blanks go, so that inih never sees a continuation line: it
+ * would hand the handler the same key again with the indented text as
+ * its value, so an indented key, or a second path, would replace the
+ * key above it.  A section name inih would cut short is refused. */
+static int settings_tidy_line(struct parse *p, char *line)
+{
+	size_t skip = strspn(line, " \t\v\f\r");
+	if (skip)
+		memmove(line, line + skip, strlen(line + skip) + 1);
+	if (line[0] == '[' && strcspn(line + 1, "]") > SETTINGS_MAX_SECTION)
+		return fail(p, "section name longer than %d bytes", SETTINGS_MAX_SECTION), -1;
+	return 0;
+}
 
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
-	char *r = fgets(str, num, p->fp);
-	if (r)
-		p->line++;
-	return r;
+	if (p->failed || num < 3)
+		return NULL;
+	if (settings_getline(p, str, num) <= 0 || settings_tidy_line(p, str) != 0)
+		return NULL;
+	return str;
 }
 
 /* Why `value` is no good for generic key `key`, or NULL if it is. */
@@ -39,6 +101,11 @@ static const char *generic_bad_value(const char *key, const char *value, char *w
 	return param_parse(&generic_params[generic_index(key)], value, &v, why, len) == PARSE_OK ? NULL : why;
 }
 
+/* The bytes of plugin and exercise names, as the registry requires of
+ * exercises: a section must not name what no plugin can declare. */
+#define SETTINGS_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+/* 0, or -1 for an unknown kind of section, -2 for a bad name in it. */
 static int parse_section(const char *section, enum scope *scope, const char **target)
 {
 	if (!strcmp(section, "defaults")) {
@@ -46,18 +113,20 @@ static int parse_section(const char *section, enum scope *scope, const char **ta
 		*target = NULL;
 		return 0;
 	}
-	if (!strncmp(section, "plugin ", 7) && section[7] && !strchr(section + 7, '.')) {
+	if (!strncmp(section, "plugin ", 7)) {
 		*scope = SCOPE_PLUGIN;
 		*target = section + 7;
-		return 0;
+		size_t len = strspn(*target, SETTINGS_NAME_CHARS);
+		return len && !(*target)[len] ? 0 : -2;
 	}
-	if (!strncmp(section, "exercise ", 9)) {
-		const char *dot = strchr(section + 9, '.');
-		if (dot && dot > section + 9 && dot[1]) {
-			*scope = SCOPE_EXERCISE;
-			*target = section + 9;
-			return 0;
-		}
+	if (!strncmp(section, "exercise ", 9) && strchr(section + 9, '.')) {
+		*scope = SCOPE_EXERCISE;
+		*target = section + 9;
+		size_t plen = strspn(*target, SETTINGS_NAME_CHARS), elen;
+		if (!plen || (*target)[plen] != '.')
+			return -2;
+		elen = strspn(*target + plen + 1, SETTINGS_NAME_CHARS);
+		return elen && !(*target)[plen + 1 + elen] ? 0 : -2;
 	}
 	return -1;
 }
@@ -103,11 +172,16 @@ static int handler(void *user, const char *section, const char *key, const char 
 
 	if (p->failed)
 		return 0;
+	if (!*key) /* inih takes "= 2K" for a key named "" */
+		return fail(p, "a value with no key");
 	if (!*section)
 		return fail(p, "key '%s' outside a section", key);
-	if (parse_section(section, &scope, &target) != 0)
+	int kind = parse_section(section, &scope, &target);
+	if (kind == -1)
 		return fail(p, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
 			    section);
+	if (kind == -2)
+		return fail(p, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
 	if (!strcmp(key, "file")) {
 		if (scope != SCOPE_PLUGIN)
 			return fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
@@ -126,15 +200,41 @@ static int handler(void *user, const char *section, const char *key, const char 
 	return 1;
 }
 
+/* Open a configuration file without ever blocking: a FIFO or a device
+ * opens at once under O_NONBLOCK (O_NOCTTY: a terminal must not become
+ * ours) and is refused on fstat; only a regular file of at most
+ * CONFIG_MAX_BYTES is read, in blocking mode again.  NULL and *rc 0 for
+ * a missing optional file. */
+static FILE *settings_open(const char *path, int required, int *rc, char *err, size_t errlen)
+{
+	struct stat st;
+	FILE *fp;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), fl;
+	*rc = 0;
+	if (fd < 0 && !required && errno == ENOENT)
+		return NULL;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(err, errlen, "%s: %s, not a regular file", path, trust_kind(st.st_mode));
+	else if (st.st_size > CONFIG_MAX_BYTES)
+		snprintf(err, errlen, "%s: larger than %s, the most a configuration file may hold", path, CONFIG_MAX_NAME);
+	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(fp = fdopen(fd, "r")))
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	else
+		return fp;
+	if (fd >= 0)
+		close(fd);
+	*rc = EXIT_CONFIG;
+	return NULL;
+}
+
 int config_load(struct config *c, const char *path, int required, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		if (!required && errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return EXIT_CONFIG;
-	}
+	int rc;
+	FILE *fp = settings_open(path, required, &rc, err, errlen);
+	if (!fp)
+		return rc;
 	char **files = realloc(c->files, (c->nfiles + 1) * sizeof *files);
 	if (!files || !(files[c->nfiles] = strdup(path))) {
 		c->files = files;
@@ -143,7 +243,7 @@ int config_load(struct config *c, const char *path, int required, char *err, siz
 		return EXIT_CONFIG;
 	}
 	c->files = files;
-	struct parse p = { c, fp, c->files[c->nfiles], 0, err, errlen, 0 };
+	struct parse p = { c, fp, c->files[c->nfiles], 0, err, errlen, 0, 0 };
 	c->nfiles++;
 	int line = ini_parse_stream(reader, &p, handler, &p);
 	fclose(fp);
@@ -156,68 +256,82 @@ int config_load(struct config *c, const char *path, int required, char *err, siz
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* dir + sep + name into path, or EXIT_CONFIG naming `var`, the variable
+ * that made it too long: a path cut short would name another file. */
+static int settings_path(char path[PATH_MAX], const char *dir, const char *sep, const char *name,
+			 const char *var, char *err, size_t errlen)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	int n = snprintf(path, PATH_MAX, "%s%s%s", dir, sep, name);
+	if (n >= 0 && n < PATH_MAX)
+		return 0;
+	snprintf(err, errlen, "%s is too long: a configuration path made from it would exceed %d bytes",
+		 var, PATH_MAX - 1);
+	return EXIT_CONFIG;
 }
 
-static int has_ini_suffix(const char *name)
+static int settings_is_dropin(const struct dirent *d)
 {
-	size_t len = strlen(name);
-	return len > 4 && !strcmp(name + len - 4, ".ini") && name[0] != '.';
+	size_t len = strlen(d->d_name);
+	return len > 4 && !strcmp(d->d_name + len - 4, ".ini") && d->d_name[0] != '.';
 }
 
-/* conf.d drop-ins, in byte order of their names (as ls sorts in C). */
+static int settings_by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* conf.d drop-ins, in byte order of their names (as ls sorts in C).  No
+ * conf.d means no drop-ins; one that cannot be read is an error, or its
+ * plugins would go missing without a word. */
 static int load_dropins(struct config *c, const char *dir, char *err, size_t errlen)
 {
 	struct dirent **names;
-	int n = scandir(dir, &names, NULL, NULL);
-	if (n < 0)
+	char path[PATH_MAX];
+	int n = scandir(dir, &names, settings_is_dropin, settings_by_name), rc = 0;
+	if (n < 0 && errno == ENOENT)
 		return 0;
-	char **sorted = calloc(n ? n : 1, sizeof *sorted);
-	int k = 0, rc = 0;
+	if (n < 0) {
+		snprintf(err, errlen, "%s: cannot read the directory: %s", dir, strerror(errno));
+		return EXIT_CONFIG;
+	}
 	for (int i = 0; i < n; i++) {
-		if (sorted && has_ini_suffix(names[i]->d_name))
-			sorted[k++] = names[i]->d_name;
-	}
-	if (sorted)
-		qsort(sorted, k, sizeof *sorted, cmp_str);
-	for (int i = 0; i < k && rc == 0; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", dir, sorted[i]);
-		rc = config_load(c, path, 1, err, errlen);
-	}
-	for (int i = 0; i < n; i++)
+		if (rc == 0 && !(rc = settings_path(path, dir, "/", names[i]->d_name, "GPULAB_SYSCONFDIR", err, errlen)))
+			rc = config_load(c, path, 1, err, errlen);
 		free(names[i]);
-	free(names);
-	free(sorted);
-	if (!sorted && n > 0 && rc == 0) {
-		snprintf(err, errlen, "%s: out of memory", dir);
-		rc = EXIT_CONFIG;
 	}
+	free(names);
 	return rc;
+}
+
+/* The user's file, $XDG_CONFIG_HOME/gpulab/gpulab.ini or else under
+ * $HOME/.config; "" for none.  The XDG Base Directory spec says to
+ * ignore a relative XDG_CONFIG_HOME; a relative HOME is ignored too, or
+ * the directory gpulab runs in would choose the plugins it loads. */
+static int settings_user_file(char path[PATH_MAX], char *err, size_t errlen)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	path[0] = 0;
+	if (xdg && xdg[0] == '/')
+		return settings_path(path, xdg, "/gpulab/gpulab.ini", "", "XDG_CONFIG_HOME", err, errlen);
+	if (home && home[0] == '/')
+		return settings_path(path, home, "/.config/gpulab/gpulab.ini", "", "HOME", err, errlen);
+	return 0;
 }
 
 int config_load_all(struct config *c, const char *sysconfdir, const char *explicit_file,
 		    char *err, size_t errlen)
 {
-	char path[4096];
+	char path[PATH_MAX];
+	const char *var = "GPULAB_SYSCONFDIR";
 	int rc;
 
-	snprintf(path, sizeof path, "%s/gpulab.ini", sysconfdir);
-	if ((rc = config_load(c, path, 0, err, errlen)))
+	if ((rc = settings_path(path, sysconfdir, "/gpulab.ini", "", var, err, errlen))
+	    || (rc = config_load(c, path, 0, err, errlen)))
 		return rc;
-	snprintf(path, sizeof path, "%s/conf.d", sysconfdir);
-	if ((rc = load_dropins(c, path, err, errlen)))
+	if ((rc = settings_path(path, sysconfdir, "/conf.d", "", var, err, errlen))
+	    || (rc = load_dropins(c, path, err, errlen)))
 		return rc;
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		snprintf(path, sizeof path, "%s/gpulab/gpulab.ini", xdg);
-	else if (home && *home)
-		snprintf(path, sizeof path, "%s/.config/gpulab/gpulab.ini", home);
-	else
-		path[0] = 0;
-	if (path[0] && (rc = config_load(c, path, 0, err, errlen)))
+	if ((rc = settings_user_file(path, err, errlen)) || (path[0] && (rc = config_load(c, path, 0, err, errlen))))
 		return rc;
 	const char *env = getenv("GPULAB_CONFIG");
 	if (env && *env && (rc = config_load(c, env, 1, err, errlen)))

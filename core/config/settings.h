@@ -31,14 +31,20 @@ struct config {
 	size_t nfiles;
 };
 
-/* Load one file; a missing optional file is no error.  Returns 0, or an
- * exit code with one line in err naming file, line and fault. */
+/* Load one file; a missing optional file is no error.  Anything but a
+ * regular file of at most 1 MiB is (a directory, a FIFO, a device), and
+ * so is a line inih cannot hold whole.  Leading blanks are ignored, so
+ * no line continues another.  Returns 0, or an exit code with one line
+ * in err naming file, line and fault. */
 int config_load(struct config *c, const char *path, int required,
 		char *err, size_t errlen);
 
 /* Load every file in precedence order (lowest first):
  *   SYSCONFDIR/gpulab.ini, SYSCONFDIR/conf.d/\*.ini (sorted),
- *   $XDG_CONFIG_HOME/gpulab/gpulab.ini, $GPULAB_CONFIG, then `explicit`. */
+ *   $XDG_CONFIG_HOME/gpulab/gpulab.ini, $GPULAB_CONFIG, then `explicit`.
+ * A relative XDG_CONFIG_HOME is ignored (the XDG spec), for
+ * $HOME/.config; a conf.d that exists but cannot be read is an error, and
+ * so is a variable too long to make a path from. */
 int config_load_all(struct config *c, const char *sysconfdir,
 		    const char *explicit_file, char *err, size_t errlen);
 

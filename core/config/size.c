@@ -29,6 +29,38 @@ static int suffix_shift(char c)
 	}
 }
 
+/* Is the exponent string s (digits only, up to its end) zero?  0^e and
+ * 1^e have a value however long e is, so e is not parsed as a number. */
+static int size_digits_zero(const char *s)
+{
+	if (!*s)
+		return -1;
+	int zero = 1;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		zero &= *s == '0';
+	}
+	return zero;
+}
+
+/* v^e for v >= 2: 2^64 overflows, so an exponent of 64 or more always
+ * does, and at most 63 multiplications are ever needed. */
+static int size_power(uint64_t v, const char *exp, uint64_t *out)
+{
+	const char *end;
+	uint64_t e, r = 1;
+	if (parse_u64(exp, &end, &e) != 0 || *end || e >= 64)
+		return -1;
+	for (uint64_t i = 0; i < e; i++) {
+		if (r > UINT64_MAX / v)
+			return -1;
+		r *= v;
+	}
+	*out = r;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
 	const char *p;
@@ -37,16 +69,12 @@ int parse_size(const char *s, uint64_t *out)
 	if (!s || parse_u64(s, &p, &v) != 0)
 		return -1;
 	if (*p == '^') {
-		uint64_t e;
-		if (parse_u64(p + 1, &p, &e) != 0 || *p)
+		if (v >= 2)
+			return size_power(v, p + 1, out);
+		int zero = size_digits_zero(p + 1);
+		if (zero < 0)
 			return -1;
-		uint64_t r = 1;
-		for (uint64_t i = 0; i < e; i++) {
-			if (v && r > UINT64_MAX / v)
-				return -1;
-			r *= v;
-		}
-		*out = r;
+		*out = v == 1 || zero; /* 0^0 = 1 */
 		return 0;
 	}
 	if (*p) {

@@ -1,6 +1,7 @@
 #include "plugins/registry.h"
 
 #include "exitcode.h"
+#include "plugins/trust.h"
 #include "config/params.h"
 
 #include <dlfcn.h>
@@ -218,23 +219,34 @@ static int check_ini_keys(const struct config *c, const struct plugin *p, char *
 	return 0;
 }
 
+/* Where `file =` names the plugin.  A bare file name is looked up in the
+ * plugin directories alone, never by dlopen's own search, which would
+ * find libz.so.1 among the system's libraries; empty entries in
+ * plugin_path are skipped (they once made "/" + file).  Anything else is
+ * returned as it is: trust_plugin takes an absolute path and refuses the
+ * rest.  The path is built to its full length: a path cut short would
+ * name another file. */
 static char *resolve(const char *file, const char *plugin_path)
 {
-	char buf[4096];
-	if (file[0] == '/')
+	char *buf;
+	if (file[0] == '/' || !trust_bare_name(file))
 		return strdup(file);
 	for (const char *dir = plugin_path; dir && *dir;) {
-		size_t len = strcspn(dir, ":");
-		snprintf(buf, sizeof buf, "%.*s/%s", (int)len, dir, file);
-		if (access(buf, F_OK) == 0)
-			return strdup(buf);
+		int len = (int)strcspn(dir, ":");
+		if (len) {
+			if (asprintf(&buf, "%.*s/%s", len, dir, file) < 0)
+				return NULL;
+			if (access(buf, F_OK) == 0)
+				return buf;
+			free(buf);
+		}
 		dir += len + (dir[len] == ':');
 	}
 	/* not found anywhere: name it in the first directory, so the error
 	 * says where it was expected */
-	size_t len = plugin_path ? strcspn(plugin_path, ":") : 0;
-	snprintf(buf, sizeof buf, "%.*s%s%s", (int)len, plugin_path ? plugin_path : "", len ? "/" : "", file);
-	return strdup(buf);
+	const char *first = plugin_path ? plugin_path + strspn(plugin_path, ":") : "";
+	int len = (int)strcspn(first, ":");
+	return asprintf(&buf, "%.*s%s%s", len, first, len ? "/" : "", file) < 0 ? NULL : buf;
 }
 
 static void load_one(struct plugin *p, const struct config *c)
@@ -242,6 +254,10 @@ static void load_one(struct plugin *p, const struct config *c)
 	char err[1024];
 	int code = EXIT_PLUGIN;
 	const char *dl;
+	/* dlopen runs the library's constructors, even for `gpulab list`:
+	 * nothing anyone but root or the user could have written is opened */
+	if (trust_plugin(p->path, err, sizeof err) != 0)
+		goto fail;
 	p->handle = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle) {
 		dl = dlerror();

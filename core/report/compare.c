@@ -237,7 +237,7 @@ static size_t pair_up(struct side *a, struct side *b, struct pair *pairs)
 		for (size_t k = 0; k < b->n; k++)
 			if (!b->v[k].matched && !strcmp(a->v[i].key, b->v[k].key)) {
 				a->v[i].matched = b->v[k].matched = 1;
-				pairs[n] = (struct pair){ &a->v[i], &b->v[k] };
+				pairs[n] = (struct pair){ .base = &a->v[i], .cand = &b->v[k] };
 				judge(&pairs[n++]);
 				break;
 			}

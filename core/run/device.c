@@ -4,12 +4,33 @@
 #include "exitcode.h"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <string.h>
 
 static int attr(enum cudaDeviceAttr a, int dev)
 {
 	int v = 0;
 	return cudaDeviceGetAttribute(&v, a, dev) == cudaSuccess ? v : 0;
+}
+
+/* With no NVIDIA driver at all the runtime says "CUDA driver version is
+ * insufficient for CUDA runtime version", which sends the user after a
+ * newer driver.  Where the driver's library cannot be loaded, say that
+ * there is none; 1 if so. */
+static int device_no_driver(cudaError_t e, char *err, size_t errlen)
+{
+	if (e != cudaErrorInsufficientDriver)
+		return 0;
+	void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!h)
+		h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (h) {
+		dlclose(h);
+		return 0;
+	}
+	const char *why = dlerror();
+	snprintf(err, errlen, "no CUDA device: no NVIDIA driver found (%s)", why ? why : "libcuda.so.1 cannot be loaded");
+	return 1;
 }
 
 int device_open(struct device_info *d, char *err, size_t errlen)
@@ -25,6 +46,8 @@ int device_open_at(struct device_info *d, int ordinal, char *err, size_t errlen)
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	memset(d, 0, sizeof *d);
+	if (device_no_driver(e, err, errlen))
+		return EXIT_NODEVICE;
 	d->count = count;
 	if (e != cudaSuccess || count == 0) {
 		snprintf(err, errlen, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");

@@ -1,0 +1,43 @@
+# libFuzzer targets, built by FUZZ_CC (clang) apart from the rest of the
+# build: configure --enable-fuzz, then `make fuzz` builds each and runs it
+# for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
+# leak or an input taking over a second (-timeout=1) fails it; what it
+# found is left in fuzz/work/NAME-crash-* and the like.
+FUZZ_NAMES = ini size options
+FUZZ_SECONDS = 60
+FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
+fuzz_ini_sources = fuzz/fuzz_ini.c core/settings.c core/size.c core/trust.c
+fuzz_size_sources = fuzz/fuzz_size.c core/size.c
+fuzz_options_sources = fuzz/fuzz_options.c core/options.c core/opterr.c core/size.c core/escape.c
+EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) fuzz/corpus
+
+if ENABLE_FUZZ
+fuzz/fuzz_ini: $(fuzz_ini_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) $(INIH_CFLAGS) -o $@ $(fuzz_ini_sources:%=$(srcdir)/%) $(INIH_LIBS)
+fuzz/fuzz_size: $(fuzz_size_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_size_sources:%=$(srcdir)/%)
+fuzz/fuzz_options: $(fuzz_options_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_options_sources:%=$(srcdir)/%)
+
+fuzz: $(FUZZ_NAMES:%=fuzz/fuzz_%)
+	@for name in $(FUZZ_NAMES); do \
+		$(MKDIR_P) fuzz/work/$$name || exit 1; \
+		echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
+		./fuzz/fuzz_$$name -max_total_time=$(FUZZ_SECONDS) -timeout=1 -print_final_stats=1 \
+			-artifact_prefix=fuzz/work/$$name- fuzz/work/$$name $(srcdir)/fuzz/corpus/$$name \
+			> fuzz/work/$$name.log 2>&1 || { tail -n 60 fuzz/work/$$name.log; echo "fuzz: $$name failed"; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^Done' fuzz/work/$$name.log; \
+	done
+else
+fuzz:
+	@echo "make fuzz: configure with --enable-fuzz (and clang, or FUZZ_CC) first" >&2; exit 1
+endif
+.PHONY: fuzz clean-fuzz
+CLEANFILES += $(FUZZ_NAMES:%=fuzz/fuzz_%)
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf fuzz/work
