@@ -232,9 +232,11 @@ enum parse_result param_parse(const struct gpulab_param *d, const char *text, st
 	if (r != PARSE_OK) {
 		static const char *const examples[] = { [GPULAB_PARAM_COUNT] = " (e.g. 1024, 2^10 or 1K)",
 							[GPULAB_PARAM_SHAPE] = " (e.g. 32x8)" };
+		size_t t = (size_t)d->type;
 		char what[160];
 		param_describe(d, what, sizeof what);
-		snprintf(why, len, "expected %s%s", what, d->type < 6 && examples[d->type] ? examples[d->type] : "");
+		snprintf(why, len, "expected %s%s", what,
+			 t < sizeof examples / sizeof examples[0] && examples[t] ? examples[t] : "");
 	}
 	return r;
 }
