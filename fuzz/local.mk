@@ -3,14 +3,18 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options
+FUZZ_NAMES = ini size options params json
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
-fuzz_ini_sources = fuzz/fuzz_ini.c core/settings.c core/size.c core/trust.c
-fuzz_size_sources = fuzz/fuzz_size.c core/size.c
-fuzz_options_sources = fuzz/fuzz_options.c core/options.c core/opterr.c core/size.c core/escape.c
-EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) fuzz/corpus
+fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/params.c core/config/size.c core/plugins/trust.c
+fuzz_size_sources = fuzz/fuzz_size.c core/config/size.c
+fuzz_options_sources = fuzz/fuzz_options.c core/cli/options.c core/cli/opterr.c core/config/params.c \
+	core/config/size.c core/report/escape.c
+fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
+fuzz_json_sources = fuzz/fuzz_json.c core/report/json.c
+EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
+	$(fuzz_params_sources) $(fuzz_json_sources) fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
 fuzz/fuzz_ini: $(fuzz_ini_sources:%=$(srcdir)/%)
@@ -22,6 +26,13 @@ fuzz/fuzz_size: $(fuzz_size_sources:%=$(srcdir)/%)
 fuzz/fuzz_options: $(fuzz_options_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_options_sources:%=$(srcdir)/%)
+
+fuzz/fuzz_params: $(fuzz_params_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_params_sources:%=$(srcdir)/%)
+fuzz/fuzz_json: $(fuzz_json_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_json_sources:%=$(srcdir)/%) -lm
 
 fuzz: $(FUZZ_NAMES:%=fuzz/fuzz_%)
 	@for name in $(FUZZ_NAMES); do \
