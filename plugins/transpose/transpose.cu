@@ -6,10 +6,10 @@
  * the theoretical peak; GB/s count bytes read plus written.
  */
 #include "kernels.cuh"
-#include "lab.cuh"
+
+#include <gpulab/lab.cuh>
 
 #include <cinttypes>
-#include <new>
 #include <vector>
 
 namespace {
@@ -62,157 +62,129 @@ const variant v_memcpy = { false, BOTH(memcpy_d2d) }, v_copy_row = { false, BOTH
 	      v_smem = { true, BOTH(smem) }, v_smem_pad = { true, BOTH(smem_pad) },
 	      v_smem_unroll = { true, BOTH(smem_unroll) }, v_smem_swizzle = { true, BOTH(smem_swizzle) };
 
-struct state {
+struct opts {
+	uint64_t rows, cols, seed;
+};
+
+struct state : lab::state {
 	void *in = nullptr, *out = nullptr;
-	unsigned rows = 0, cols = 0;
 	std::vector<unsigned char> host_in;  /* the input, to check against */
 };
 
 const variant *of(const gpulab_ctx *ctx) { return static_cast<const variant *>(ctx->data); }
-state *st(gpulab_ctx *ctx) { return static_cast<state *>(ctx->state); }
-size_t elem(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
+const opts &dims_of(const gpulab_ctx *ctx) { return lab::opts<opts>(ctx); }
 
-int read_dims(gpulab_ctx *ctx, unsigned *rows, unsigned *cols)
-{
-	uint64_t r, c;
-	if (ctx->param_u64(ctx, "rows", &r) != GPULAB_OK || ctx->param_u64(ctx, "cols", &c) != GPULAB_OK)
-		return GPULAB_EPARAM;
-	if (!r || !c || r > 65535ull * 32 || c > 65535ull * 32 || r * c > 0xffffffffull) {
-		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": each side from 1 to %u, at most 2^32 elements",
-			   r, c, 65535 * 32);
-		return GPULAB_EPARAM;
-	}
-	*rows = (unsigned)r;
-	*cols = (unsigned)c;
-	return GPULAB_OK;
-}
-
+/* Each side is declared; what the kernels index is checked here. */
 int plan(gpulab_ctx *ctx)
 {
-	unsigned rows, cols;
-	if (read_dims(ctx, &rows, &cols) != GPULAB_OK)
+	const opts &o = dims_of(ctx);
+	if (o.rows * o.cols > 0xffffffffull) {
+		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": at most 2^32 elements", o.rows, o.cols);
 		return GPULAB_EPARAM;
-	ctx->n = (uint64_t)rows * cols;
-	ctx->bytes_read = ctx->bytes_written = ctx->n * elem(ctx);
-	ctx->device_bytes = 2 * ctx->n * elem(ctx);
+	}
+	ctx->elements = o.rows * o.cols;
+	size_t e = ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float);
+	ctx->bytes_read = ctx->bytes_written = ctx->elements * e;
+	ctx->device_bytes = 2 * ctx->elements * e;
 	return GPULAB_OK;
 }
 
 template <typename T>
-int setup_t(gpulab_ctx *ctx, state *s, uint64_t seed)
+int setup_t(gpulab_ctx *ctx)
 {
-	size_t bytes = ctx->n * sizeof(T);
-	try {
-		s->host_in.resize(bytes);
-	} catch (const std::bad_alloc &) {
-		ctx->error(ctx, "no host memory for %" PRIu64 " elements", ctx->n);
-		return GPULAB_ENOMEM;
-	}
-	lab::fill(reinterpret_cast<T *>(s->host_in.data()), ctx->n, seed);
-	LAB_TRY(ctx, cudaMalloc(&s->in, bytes));
-	LAB_TRY(ctx, cudaMalloc(&s->out, bytes));
-	LAB_TRY(ctx, cudaMemcpy(s->in, s->host_in.data(), bytes, cudaMemcpyHostToDevice));
+	state *s;
+	int rc;
+	size_t n = ctx->elements;
+	if ((rc = lab::make_state(ctx, &s)) || (rc = lab::host_vector(ctx, s->host_in, n * sizeof(T))))
+		return rc;
+	lab::fill(reinterpret_cast<T *>(s->host_in.data()), n, dims_of(ctx).seed);
+	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->out, n)))
+		return rc;
+	LAB_TRY(ctx, cudaMemcpy(s->in, s->host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
-}
-
-int setup(gpulab_ctx *ctx)
-{
-	state *s = new (std::nothrow) state;
-	uint64_t seed;
-	if (!(ctx->state = s))
-		return GPULAB_ENOMEM;
-	if (read_dims(ctx, &s->rows, &s->cols) != GPULAB_OK || lab::seed(ctx, &seed) != GPULAB_OK)
-		return GPULAB_EPARAM;
-	return ctx->dtype == GPULAB_INT32 ? setup_t<int>(ctx, s, seed) : setup_t<float>(ctx, s, seed);
 }
 
 /* Poison the output before every run, so stale data cannot pass. */
-int reset(gpulab_ctx *ctx)
+template <typename T>
+int reset_t(gpulab_ctx *ctx)
 {
-	LAB_TRY(ctx, cudaMemsetAsync(st(ctx)->out, 0xff, ctx->n * elem(ctx), lab::stream(ctx)));
-	return GPULAB_OK;
+	return lab::poison(ctx, lab::state_of<state>(ctx)->out, ctx->elements * sizeof(T));
 }
 
 template <typename T>
 int run_t(gpulab_ctx *ctx)
 {
-	state *s = st(ctx);
-	launcher<T>(of(ctx))((const T *)s->in, (T *)s->out, dims{ s->rows, s->cols, lab::stream(ctx) });
+	state *s = lab::state_of<state>(ctx);
+	const opts &o = dims_of(ctx);
+	launcher<T>(of(ctx))((const T *)s->in, (T *)s->out, dims{ (unsigned)o.rows, (unsigned)o.cols, lab::stream(ctx) });
 	LAB_LAUNCHED(ctx);
 	return GPULAB_OK;
 }
 
-int run(gpulab_ctx *ctx)
-{
-	return ctx->dtype == GPULAB_INT32 ? run_t<int>(ctx) : run_t<float>(ctx);
-}
-
-/* Bit-exact: a transpose moves values, it computes nothing. */
+/* Bit-exact: a transpose moves values, it computes nothing.  The first
+ * element out of place is named, with the input element it should be. */
 template <typename T>
 int verify_t(gpulab_ctx *ctx)
 {
-	state *s = st(ctx);
+	state *s = lab::state_of<state>(ctx);
 	const T *in = reinterpret_cast<const T *>(s->host_in.data());
-	std::vector<T> got(ctx->n);
-	LAB_TRY(ctx, cudaMemcpy(got.data(), s->out, ctx->n * sizeof(T), cudaMemcpyDeviceToHost));
+	size_t rows = dims_of(ctx).rows, cols = dims_of(ctx).cols;
 	bool transposes = of(ctx)->transposes;
-	for (size_t r = 0; r < s->rows; r++)
-		for (size_t c = 0; c < s->cols; c++) {
-			size_t at = transposes ? c * s->rows + r : r * s->cols + c;
-			if (std::memcmp(&got[at], &in[r * s->cols + c], sizeof(T))) {
-				ctx->error(ctx, "out[%zu][%zu]: expected in[%zu][%zu] = %.9g, got %.9g",
-					   at / (transposes ? s->rows : s->cols), at % (transposes ? s->rows : s->cols),
-					   r, c, (double)in[r * s->cols + c], (double)got[at]);
+	std::vector<T> got;
+	int rc = lab::copy_back(ctx, got, (const T *)s->out, ctx->elements);
+	if (rc != GPULAB_OK)
+		return rc;
+	for (size_t r = 0; r < rows; r++)
+		for (size_t c = 0; c < cols; c++) {
+			size_t at = transposes ? c * rows + r : r * cols + c, width = transposes ? rows : cols;
+			if (std::memcmp(&got[at], &in[r * cols + c], sizeof(T))) {
+				ctx->error(ctx, "out[%zu][%zu]: expected in[%zu][%zu] = %.9g, got %.9g", at / width, at % width, r,
+					   c, (double)in[r * cols + c], (double)got[at]);
 				return GPULAB_WRONG;
 			}
 		}
 	return GPULAB_OK;
 }
 
-int verify(gpulab_ctx *ctx)
-{
-	return ctx->dtype == GPULAB_INT32 ? verify_t<int>(ctx) : verify_t<float>(ctx);
-}
-
-void teardown(gpulab_ctx *ctx)
-{
-	state *s = st(ctx);
-	if (!s)
-		return;
-	cudaFree(s->in);
-	cudaFree(s->out);
-	delete s;
-	ctx->state = nullptr;
-}
-
+/* Each side from 1 to what a 2D grid of 32-wide tiles reaches. */
+#define SIDE(name, help_text) \
+	{ .key = #name, .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, name), .def = "8192", .help = help_text, \
+	  .min = 1, .max = 65535 * 32 }
 const gpulab_param params[] = {
-	{ "rows", "8192", "rows of the input matrix" },
-	{ "cols", "8192", "columns of the input matrix" },
-	{ "seed", "random", "input seed; a number reproduces a run" },
-	{ nullptr, nullptr, nullptr }
+	SIDE(rows, "rows of the input matrix"),
+	SIDE(cols, "columns of the input matrix"),
+	LAB_SEED(opts, seed),
+	{ nullptr }
 };
 
 /* --metrics default: coalescing in global memory, conflicts in shared. */
 const char lesson_metrics[] = "gld_transactions_per_request,gst_transactions_per_request,shared_load_transactions_per_request,shared_store_transactions_per_request,shared_ld_bank_conflict,shared_st_bank_conflict";
 
-#define EXERCISE(name, summary, v) \
-	{ name, summary, GPULAB_FLOAT32 | GPULAB_INT32, 8192ull * 8192, 0, params, lesson_metrics, \
-	  plan, setup, reset, run, nullptr, verify, teardown, &v }
+/* Every transpose takes both types, its size from rows and cols (no -n)
+ * and no block size: the tiling is part of each kernel. */
+#define TRANSPOSE(v) \
+	.dtypes = GPULAB_FLOAT32 | GPULAB_INT32, .params = params, .params_size = sizeof(opts), .plan = plan, \
+	.setup = LAB_TYPED(setup_t), .reset = LAB_TYPED(reset_t), .run = LAB_TYPED(run_t), .verify = LAB_TYPED(verify_t), \
+	.teardown = lab::teardown<state>, .data = &v, .metrics = lesson_metrics
 
 const gpulab_exercise exercises[] = {
-	EXERCISE("memcpy", "ceiling: cudaMemcpyAsync device to device, the hardware's copy rate", v_memcpy),
-	EXERCISE("copy_row", "ceiling: a copy kernel with the best transposes' tiling (64x64 tiles, 32x8 threads)", v_copy_row),
-	EXERCISE("naive_row", "naive: coalesced reads along rows, strided writes down columns", v_naive_row),
-	EXERCISE("naive_col", "naive: strided reads down columns, coalesced writes along rows", v_naive_col),
-	EXERCISE("smem", "tile[32][32] in shared memory: coalesced both ways, 32-way bank conflict on the column read", v_smem),
-	EXERCISE("smem_pad", "tile[32][33]: one word of padding per row removes the bank conflict", v_smem_pad),
-	EXERCISE("smem_unroll", "padded 64x64 tile, 32x8 threads each moving 16 elements", v_smem_unroll),
-	EXERCISE("smem_swizzle", "smem_unroll without padding: element (r, c) at tile[r][c ^ (r % 32)]", v_smem_swizzle),
+	{ .name = "memcpy", .summary = "ceiling: cudaMemcpyAsync device to device, the hardware's copy rate", TRANSPOSE(v_memcpy) },
+	{ .name = "copy_row", .summary = "ceiling: a copy kernel with the best transposes' tiling (64x64 tiles, 32x8 threads)",
+	  TRANSPOSE(v_copy_row) },
+	{ .name = "naive_row", .summary = "naive: coalesced reads along rows, strided writes down columns", TRANSPOSE(v_naive_row) },
+	{ .name = "naive_col", .summary = "naive: strided reads down columns, coalesced writes along rows", TRANSPOSE(v_naive_col) },
+	{ .name = "smem", .summary = "tile[32][32] in shared memory: coalesced both ways, 32-way bank conflict on the column read",
+	  TRANSPOSE(v_smem) },
+	{ .name = "smem_pad", .summary = "tile[32][33]: one word of padding per row removes the bank conflict", TRANSPOSE(v_smem_pad) },
+	{ .name = "smem_unroll", .summary = "padded 64x64 tile, 32x8 threads each moving 16 elements", TRANSPOSE(v_smem_unroll) },
+	{ .name = "smem_swizzle", .summary = "smem_unroll without padding: element (r, c) at tile[r][c ^ (r % 32)]",
+	  TRANSPOSE(v_smem_swizzle) },
 };
 
 const gpulab_plugin plugin = {
-	GPULAB_ABI_VERSION, "transpose", "matrix transpose: coalescing, shared-memory tiles and bank conflicts",
-	exercises, sizeof exercises / sizeof exercises[0], "naive_row", "memcpy"
+	GPULAB_PLUGIN_HEAD, .name = "transpose", .summary = "matrix transpose: coalescing, shared-memory tiles and bank conflicts",
+	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0], .baseline = "naive_row",
+	.reference = "memcpy"
 };
 
 } // namespace
