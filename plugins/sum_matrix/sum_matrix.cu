@@ -1,15 +1,19 @@
 /*
  * The sum_matrix plugin: the book's sumMatrixOnGPU2D, C = A + B on an
- * nx x ny int matrix with a 2D grid of 2D blocks.  The four exercises are
- * the chapter's four block shapes, so `gpulab run sum_matrix` is its
- * comparison in one table; -p block=WxH tries any other shape, and
- * -p nx / -p ny any matrix (bounds are checked, so nothing need divide).
+ * nx x ny int matrix with a 2D grid of 2D blocks.  The four block*
+ * exercises are the chapter's four block shapes, so `gpulab run
+ * sum_matrix` is its comparison in one table; -p block=WxH tries any
+ * other shape, and -p nx / -p ny any matrix (bounds are checked, so
+ * nothing need divide).  Beside them, the ceiling: `copy`, the same bytes
+ * moved by cudaMemcpyAsync, and `best`, the fastest correct C = A + B
+ * (best.cuh), so the table ends where the hardware does.
  */
-#include "lab.cuh"
+#include "best.cuh"
 
+#include <gpulab/lab.cuh>
+
+#include <algorithm>
 #include <cinttypes>
-#include <cstdio>
-#include <new>
 #include <vector>
 
 namespace {
@@ -24,151 +28,159 @@ __global__ void sumMatrixOnGPU2D(const int *A, const int *B, int *C, int nx, int
 		C[idx] = A[idx] + B[idx];
 }
 
-struct shape {
-	uint64_t nx, ny;
-	unsigned bx, by;
+enum kind { BOOK, COPY, BEST };
+
+struct opts {
+	gpulab_shape block;   /* BOOK only */
+	uint64_t nx, ny, seed;
 };
 
-struct state {
+struct state : lab::state {
 	int *a = nullptr, *b = nullptr, *c = nullptr;
-	shape sh{};
+	size_t copied = 0;    /* COPY: ints moved, the sum's traffic as a copy */
+	unsigned grid = 0;    /* BEST: a persistent grid */
 	std::vector<int> want;
 };
 
-state *st(gpulab_ctx *ctx) { return static_cast<state *>(ctx->state); }
+kind of(const gpulab_ctx *ctx) { return *static_cast<const kind *>(ctx->data); }
+const opts &shape_of(const gpulab_ctx *ctx) { return lab::opts<opts>(ctx); }
 
-int read_shape(gpulab_ctx *ctx, shape *sh)
-{
-	const char *block = ctx->param(ctx, "block");
-	char tail;
-	if (std::sscanf(block, "%ux%u%c", &sh->bx, &sh->by, &tail) != 2 || !sh->bx || !sh->by
-	    || sh->bx > 1024 || sh->by > 1024 || sh->bx * sh->by > 1024) {
-		ctx->error(ctx, "-p block=%s: expected WxH with W*H from 1 to 1024 threads, e.g. 32x16", block);
-		return GPULAB_EPARAM;
-	}
-	if (ctx->param_u64(ctx, "nx", &sh->nx) != GPULAB_OK || ctx->param_u64(ctx, "ny", &sh->ny) != GPULAB_OK)
-		return GPULAB_EPARAM;
-	if (!sh->nx || !sh->ny || sh->nx > 0x7fffffff || sh->ny > 0x7fffffff
-	    || lab::div_up(sh->ny, sh->by) > 65535) {
-		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": each side from 1 to 2^31 - 1, and at most 65535 block rows",
-			   sh->nx, sh->ny);
-		return GPULAB_EPARAM;
-	}
-	return GPULAB_OK;
-}
-
+/* What the declarations cannot say: a block of at most 1024 threads, and
+ * at most 65535 block rows for the book's 2D grid. */
 int plan(gpulab_ctx *ctx)
 {
-	shape sh;
-	if (read_shape(ctx, &sh) != GPULAB_OK)
+	const opts &o = shape_of(ctx);
+	if (of(ctx) == BOOK && ((uint64_t)o.block.x * o.block.y > 1024 || lab::div_up(o.ny, o.block.y) > 65535)) {
+		ctx->error(ctx, "-p block=%ux%u on %" PRIu64 " rows: at most 1024 threads a block and 65535 block rows",
+			   o.block.x, o.block.y, o.ny);
 		return GPULAB_EPARAM;
-	ctx->n = sh.nx * sh.ny;
-	ctx->bytes_read = 2 * ctx->n * sizeof(int);
-	ctx->bytes_written = ctx->n * sizeof(int);
-	ctx->device_bytes = 3 * ctx->n * sizeof(int);
+	}
+	ctx->elements = o.nx * o.ny;
+	/* read A and B, write C; the copy moves as many bytes */
+	ctx->bytes_read = 2 * ctx->elements * sizeof(int);
+	ctx->bytes_written = ctx->elements * sizeof(int);
+	ctx->device_bytes = 3 * ctx->elements * sizeof(int) + 2 * sizeof(int);
 	return GPULAB_OK;
 }
 
+/* Enough blocks of `best` to fill every SM once. */
+int best_grid(gpulab_ctx *ctx, unsigned *grid)
+{
+	int dev, sms, per_sm = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sumMatrixBest, best_block, 0));
+	uint64_t useful = lab::div_up(lab::div_up(shape_of(ctx).nx * shape_of(ctx).ny, 4), best_block);
+	*grid = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)sms * (per_sm ? per_sm : 1), useful));
+	return GPULAB_OK;
+}
+
+/* The input, and the expected output: the sum for BOOK and BEST, for COPY
+ * the copied half and a half (A then B, as one array). */
 int setup(gpulab_ctx *ctx)
 {
-	state *s = new (std::nothrow) state;
-	uint64_t seed;
-	if (!(ctx->state = s))
-		return GPULAB_ENOMEM;
-	if (read_shape(ctx, &s->sh) != GPULAB_OK || lab::seed(ctx, &seed) != GPULAB_OK)
-		return GPULAB_EPARAM;
-	size_t n = ctx->n, bytes = n * sizeof(int);
-	std::vector<int> a, b;
-	try {
-		a.resize(n);
-		b.resize(n);
-		s->want.resize(n);
-	} catch (const std::bad_alloc &) {
-		ctx->error(ctx, "no host memory for three %" PRIu64 "-element matrices", ctx->n);
-		return GPULAB_ENOMEM;
-	}
-	lab::fill(a.data(), n, seed);
-	lab::fill(b.data(), n, seed + 1);
-	for (size_t i = 0; i < n; i++)
-		s->want[i] = a[i] + b[i];
-	LAB_TRY(ctx, cudaMalloc(&s->a, bytes));
-	LAB_TRY(ctx, cudaMalloc(&s->b, bytes));
-	LAB_TRY(ctx, cudaMalloc(&s->c, bytes));
-	LAB_TRY(ctx, cudaMemcpy(s->a, a.data(), bytes, cudaMemcpyHostToDevice));
-	LAB_TRY(ctx, cudaMemcpy(s->b, b.data(), bytes, cudaMemcpyHostToDevice));
+	state *s;
+	size_t n = ctx->elements;
+	int rc;
+	if ((rc = lab::make_state(ctx, &s)) != GPULAB_OK)
+		return rc;
+	/* A and B side by side: the copy reads them as one array */
+	if ((rc = s->alloc(ctx, &s->a, 2 * n)) || (rc = s->alloc(ctx, &s->c, 2 * n)))
+		return rc;
+	s->b = s->a + n;
+	s->copied = (3 * n) / 2;
+	std::vector<int> ab;
+	if ((rc = lab::host_vector(ctx, ab, 2 * n)) || (rc = lab::host_vector(ctx, s->want, of(ctx) == COPY ? s->copied : n)))
+		return rc;
+	lab::fill(ab.data(), 2 * n, shape_of(ctx).seed);
+	for (size_t i = 0; i < s->want.size(); i++)
+		s->want[i] = of(ctx) == COPY ? ab[i] : ab[i] + ab[n + i];
+	if (of(ctx) == BEST && best_grid(ctx, &s->grid) != GPULAB_OK)
+		return GPULAB_ECUDA;
+	LAB_TRY(ctx, cudaMemcpy(s->a, ab.data(), 2 * n * sizeof(int), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
 /* Poison C, so an element the grid misses cannot pass. */
 int reset(gpulab_ctx *ctx)
 {
-	LAB_TRY(ctx, cudaMemsetAsync(st(ctx)->c, 0xff, ctx->n * sizeof(int), lab::stream(ctx)));
-	return GPULAB_OK;
+	state *s = lab::state_of<state>(ctx);
+	return lab::poison(ctx, s->c, s->want.size() * sizeof(int));
 }
 
 int run(gpulab_ctx *ctx)
 {
-	state *s = st(ctx);
-	dim3 block(s->sh.bx, s->sh.by);
-	dim3 grid((unsigned)lab::div_up(s->sh.nx, block.x), (unsigned)lab::div_up(s->sh.ny, block.y));
-	sumMatrixOnGPU2D<<<grid, block, 0, lab::stream(ctx)>>>(s->a, s->b, s->c, (int)s->sh.nx, (int)s->sh.ny);
+	state *s = lab::state_of<state>(ctx);
+	const opts &o = shape_of(ctx);
+	cudaStream_t q = lab::stream(ctx);
+	switch (of(ctx)) {
+	case COPY:
+		LAB_TRY(ctx, cudaMemcpyAsync(s->c, s->a, s->copied * sizeof(int), cudaMemcpyDeviceToDevice, q));
+		return GPULAB_OK;
+	case BEST:
+		sumMatrixBest<<<s->grid, best_block, 0, q>>>(s->a, s->b, s->c, ctx->elements);
+		break;
+	default: {
+		dim3 block(o.block.x, o.block.y);
+		dim3 grid((unsigned)lab::div_up(o.nx, block.x), (unsigned)lab::div_up(o.ny, block.y));
+		sumMatrixOnGPU2D<<<grid, block, 0, q>>>(s->a, s->b, s->c, (int)o.nx, (int)o.ny);
+	}
+	}
 	LAB_LAUNCHED(ctx);
 	return GPULAB_OK;
 }
 
 int verify(gpulab_ctx *ctx)
 {
-	state *s = st(ctx);
-	std::vector<int> got(ctx->n);
-	LAB_TRY(ctx, cudaMemcpy(got.data(), s->c, ctx->n * sizeof(int), cudaMemcpyDeviceToHost));
-	for (size_t i = 0; i < ctx->n; i++)
-		if (got[i] != s->want[i]) {
-			ctx->error(ctx, "C[%" PRIu64 "][%" PRIu64 "]: expected %d, got %d", (uint64_t)(i / s->sh.nx),
-				   (uint64_t)(i % s->sh.nx), s->want[i], got[i]);
-			return GPULAB_WRONG;
-		}
-	return GPULAB_OK;
+	state *s = lab::state_of<state>(ctx);
+	std::vector<int> got;
+	int rc = lab::copy_back(ctx, got, s->c, s->want.size());
+	if (rc != GPULAB_OK)
+		return rc;
+	return lab::expect_equal(ctx, "C", got.data(), s->want.data(), s->want.size(),
+				 lab::where{ of(ctx) == COPY ? 0 : shape_of(ctx).nx });
 }
 
-void teardown(gpulab_ctx *ctx)
-{
-	state *s = st(ctx);
-	if (!s)
-		return;
-	cudaFree(s->a);
-	cudaFree(s->b);
-	cudaFree(s->c);
-	delete s;
-	ctx->state = nullptr;
-}
-
+/* nx and ny from 1 to 2^31 - 1: the book's kernel indexes with int. */
+#define SIDES \
+	{ .key = "nx", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, nx), .def = "16384", \
+	  .help = "matrix columns", .min = 1, .max = 0x7fffffff }, \
+	{ .key = "ny", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, ny), .def = "16384", \
+	  .help = "matrix rows", .min = 1, .max = 0x7fffffff }, \
+	LAB_SEED(opts, seed), { nullptr }
 #define PARAMS(shape) \
-	{ { "block", shape, "block shape WxH (threads in x and y)" }, \
-	  { "nx", "16384", "matrix columns" }, \
-	  { "ny", "16384", "matrix rows" }, \
-	  { "seed", "random", "input seed; a number reproduces a run" }, \
-	  { nullptr, nullptr, nullptr } }
+	{ { .key = "block", .type = GPULAB_PARAM_SHAPE, .offset = offsetof(opts, block), .def = shape, \
+	    .help = "block shape WxH (threads in x and y)", .min = 1, .max = 1024 }, SIDES }
 
-const gpulab_param p32x32[] = PARAMS("32x32"), p32x16[] = PARAMS("32x16"),
-		   p16x32[] = PARAMS("16x32"), p16x16[] = PARAMS("16x16");
+const gpulab_param p32x32[] = PARAMS("32x32"), p32x16[] = PARAMS("32x16"), p16x32[] = PARAMS("16x32"),
+		   p16x16[] = PARAMS("16x16"), p_flat[] = { SIDES };
+
+const kind k_book = BOOK, k_copy = COPY, k_best = BEST;
 
 /* --metrics default: the chapter's table for the block shapes. */
-const char lesson_metrics[] = "achieved_occupancy,gld_throughput,gld_efficiency";
+const char lesson_metrics[] = "achieved_occupancy,gld_throughput,gld_efficiency,dram__throughput.avg.pct_of_peak_sustained_elapsed";
 
-#define EXERCISE(name, summary, params) \
-	{ name, summary, GPULAB_INT32, 16384ull * 16384, 0, params, lesson_metrics, \
-	  plan, setup, reset, run, nullptr, verify, teardown, nullptr }
+/* Ints only, sized by nx and ny (no -n), no -b: the book's shape is its
+ * own key, and copy and best choose theirs. */
+#define SUM(p, k) \
+	.dtypes = GPULAB_INT32, .params = p, .params_size = sizeof(opts), .plan = plan, .setup = setup, .reset = reset, \
+	.run = run, .verify = verify, .teardown = lab::teardown<state>, .data = &k, .metrics = lesson_metrics
 
 const gpulab_exercise exercises[] = {
-	EXERCISE("block32x32", "C = A + B with 32x32 blocks (1024 threads: fewest blocks)", p32x32),
-	EXERCISE("block32x16", "C = A + B with 32x16 blocks", p32x16),
-	EXERCISE("block16x32", "C = A + B with 16x32 blocks (half-warp rows)", p16x32),
-	EXERCISE("block16x16", "C = A + B with 16x16 blocks (most blocks, half-warp rows)", p16x16),
+	{ .name = "block32x32", .summary = "C = A + B with 32x32 blocks (1024 threads: fewest blocks)", SUM(p32x32, k_book) },
+	{ .name = "block32x16", .summary = "C = A + B with 32x16 blocks", SUM(p32x16, k_book) },
+	{ .name = "block16x32", .summary = "C = A + B with 16x32 blocks (half-warp rows)", SUM(p16x32, k_book) },
+	{ .name = "block16x16", .summary = "C = A + B with 16x16 blocks (most blocks, half-warp rows)", SUM(p16x16, k_book) },
+	{ .name = "copy", .summary = "ceiling: cudaMemcpyAsync of 1.5 nx ny ints, the sum's bytes (2 reads, 1 write) as a copy",
+	  SUM(p_flat, k_copy) },
+	{ .name = "best", .summary = "the matrix as one flat stream: 16-byte streaming loads, 4 in flight, persistent grid",
+	  SUM(p_flat, k_best) },
 };
 
 const gpulab_plugin plugin = {
-	GPULAB_ABI_VERSION, "sum_matrix", "2D grids and blocks: how block shape changes a matrix sum",
-	exercises, sizeof exercises / sizeof exercises[0], "block32x32", nullptr
+	GPULAB_PLUGIN_HEAD, .name = "sum_matrix", .summary = "2D grids and blocks: how block shape changes a matrix sum",
+	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0], .baseline = "block32x32",
+	.reference = "copy"
 };
 
 } // namespace
