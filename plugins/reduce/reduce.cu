@@ -6,13 +6,14 @@
  */
 #include "best.cuh"
 #include "book.cuh"
-#include "lab.cuh"
+
+#include <gpulab/lab.cuh>
 
 #include <cub/device/device_reduce.cuh>
 
 #include <cinttypes>
 #include <cstdio>
-#include <new>
+#include <vector>
 
 namespace {
 
@@ -149,22 +150,24 @@ const variant v_best = { false, false, 1, 64, true, BOTH(best) };
 
 /* --- the exercise driver ------------------------------------------------------ */
 
-struct state {
+struct opts {
+	uint64_t seed;
+};
+
+struct state : lab::state {
 	void *in = nullptr, *work = nullptr, *partials = nullptr, *out = nullptr, *temp = nullptr;
 	unsigned *tickets = nullptr;
 	void *h_partials = nullptr;    /* pinned, so the copy back is asynchronous */
 	size_t temp_bytes = 0, n_pad = 0;
 	unsigned grid = 0;
-	uint64_t seed = 0;
 	double want = 0, sum_abs = 0;  /* the CPU's sum and the sum of magnitudes */
 	double host_sum = 0;           /* host_finish: what host() added up */
 };
 
 const variant *of(const gpulab_ctx *ctx) { return static_cast<const variant *>(ctx->data); }
-state *st(gpulab_ctx *ctx) { return static_cast<state *>(ctx->state); }
+state *st(gpulab_ctx *ctx) { return lab::state_of<state>(ctx); }
 size_t elem(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
-
-const uint64_t max_n = 0x7fffffff; /* cub and the book index with int */
+uint64_t seed_of(const gpulab_ctx *ctx) { return lab::opts<opts>(ctx).seed; }
 
 int check_block(gpulab_ctx *ctx, const variant *v)
 {
@@ -189,12 +192,7 @@ size_t per_block(const gpulab_ctx *ctx, const variant *v)
 int plan(gpulab_ctx *ctx)
 {
 	const variant *v = of(ctx);
-	uint64_t seed;
-	if (ctx->n > max_n) {
-		ctx->error(ctx, "n = %" PRIu64 " is more than this exercise indexes (2^31 - 1)", ctx->n);
-		return GPULAB_EPARAM;
-	}
-	if (check_block(ctx, v) != GPULAB_OK || lab::seed(ctx, &seed) != GPULAB_OK)
+	if (check_block(ctx, v) != GPULAB_OK) /* n's largest is declared: cub and the book index with int */
 		return GPULAB_EPARAM;
 	size_t e = elem(ctx);
 	uint64_t grid = lab::div_up(ctx->n, per_block(ctx, v));
@@ -224,16 +222,13 @@ void reference(const T *h, uint64_t n, state *s)
 template <typename T>
 int make_input(gpulab_ctx *ctx, state *s)
 {
-	T *h = static_cast<T *>(std::malloc(ctx->n * sizeof(T)));
-	if (!h) {
-		ctx->error(ctx, "no host memory for %" PRIu64 " elements", ctx->n);
-		return GPULAB_ENOMEM;
-	}
-	lab::fill(h, ctx->n, s->seed);
-	reference(h, ctx->n, s);
-	cudaError_t e = cudaMemcpy(s->in, h, ctx->n * sizeof(T), cudaMemcpyHostToDevice);
-	std::free(h);
-	LAB_TRY(ctx, e);
+	std::vector<T> h;
+	int rc = lab::host_vector(ctx, h, ctx->n);
+	if (rc != GPULAB_OK)
+		return rc;
+	lab::fill(h.data(), ctx->n, seed_of(ctx));
+	reference(h.data(), ctx->n, s);
+	LAB_TRY(ctx, cudaMemcpy(s->in, h.data(), ctx->n * sizeof(T), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
@@ -260,36 +255,27 @@ template <typename T>
 int setup_t(gpulab_ctx *ctx)
 {
 	const variant *v = of(ctx);
-	state *s = st(ctx);
+	state *s;
 	size_t n = ctx->n;
+	int rc;
+	if ((rc = lab::make_state(ctx, &s)) != GPULAB_OK)
+		return rc;
 	s->grid = (unsigned)lab::div_up(n, per_block(ctx, v));
 	s->n_pad = (size_t)s->grid * per_block(ctx, v);
 	if (v->launch_int == best<int> && best_grid<T>(ctx, &s->grid) != GPULAB_OK)
 		return GPULAB_ECUDA;
-	LAB_TRY(ctx, cudaMalloc(&s->in, n * sizeof(T)));
-	LAB_TRY(ctx, cudaMalloc(&s->partials, (size_t)s->grid * sizeof(T)));
-	LAB_TRY(ctx, cudaMalloc(&s->out, sizeof(T)));
-	LAB_TRY(ctx, cudaMalloc(&s->tickets, sizeof(unsigned)));
+	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
+	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
+	    || (v->in_place && (rc = s->alloc(ctx, (T **)&s->work, s->n_pad)))
+	    || (v->host_finish && (rc = s->alloc_pinned(ctx, (T **)&s->h_partials, s->grid))))
+		return rc;
 	LAB_TRY(ctx, cudaMemset(s->tickets, 0, sizeof(unsigned)));
-	if (v->in_place)
-		LAB_TRY(ctx, cudaMalloc(&s->work, s->n_pad * sizeof(T)));
-	if (v->host_finish)
-		LAB_TRY(ctx, cudaMallocHost(&s->h_partials, (size_t)s->grid * sizeof(T)));
 	if (v->launch_int == cub_sum<int>) {
 		cub::DeviceReduce::Sum(nullptr, s->temp_bytes, (const T *)s->in, (T *)s->out, (int)n);
-		LAB_TRY(ctx, cudaMalloc(&s->temp, s->temp_bytes));
+		if ((rc = s->alloc(ctx, (char **)&s->temp, s->temp_bytes)))
+			return rc;
 	}
 	return make_input<T>(ctx, s);
-}
-
-int setup(gpulab_ctx *ctx)
-{
-	state *s = new (std::nothrow) state;
-	if (!(ctx->state = s))
-		return GPULAB_ENOMEM;
-	if (lab::seed(ctx, &s->seed) != GPULAB_OK)
-		return GPULAB_EPARAM;
-	return ctx->dtype == GPULAB_INT32 ? setup_t<int>(ctx) : setup_t<float>(ctx);
 }
 
 /* Untimed, before every run: the in-place copy restored (its padding
@@ -324,16 +310,14 @@ int run_t(gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-int run(gpulab_ctx *ctx)
-{
-	return ctx->dtype == GPULAB_INT32 ? run_t<int>(ctx) : run_t<float>(ctx);
-}
-
 /* The book's last step: the host adds the per-block sums (ints wrapping,
  * floats in double). */
 template <typename T>
-void host_t(state *s)
+int host_t(gpulab_ctx *ctx)
 {
+	state *s = st(ctx);
+	if (!of(ctx)->host_finish)
+		return GPULAB_OK;
 	const T *p = static_cast<const T *>(s->h_partials);
 	uint32_t isum = 0;
 	double fsum = 0;
@@ -342,16 +326,6 @@ void host_t(state *s)
 		fsum += (double)p[i];
 	}
 	s->host_sum = std::is_same<T, int>::value ? (double)(int32_t)isum : (double)(float)fsum;
-}
-
-int host(gpulab_ctx *ctx)
-{
-	if (!of(ctx)->host_finish)
-		return GPULAB_OK;
-	if (ctx->dtype == GPULAB_INT32)
-		host_t<int>(st(ctx));
-	else
-		host_t<float>(st(ctx));
 	return GPULAB_OK;
 }
 
@@ -367,69 +341,53 @@ int verify_t(gpulab_ctx *ctx)
 	if (lab::close_enough(got, s->want, s->sum_abs, ctx->n))
 		return GPULAB_OK;
 	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)",
-		   ctx->n, std::is_same<T, int>::value ? "ints" : "floats", s->want, (double)got, s->seed);
+		   ctx->n, std::is_same<T, int>::value ? "ints" : "floats", s->want, (double)got, seed_of(ctx));
 	return GPULAB_WRONG;
 }
 
-int verify(gpulab_ctx *ctx)
-{
-	return ctx->dtype == GPULAB_INT32 ? verify_t<int>(ctx) : verify_t<float>(ctx);
-}
-
-void teardown(gpulab_ctx *ctx)
-{
-	state *s = st(ctx);
-	if (!s)
-		return;
-	cudaFree(s->in);
-	cudaFree(s->work);
-	cudaFree(s->partials);
-	cudaFree(s->out);
-	cudaFree(s->tickets);
-	cudaFree(s->temp);
-	cudaFreeHost(s->h_partials);
-	delete s;
-	ctx->state = nullptr;
-}
-
 const gpulab_param params[] = {
-	{ "seed", "random", "input seed; a number reproduces a run" },
-	{ nullptr, nullptr, nullptr }
+	LAB_SEED(opts, seed),
+	{ nullptr }
 };
 
 /* --metrics default: the chapters' evidence, global load efficiency and
  * instructions per warp. */
 const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld_efficiency,gld_throughput,inst_per_warp";
 
-#define EXERCISE(name, summary, block, v) \
-	{ name, summary, GPULAB_INT32 | GPULAB_FLOAT32, 1u << 24, block, params, lesson_metrics, \
-	  plan, setup, reset, run, host, verify, teardown, &v }
+/* Every exercise sums ints or floats, 2^24 by default and at most
+ * 2^31 - 1 (cub and the book index with int), with a seed. */
+#define REDUCE(b, v) \
+	.dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = 0x7fffffff, .block = b, .params = params, \
+	.params_size = sizeof(opts), .plan = plan, .setup = LAB_TYPED(setup_t), .reset = reset, .run = LAB_TYPED(run_t), \
+	.host = LAB_TYPED(host_t), .verify = LAB_TYPED(verify_t), .teardown = lab::teardown<state>, .data = &v, \
+	.metrics = lesson_metrics
 
 const gpulab_exercise exercises[] = {
-	EXERCISE("neighbored", "neighbored pairs, tid % (2*stride): divergent warps; in place in global memory", 512, v_neighbored),
-	EXERCISE("neighbored_less", "neighbored pairs, index remapped so active threads are contiguous", 512, v_neighbored_less),
-	EXERCISE("interleaved", "interleaved pairs, stride halving from blockDim/2", 512, v_interleaved),
-	EXERCISE("unroll2", "each thread first adds 2 data blocks, then interleaved", 512, v_unroll2),
-	EXERCISE("unroll4", "each thread first adds 4 data blocks, then interleaved", 512, v_unroll4),
-	EXERCISE("unroll8", "each thread first adds 8 data blocks, then interleaved", 512, v_unroll8),
-	EXERCISE("unroll16", "each thread first adds 16 data blocks, then interleaved", 512, v_unroll16),
-	EXERCISE("unroll8_loop", "unroll8's adds as a loop over a run-time count: not unrolled, fewer loads in flight", 512, v_unroll8_loop),
-	EXERCISE("unroll_warps8", "unroll8 + last warp unrolled via volatile (the book's; a data race since Volta)", 512, v_unroll_warps8),
-	EXERCISE("unroll_warps8_sync", "unroll8 + last warp unrolled with __syncwarp between steps (the race fixed)", 512, v_unroll_warps8_sync),
-	EXERCISE("complete_unroll_warps8", "unroll8 + whole tree unrolled, volatile last warp (the book's; a data race since Volta)", 512, v_complete_warps8),
-	EXERCISE("complete_unroll", "unroll8 + whole tree unrolled, block size a template parameter; __syncwarp last warp", 512, v_complete),
-	EXERCISE("gmem", "chapter 5: one element per thread, complete unroll, in place in global memory", 512, v_gmem),
-	EXERCISE("smem", "gmem's kernel with the tree in static shared memory", 512, v_smem),
-	EXERCISE("smem_dyn", "smem with dynamic shared memory (size at launch)", 512, v_smem_dyn),
-	EXERCISE("unroll4_smem", "4 data blocks per thread, then the tree in shared memory", 512, v_unroll4_smem),
-	EXERCISE("shfl", "warp shuffles (__shfl_down_sync), shared memory only between warps", 512, v_shfl),
-	EXERCISE("cub", "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", 0, v_cub),
-	EXERCISE("best", "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", 512, v_best),
+	{ .name = "neighbored", .summary = "neighbored pairs, tid % (2*stride): divergent warps; in place in global memory", REDUCE(512, v_neighbored) },
+	{ .name = "neighbored_less", .summary = "neighbored pairs, index remapped so active threads are contiguous", REDUCE(512, v_neighbored_less) },
+	{ .name = "interleaved", .summary = "interleaved pairs, stride halving from blockDim/2", REDUCE(512, v_interleaved) },
+	{ .name = "unroll2", .summary = "each thread first adds 2 data blocks, then interleaved", REDUCE(512, v_unroll2) },
+	{ .name = "unroll4", .summary = "each thread first adds 4 data blocks, then interleaved", REDUCE(512, v_unroll4) },
+	{ .name = "unroll8", .summary = "each thread first adds 8 data blocks, then interleaved", REDUCE(512, v_unroll8) },
+	{ .name = "unroll16", .summary = "each thread first adds 16 data blocks, then interleaved", REDUCE(512, v_unroll16) },
+	{ .name = "unroll8_loop", .summary = "unroll8's adds as a loop over a run-time count: not unrolled, fewer loads in flight", REDUCE(512, v_unroll8_loop) },
+	{ .name = "unroll_warps8", .summary = "unroll8 + last warp unrolled via volatile (the book's; a data race since Volta)", REDUCE(512, v_unroll_warps8) },
+	{ .name = "unroll_warps8_sync", .summary = "unroll8 + last warp unrolled with __syncwarp between steps (the race fixed)", REDUCE(512, v_unroll_warps8_sync) },
+	{ .name = "complete_unroll_warps8", .summary = "unroll8 + whole tree unrolled, volatile last warp (the book's; a data race since Volta)", REDUCE(512, v_complete_warps8) },
+	{ .name = "complete_unroll", .summary = "unroll8 + whole tree unrolled, block size a template parameter; __syncwarp last warp", REDUCE(512, v_complete) },
+	{ .name = "gmem", .summary = "chapter 5: one element per thread, complete unroll, in place in global memory", REDUCE(512, v_gmem) },
+	{ .name = "smem", .summary = "gmem's kernel with the tree in static shared memory", REDUCE(512, v_smem) },
+	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch)", REDUCE(512, v_smem_dyn) },
+	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
+	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
+	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE(0, v_cub) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", REDUCE(512, v_best) },
 };
 
 const gpulab_plugin plugin = {
-	GPULAB_ABI_VERSION, "reduce", "parallel reduction: the book's ladder against CUB",
-	exercises, sizeof exercises / sizeof exercises[0], "neighbored", "cub"
+	GPULAB_PLUGIN_HEAD, .name = "reduce", .summary = "parallel reduction: the book's ladder against CUB",
+	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0], .baseline = "neighbored",
+	.reference = "cub"
 };
 
 } // namespace
