@@ -1,22 +1,29 @@
 /*
- * An example gpulab plugin, written only against the installed
- * <gpulab/plugin.h> (found through `pkg-config gpulab`): y = a * x + y on
- * floats, checked against the CPU.  Build it with the Makefile beside it.
+ * An example gpulab plugin, written only against the installed headers
+ * <gpulab/plugin.h> and <gpulab/lab.cuh> (found through `pkg-config
+ * gpulab`): y = a * x + y on floats, checked against the CPU.  Build it
+ * with the Makefile beside it.
+ *
+ * What a plugin does, in order: declare its parameters (here `a` and the
+ * seed) in a table the core parses and checks; plan the traffic; set up
+ * the input and the reference; run; verify.  Nothing here parses a
+ * string or frees a buffer by hand.
  */
-#include <gpulab/plugin.h>
+#include <gpulab/lab.cuh>
 
-#include <cuda_runtime.h>
-
-#include <cmath>
-#include <cstdlib>
 #include <vector>
 
 namespace {
 
-struct state {
+/* The parameters, as the core hands them over (ctx->params). */
+struct opts {
+	int64_t a;
+	uint64_t seed;
+};
+
+struct state : lab::state {
 	float *x = nullptr, *y = nullptr;
 	std::vector<float> hx, hy;
-	float a = 2.5f;
 };
 
 __global__ void axpy(float a, const float *x, float *y, uint64_t n)
@@ -26,18 +33,11 @@ __global__ void axpy(float a, const float *x, float *y, uint64_t n)
 		y[i] = a * x[i] + y[i];
 }
 
-int check(gpulab_ctx *ctx, cudaError_t e, const char *what)
-{
-	if (e == cudaSuccess)
-		return GPULAB_OK;
-	ctx->error(ctx, "%s: %s", what, cudaGetErrorString(e));
-	return GPULAB_ECUDA;
-}
-
+/* What the declarations cannot say: a whole number of warps a block. */
 int plan(gpulab_ctx *ctx)
 {
-	if (ctx->block % 32 || ctx->block > 1024) {
-		ctx->error(ctx, "block size %u: use a multiple of 32 up to 1024", ctx->block);
+	if (ctx->block % 32) {
+		ctx->error(ctx, "block size %u: use a multiple of 32", ctx->block);
 		return GPULAB_EPARAM;
 	}
 	ctx->bytes_read = 2 * ctx->n * sizeof(float);
@@ -48,69 +48,64 @@ int plan(gpulab_ctx *ctx)
 
 int setup(gpulab_ctx *ctx)
 {
-	state *s = new state;
-	ctx->state = s;
-	s->hx.resize(ctx->n);
-	s->hy.resize(ctx->n);
-	for (uint64_t i = 0; i < ctx->n; i++) {
-		s->hx[i] = (float)(i % 7) - 3;
-		s->hy[i] = (float)(i % 5);
-	}
-	size_t bytes = ctx->n * sizeof(float);
-	int rc = check(ctx, cudaMalloc(&s->x, bytes), "cudaMalloc");
-	if (!rc) rc = check(ctx, cudaMalloc(&s->y, bytes), "cudaMalloc");
-	if (!rc) rc = check(ctx, cudaMemcpy(s->x, s->hx.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-	return rc;
+	state *s;
+	int rc;
+	if ((rc = lab::make_state(ctx, &s)) || (rc = lab::host_vector(ctx, s->hx, ctx->n))
+	    || (rc = lab::host_vector(ctx, s->hy, ctx->n)))
+		return rc;
+	lab::fill(s->hx.data(), ctx->n, lab::opts<opts>(ctx).seed);
+	lab::fill(s->hy.data(), ctx->n, lab::opts<opts>(ctx).seed + 1);
+	if ((rc = s->alloc(ctx, &s->x, ctx->n)) || (rc = s->alloc(ctx, &s->y, ctx->n)))
+		return rc;
+	LAB_TRY(ctx, cudaMemcpy(s->x, s->hx.data(), ctx->n * sizeof(float), cudaMemcpyHostToDevice));
+	return GPULAB_OK;
 }
 
 /* y is updated in place: restore it before every run, untimed. */
 int reset(gpulab_ctx *ctx)
 {
-	state *s = static_cast<state *>(ctx->state);
-	return check(ctx, cudaMemcpyAsync(s->y, s->hy.data(), ctx->n * sizeof(float), cudaMemcpyHostToDevice,
-					  reinterpret_cast<cudaStream_t>(ctx->stream)), "cudaMemcpyAsync");
+	state *s = lab::state_of<state>(ctx);
+	LAB_TRY(ctx, cudaMemcpyAsync(s->y, s->hy.data(), ctx->n * sizeof(float), cudaMemcpyHostToDevice, lab::stream(ctx)));
+	return GPULAB_OK;
 }
 
 int run(gpulab_ctx *ctx)
 {
-	state *s = static_cast<state *>(ctx->state);
-	unsigned grid = (unsigned)((ctx->n + ctx->block - 1) / ctx->block);
-	axpy<<<grid, ctx->block, 0, reinterpret_cast<cudaStream_t>(ctx->stream)>>>(s->a, s->x, s->y, ctx->n);
-	return check(ctx, cudaGetLastError(), "axpy launch");
+	state *s = lab::state_of<state>(ctx);
+	unsigned grid = (unsigned)lab::div_up(ctx->n, ctx->block);
+	axpy<<<grid, ctx->block, 0, lab::stream(ctx)>>>((float)lab::opts<opts>(ctx).a, s->x, s->y, ctx->n);
+	LAB_LAUNCHED(ctx);
+	return GPULAB_OK;
 }
 
+/* Exact: the inputs are multiples of 1/256 and a is small, so a*x + y
+ * rounds the same on the GPU and the CPU. */
 int verify(gpulab_ctx *ctx)
 {
-	state *s = static_cast<state *>(ctx->state);
-	std::vector<float> got(ctx->n);
-	int rc = check(ctx, cudaMemcpy(got.data(), s->y, ctx->n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
-	for (uint64_t i = 0; !rc && i < ctx->n; i++) {
-		float want = s->a * s->hx[i] + s->hy[i]; /* exact: small integers and halves */
-		if (got[i] != want) {
-			ctx->error(ctx, "y[%llu]: expected %g, got %g", (unsigned long long)i, want, got[i]);
-			return GPULAB_WRONG;
-		}
-	}
-	return rc;
+	state *s = lab::state_of<state>(ctx);
+	float a = (float)lab::opts<opts>(ctx).a;
+	std::vector<float> got, want(ctx->n);
+	for (uint64_t i = 0; i < ctx->n; i++)
+		want[i] = a * s->hx[i] + s->hy[i];
+	int rc = lab::copy_back(ctx, got, s->y, ctx->n);
+	return rc ? rc : lab::expect_equal(ctx, "y", got.data(), want.data(), ctx->n);
 }
 
-void teardown(gpulab_ctx *ctx)
-{
-	state *s = static_cast<state *>(ctx->state);
-	if (!s)
-		return;
-	cudaFree(s->x);
-	cudaFree(s->y);
-	delete s;
-}
-
-const gpulab_exercise exercises[] = {
-	{ "axpy", "y = a*x + y on floats: 2 reads and 1 write per element", GPULAB_FLOAT32, 1u << 24, 256,
-	  nullptr, nullptr, plan, setup, reset, run, nullptr, verify, teardown, nullptr },
+const gpulab_param params[] = {
+	{ .key = "a", .type = GPULAB_PARAM_INT, .offset = offsetof(opts, a), .def = "3", .help = "the scalar a",
+	  .min = -8, .max = 8 },
+	LAB_SEED(opts, seed),
+	{ nullptr }
 };
 
-const gpulab_plugin plugin = { GPULAB_ABI_VERSION, "axpy", "an example plugin built out of tree",
-			       exercises, 1, nullptr, nullptr };
+const gpulab_exercise exercises[] = {
+	{ .name = "axpy", .summary = "y = a*x + y on floats: 2 reads and 1 write per element", .dtypes = GPULAB_FLOAT32,
+	  .n = 1u << 24, .n_max = 1ull << 32, .block = 256, .params = params, .params_size = sizeof(opts), .plan = plan,
+	  .setup = setup, .reset = reset, .run = run, .verify = verify, .teardown = lab::teardown<state> },
+};
+
+const gpulab_plugin plugin = { GPULAB_PLUGIN_HEAD, .name = "axpy", .summary = "an example plugin built out of tree",
+			       .exercises = exercises, .n_exercises = 1 };
 
 } // namespace
 
