@@ -279,43 +279,41 @@ static void wrapper_run(const char *first, ...)
 
 START_TEST(plugins_refuse_bad_parameters)
 {
+	static const struct {
+		const char *args[8];
+		int code;
+		const char *words;
+	} cases[] = {
+		{ { "reduce.smem", "-b", "1000" }, EXIT_PARAM, "reduce.smem: block size 1000: this kernel takes a power of two from 64 to 1024" },
+		{ { "reduce.shfl", "-b", "48" }, EXIT_PARAM, "reduce.shfl: block size 48: this kernel takes a multiple of 32" },
+		{ { "reduce", "-n", "2^31" }, EXIT_PARAM, "reduce.neighbored: -n 2^31: expected a count from 1 to 2147483647" },
+		{ { "reduce.cub", "-p", "seed=soon" }, EXIT_PARAM, "reduce.cub: -p seed=soon: expected a number, or random" },
+		{ { "reduce.best", "-b", "2048" }, EXIT_USAGE, "-b 2048: expected a count from 1 to 1024" },
+		{ { "sum_matrix.block16x16", "-p", "block=0x4" }, EXIT_PARAM, "-p block=0x4: expected a shape WxH, each side from 1 to 1024" },
+		{ { "sum_matrix.block16x16", "-p", "block=4294967328x1" }, EXIT_PARAM, "-p block=4294967328x1: expected a shape WxH" },
+		{ { "sum_matrix.block16x16", "-p", "block= +32x +1" }, EXIT_PARAM, "-p block= +32x +1: expected a shape WxH" },
+		{ { "sum_matrix.block32x32", "-p", "block=64x32" }, EXIT_PARAM, "-p block=64x32 on 16384 rows: at most 1024 threads a block" },
+		{ { "sum_matrix.best", "-p", "nx=0" }, EXIT_PARAM, "sum_matrix.best: -p nx=0: expected a count from 1 to 2147483647" },
+		{ { "sum_matrix.copy", "-p", "block=32x32" }, EXIT_USAGE, "-p block: no chosen exercise takes this key" },
+		{ { "transpose.smem", "-p", "rows=0" }, EXIT_PARAM, "transpose.smem: -p rows=0: expected a count from 1 to 2097120" },
+		{ { "transpose", "-p", "rows=65536", "-p", "cols=65536" }, EXIT_PARAM, "transpose.memcpy: matrix 65536x65536: at most 2^32 elements" },
+		{ { "transpose", "-n", "1000" }, EXIT_USAGE, "-n: no chosen exercise takes a size; transpose.memcpy's is set by its own keys" },
+		{ { "divergence.math1", "-p", "iters=many" }, EXIT_PARAM, "divergence.math1: -p iters=many: expected a count from 0 to 1000000" },
+		{ { "divergence.math1_debug", "-p", "iters=5" }, EXIT_USAGE, "-p iters: no chosen exercise takes this key" },
+		{ { "divergence.math1", "-t", "int" }, EXIT_PARAM, "divergence.math1: -t int: element type int is not supported" },
+		{ { "nested.recursive_reduce_nosync", "-n", "4194305" }, EXIT_PARAM,
+		  "n = 4194305 with block 512 needs 65544 device-side launches; at most 65536 tail launches" },
+		{ { "nested.recursive_reduce", "-b", "96" }, EXIT_PARAM, "nested.recursive_reduce: block size 96: these kernels halve it to 1" },
+		{ { "nested.hello_depth", "-p", "depth=20" }, EXIT_PARAM, "nested.hello_depth: -p depth=20: expected a count from 1 to 19" },
+		{ { "nested.hello", "-p", "threads=1025" }, EXIT_PARAM, "nested.hello: -p threads=1025: expected a count from 1 to 1024" },
+		{ { "reduce.unrol8" }, EXIT_NOMATCH, "did you mean reduce.unroll8" },
+	};
 	configure("");
-	wrapper_run("run", "reduce.smem", "-b", "1000", NULL);
-	expect_error(EXIT_PARAM, "reduce.smem: block size 1000: this kernel takes a power of two from 64 to 1024");
-	wrapper_run("run", "reduce.shfl", "-b", "48", NULL);
-	expect_error(EXIT_PARAM, "reduce.shfl: block size 48: this kernel takes a multiple of 32");
-	wrapper_run("run", "reduce", "-n", "2^31", NULL);
-	expect_error(EXIT_PARAM, "reduce.neighbored: n = 2147483648 is more than this exercise indexes");
-	wrapper_run("run", "reduce.cub", "-p", "seed=soon", NULL);
-	expect_error(EXIT_PARAM, "reduce.cub: -p seed=soon: expected a count");
-	wrapper_run("run", "sum_matrix.block16x16", "-p", "block=0x4", NULL);
-	expect_error(EXIT_PARAM, "-p block=0x4: expected WxH");
-	wrapper_run("run", "sum_matrix", "-p", "block=64x32", NULL);
-	expect_error(EXIT_PARAM, "-p block=64x32");
-	wrapper_run("run", "sum_matrix.block32x32", "-p", "nx=0", NULL);
-	expect_error(EXIT_PARAM, "matrix 0x16384");
-	wrapper_run("run", "transpose.smem", "-p", "rows=0", NULL);
-	expect_error(EXIT_PARAM, "transpose.smem: matrix 0x8192");
-	wrapper_run("run", "transpose", "-p", "cols=3000000", NULL);
-	expect_error(EXIT_PARAM, "transpose.memcpy: matrix 8192x3000000");
-	wrapper_run("run", "divergence.math1", "-p", "iters=many", NULL);
-	expect_error(EXIT_PARAM, "divergence.math1: -p iters=many");
-	wrapper_run("run", "divergence.math1", "-b", "2048", NULL);
-	expect_error(EXIT_PARAM, "divergence.math1: block size 2048");
-	wrapper_run("run", "divergence.math1_debug", "-p", "iters=5", NULL);
-	expect_error(EXIT_USAGE, "-p iters: no chosen exercise takes this key");
-	wrapper_run("run", "divergence.math1", "-t", "int", NULL);
-	expect_error(EXIT_PARAM, "divergence.math1: element type int is not supported");
-	wrapper_run("run", "nested.recursive_reduce_nosync", "-n", "4194305", NULL);
-	expect_error(EXIT_PARAM, "n = 4194305 with block 512 needs 65544 device-side launches; at most 65536 tail launches");
-	wrapper_run("run", "nested.recursive_reduce", "-b", "96", NULL);
-	expect_error(EXIT_PARAM, "nested.recursive_reduce: block size 96: these kernels halve it to 1");
-	wrapper_run("run", "nested.hello_depth", "-p", "depth=21", NULL);
-	expect_error(EXIT_PARAM, "nested.hello_depth: -p depth=21: from 1 to 20");
-	wrapper_run("run", "nested.hello", "-p", "threads=1025", NULL);
-	expect_error(EXIT_PARAM, "-p blocks=1 -p threads=1025: blocks from 1 to 65535, threads from 1 to 1024");
-	wrapper_run("run", "reduce.unrol8", NULL);
-	expect_error(EXIT_NOMATCH, "did you mean reduce.unroll8");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *const *a = cases[i].args;
+		wrapper_run("run", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL);
+		expect_error(cases[i].code, cases[i].words);
+	}
 }
 END_TEST
 

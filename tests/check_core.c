@@ -280,6 +280,14 @@ START_TEST(descriptor_checks)
 	bad[1].params_size = 4; /* the count lies past the struct */
 	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "exercise 'fine': parameter 'k' lies outside"), "%s", err);
+	/* a key of its own by a generic key's name, only where it takes none */
+	static const struct gpulab_param shape[] = { { .key = "block", .type = GPULAB_PARAM_SHAPE, .def = "32x8", .help = "h" },
+						     { NULL } };
+	bad[1].params = shape, bad[1].params_size = 8;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "declares a parameter 'block', a generic key it takes"), "%s", err);
+	bad[1].block = 0;
+	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), 0);
 	bad[1].params = NULL;
 	d.baseline = "missing";
 	ck_assert_int_eq(registry_check(&d, "reduce", err, sizeof err), -1);
@@ -296,7 +304,7 @@ static void give_params(struct job *j, struct job_param *p)
 	static const struct gpulab_param seed = { .key = "seed", .type = GPULAB_PARAM_SEED, .def = "random", .help = "h" };
 	const char *text[] = { "1048576", "256", "int", "10", "2", "42" };
 	for (int g = 0; g <= NGENERIC; g++) {
-		p[g] = (struct job_param){ .decl = g < NGENERIC ? generic_params[g] : seed };
+		p[g] = (struct job_param){ .decl = g < NGENERIC ? generic_params[g] : seed, .generic = g < NGENERIC ? g : -1 };
 		snprintf(p[g].text, sizeof p[g].text, "%s", text[g]);
 	}
 	j->params = p;

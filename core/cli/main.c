@@ -89,24 +89,28 @@ static int cmd_info(void)
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
+/* Does any chosen exercise take `key` (its own, or a generic one)? */
+static int someone_takes(const struct selection *s, const char *key)
+{
+	for (size_t k = 0; k < s->n; k++) {
+		int g = exercise_generic_key(s->v[k].ex, key);
+		if (g >= 0 ? exercise_takes(s->v[k].ex, (enum generic)g) : exercise_param(s->v[k].ex, key) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
 /* Every key on the command line must mean something to at least one
  * chosen exercise: -p keys, and -n (which some take no size from). */
 static int check_cli_keys(const struct options *o, const struct selection *s)
 {
-	int takes_n = 0;
-	for (size_t k = 0; k < s->n; k++)
-		takes_n |= exercise_takes(s->v[k].ex, GEN_N);
-	if (o->generic[GEN_N] && !takes_n)
+	if ((o->generic[GEN_N] || options_param(o, "n")) && !someone_takes(s, "n"))
 		return fail(EXIT_USAGE, "-n: no chosen exercise takes a size; %s.%s's is set by its own keys (`gpulab list` shows them)",
 			    s->v[0].plugin->name, s->v[0].ex->name);
-	for (int i = 0; i < o->nparams; i++) {
-		int known = 0;
-		for (size_t k = 0; k < s->n && !known; k++)
-			known = exercise_param(s->v[k].ex, o->params[i].key) != NULL;
-		if (!known)
+	for (int i = 0; i < o->nparams; i++)
+		if (!someone_takes(s, o->params[i].key))
 			return fail(EXIT_USAGE, "-p %s: no chosen exercise takes this key (`gpulab list` shows their keys)",
 				    o->params[i].key);
-	}
 	return 0;
 }
 

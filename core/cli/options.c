@@ -131,9 +131,8 @@ static int add_param(struct options *o, char *arg, char *err, size_t errlen)
 		return EXIT_USAGE;
 	}
 	*eq = 0;
-	int g = generic_index(arg);
-	if (g >= 0)
-		return set_generic(o, (enum generic)g, eq + 1, err, errlen);
+	/* -p n=, -p block= ... are checked where they are resolved: an
+	 * exercise may declare a key of its own by that name */
 	o->params[o->nparams++] = (struct keyval){ arg, eq + 1 };
 	return 0;
 }

@@ -403,8 +403,8 @@ int param_check_decl(const struct gpulab_param *d, size_t params_size, char *why
 	char bad[200];
 	size_t w = param_width(d->type);
 	int none = d->min == 0 && d->max == 0;
-	if (!param_valid_name(d->key) || generic_index(d->key) >= 0)
-		snprintf(why, len, "a parameter's key '%s' is not [a-z0-9_]+, or is a generic key", d->key ? d->key : "(null)");
+	if (!param_valid_name(d->key))
+		snprintf(why, len, "a parameter's key '%s' is not [a-z0-9_]+", d->key ? d->key : "(null)");
 	else if (!w)
 		snprintf(why, len, "parameter '%s' has an unknown type %d", d->key, (int)d->type);
 	else if (d->offset > params_size || params_size - d->offset < w)
@@ -459,10 +459,15 @@ static const char *types_taken(const struct gpulab_exercise *e)
 	return (e->dtypes & both) == both ? "int or float" : e->dtypes & GPULAB_INT32 ? "int" : "float";
 }
 
+int exercise_generic_key(const struct gpulab_exercise *e, const char *key)
+{
+	return exercise_param(e, key) ? -1 : generic_index(key);
+}
+
 enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *key, const char *text,
 				 struct param_value *v, char *why, size_t len)
 {
-	int g = generic_index(key);
+	int g = exercise_generic_key(e, key);
 	struct gpulab_param d;
 	char def[32];
 	enum parse_result r;
@@ -493,7 +498,7 @@ enum parse_result exercise_axis(const struct gpulab_exercise *e, const char *key
 	char one[128];
 	enum parse_result r = PARSE_OK;
 	/* the declaration's own checks on each value, then e's on each */
-	int g = generic_index(key);
+	int g = exercise_generic_key(e, key);
 	const struct gpulab_param *own = g < 0 ? exercise_param(e, key) : NULL;
 	if (g >= 0 || own) {
 		struct gpulab_param d;

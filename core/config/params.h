@@ -99,6 +99,11 @@ int exercise_takes(const struct gpulab_exercise *e, enum generic g);
 void exercise_generic(const struct gpulab_exercise *e, enum generic g, struct gpulab_param *d,
 		      char *buf, size_t len);
 
+/* The generic key `key` is for e, or -1: where e declares a key of its
+ * own by a generic key's name (a WxH `block` where it takes no block
+ * size), the name is its own. */
+int exercise_generic_key(const struct gpulab_exercise *e, const char *key);
+
 /* e's own parameter `key`, or NULL. */
 const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const char *key);
 

@@ -76,6 +76,11 @@ static int check_params(const struct gpulab_exercise *e, char *err, size_t errle
 			snprintf(err, errlen, "exercise '%s': %s", e->name, why);
 			return -1;
 		}
+		int g = generic_index(p->key);
+		if (g >= 0 && (g != GEN_N && g != GEN_BLOCK ? 1 : exercise_takes(e, (enum generic)g))) {
+			snprintf(err, errlen, "exercise '%s' declares a parameter '%s', a generic key it takes", e->name, p->key);
+			return -1;
+		}
 		if (exercise_param(e, p->key) != p) {
 			snprintf(err, errlen, "exercise '%s' declares parameter '%s' twice", e->name, p->key);
 			return -1;

@@ -87,7 +87,7 @@ static void params_some(const struct job *j, char *buf, size_t len, char sep, in
 		size_t at = strlen(buf);
 		if (swept >= 0 && (p->values > 1) != swept)
 			continue;
-		if (generic_index(p->decl.key) < 0 && p->text[0])
+		if (p->generic < 0 && p->text[0])
 			snprintf(buf + at, len - at, "%s%s=%s", at ? (char[]){ sep, 0 } : "", p->decl.key, p->text);
 	}
 }

@@ -92,9 +92,9 @@ static const char *source(const struct job *j, struct job_param *p, int g)
 {
 	static const enum scope scopes[] = { SCOPE_EXERCISE, SCOPE_PLUGIN, SCOPE_DEFAULTS };
 	const char *plugin = j->pick.plugin->name, *ex = j->pick.ex->name;
-	const char *cli = g >= 0 ? j->opt->generic[g] : options_param(j->opt, p->decl.key);
+	const char *flag = g >= 0 ? j->opt->generic[g] : NULL, *cli = flag ? flag : options_param(j->opt, p->decl.key);
 	if (cli) {
-		snprintf(p->where, sizeof p->where, g >= 0 ? "%s %s" : "-p %s=%s", g >= 0 ? options_flag(g) : p->decl.key, cli);
+		snprintf(p->where, sizeof p->where, flag ? "%s %s" : "-p %s=%s", flag ? options_flag(g) : p->decl.key, cli);
 		return cli;
 	}
 	for (int k = 0; k < 3; k++) {
@@ -138,7 +138,7 @@ static int count_axes(struct job *j)
 	j->points = 1;
 	for (size_t i = 0; i < j->nparams; i++) {
 		struct job_param *p = &j->params[i];
-		p->axis = source(j, p, generic_index(p->decl.key));
+		p->axis = source(j, p, p->generic);
 		/* values out of range are refused point by point */
 		if (param_axis(&p->decl, p->axis, &p->values, why, sizeof why) == PARSE_MALFORMED)
 			return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
@@ -173,9 +173,12 @@ static int list_params(struct job *j)
 		if (exercise_takes(e, (enum generic)g)) {
 			struct job_param *p = &j->params[n++];
 			exercise_generic(e, (enum generic)g, &p->decl, p->def, sizeof p->def);
+			p->generic = g;
 		}
-	for (size_t i = 0; i < own; i++)
-		j->params[n++].decl = e->params[i];
+	for (size_t i = 0; i < own; i++) {
+		j->params[n].decl = e->params[i];
+		j->params[n++].generic = -1;
+	}
 	j->nparams = n;
 	return 0;
 }
@@ -188,7 +191,8 @@ static int resolve(struct job *j, size_t point)
 	const struct gpulab_exercise *e = j->pick.ex;
 	char keys[256];
 	int rc;
-	if (j->opt->generic[GEN_N] && !exercise_takes(e, GEN_N)) {
+	if ((j->opt->generic[GEN_N] || (options_param(j->opt, "n") && !exercise_param(e, "n")))
+	    && !exercise_takes(e, GEN_N)) {
 		own_keys(e, keys, sizeof keys);
 		return refuse(j, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");
 	}
@@ -196,7 +200,7 @@ static int resolve(struct job *j, size_t point)
 		return rc;
 	for (size_t i = 0; i < j->nparams; i++) {
 		struct job_param *p = &j->params[i];
-		int g = generic_index(p->decl.key);
+		int g = p->generic;
 		if ((rc = pick_value(j, p, g, point % p->values)))
 			return rc;
 		point /= p->values;
@@ -262,7 +266,7 @@ void job_command(const struct job *j, int cold, char *buf, size_t len)
 	snprintf(buf, len, "gpulab run %s", job_name(j, name, sizeof name));
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
-		int g = generic_index(p->decl.key);
+		int g = p->generic;
 		size_t at = strlen(buf);
 		if (!p->text[0])
 			continue; /* not resolved: the job was refused before it */

@@ -57,6 +57,7 @@ struct result {
 /* One resolved parameter: what the reports record of it. */
 struct job_param {
 	struct gpulab_param decl;           /* generic ones with the exercise's default */
+	int generic;                        /* enum generic, or -1 for the exercise's own */
 	char def[32];                       /* decl.def's text for n and block */
 	struct param_value value;
 	const char *axis;                   /* its value, or the list or range of them, as given */
