@@ -105,6 +105,9 @@ static void expect_verified(const char *name, const char *type, const char *n, i
 	gpulab(args);
 	if (may_refuse && o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, name))
 		return;
+	/* an exercise for several GPUs on a machine with too few says so */
+	if (o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, " GPUs, and ") && strstr(o.err, " visible"))
+		return;
 	ck_assert_msg(o.status == 0, "%s -t %s -n %s: exit %d\n%s%s", name, type, n, o.status, o.out, o.err);
 	ck_assert_msg(json_valid(o.out), "%s: invalid JSON: %s", name, o.out);
 	ck_assert_msg(strstr(o.out, "\"verified\": true"), "%s -t %s -n %s not verified: %s", name, type, n, o.out);
@@ -188,6 +191,8 @@ END_TEST
 START_TEST(exercise_block_sizes)
 {
 	const struct exercise *e = &exercises[_i];
+	if (!e->sized)
+		return; /* sized by its own keys, which shaped_verifies varies; it refuses -n */
 	const char *blocks[] = { "64", "1024" };
 	for (int b = 0; b < 2; b++) {
 		char *args[] = { "run", (char *)e->name, "-b", (char *)blocks[b], "-n", "1000003", "-t",

@@ -15,8 +15,8 @@
  *   - a persistent grid, a few blocks per SM, walking the stream with a
  *     grid-stride loop, so no block is launched for too little work;
  *   - the last n % 4 elements, which no vector covers, by scalar code.
- * cudaMalloc returns 256-byte-aligned pointers, so the int4 views of A, B
- * and C are aligned.
+ * The int4 views need A, B and C 16-byte aligned: cudaMalloc returns
+ * 256-byte-aligned pointers, and the plugin starts B at such a boundary.
  */
 #ifndef GPULAB_SUM_MATRIX_BEST_CUH
 #define GPULAB_SUM_MATRIX_BEST_CUH

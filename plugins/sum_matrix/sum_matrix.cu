@@ -37,6 +37,7 @@ struct opts {
 
 struct state : lab::state {
 	int *a = nullptr, *b = nullptr, *c = nullptr;
+	size_t b_at = 0;      /* B's offset from A: n rounded up to 64 ints, so B is 256-byte aligned */
 	size_t copied = 0;    /* COPY: ints moved, the sum's traffic as a copy */
 	unsigned grid = 0;    /* BEST: a persistent grid */
 	std::vector<int> want;
@@ -59,7 +60,7 @@ int plan(gpulab_ctx *ctx)
 	/* read A and B, write C; the copy moves as many bytes */
 	ctx->bytes_read = 2 * ctx->elements * sizeof(int);
 	ctx->bytes_written = ctx->elements * sizeof(int);
-	ctx->device_bytes = 3 * ctx->elements * sizeof(int) + 2 * sizeof(int);
+	ctx->device_bytes = (3 * ctx->elements + 2 * 64) * sizeof(int); /* and B's alignment */
 	return GPULAB_OK;
 }
 
@@ -76,7 +77,8 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid)
 }
 
 /* The input, and the expected output: the sum for BOOK and BEST, for COPY
- * the copied half and a half (A then B, as one array). */
+ * the copied one and a half matrices (A, its padding, then B, as one
+ * array). */
 int setup(gpulab_ctx *ctx)
 {
 	state *s;
@@ -84,20 +86,23 @@ int setup(gpulab_ctx *ctx)
 	int rc;
 	if ((rc = lab::make_state(ctx, &s)) != GPULAB_OK)
 		return rc;
-	/* A and B side by side: the copy reads them as one array */
-	if ((rc = s->alloc(ctx, &s->a, 2 * n)) || (rc = s->alloc(ctx, &s->c, 2 * n)))
+	/* A and B in one buffer, so the copy reads them as one array; B at a
+	 * 256-byte boundary, since best loads it 16 bytes at a time */
+	s->b_at = lab::div_up(n, 64) * 64;
+	if ((rc = s->alloc(ctx, &s->a, s->b_at + n)) || (rc = s->alloc(ctx, &s->c, s->b_at + n)))
 		return rc;
-	s->b = s->a + n;
+	s->b = s->a + s->b_at;
 	s->copied = (3 * n) / 2;
 	std::vector<int> ab;
-	if ((rc = lab::host_vector(ctx, ab, 2 * n)) || (rc = lab::host_vector(ctx, s->want, of(ctx) == COPY ? s->copied : n)))
+	if ((rc = lab::host_vector(ctx, ab, s->b_at + n))
+	    || (rc = lab::host_vector(ctx, s->want, of(ctx) == COPY ? s->copied : n)))
 		return rc;
-	lab::fill(ab.data(), 2 * n, shape_of(ctx).seed);
+	lab::fill(ab.data(), s->b_at + n, shape_of(ctx).seed);
 	for (size_t i = 0; i < s->want.size(); i++)
-		s->want[i] = of(ctx) == COPY ? ab[i] : ab[i] + ab[n + i];
+		s->want[i] = of(ctx) == COPY ? ab[i] : ab[i] + ab[s->b_at + i];
 	if (of(ctx) == BEST && best_grid(ctx, &s->grid) != GPULAB_OK)
 		return GPULAB_ECUDA;
-	LAB_TRY(ctx, cudaMemcpy(s->a, ab.data(), 2 * n * sizeof(int), cudaMemcpyHostToDevice));
+	LAB_TRY(ctx, cudaMemcpy(s->a, ab.data(), ab.size() * sizeof(int), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
