@@ -1,0 +1,858 @@
+/*
+ * The multigpu plugin: the reduction across GPUs.  First what the links
+ * between GPUs can do (a peer copy; a kernel reading another GPU's memory),
+ * then a sum over GPUs two ways (partials added by the host, or gathered
+ * peer-to-peer), then the all-reduce: a ring written by hand (ring.cuh)
+ * against NCCL's, verified and measured in the same table.
+ *
+ * Every exercise is checked against the CPU: sums of lab::fill inputs,
+ * which are exact in float too, and the all-reduce's output on every GPU.
+ * Beside gpulab's time, each row notes nccl-tests' figures:
+ *   algbw = bytes / time          (bytes: the vector's, once)
+ *   busbw = algbw * 2(g-1)/g      for the all-reduce; = algbw for the others
+ * from the exercise's own event timing of the same runs (the median of all
+ * of them).  docs/multigpu.md explains both, and the ring.
+ */
+#include "../reduce/best.cuh"
+#include "gpus.cuh"
+#include "ring.cuh"
+
+#include <gpulab/lab.cuh>
+
+#include <nccl.h>
+
+#include <cinttypes>
+#include <cstdlib>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+/* --- parameters -------------------------------------------------------------- */
+
+struct copy_opts {
+	unsigned dir;     /* 0: uni, 1: bi */
+	uint64_t seed;
+};
+
+struct peer_opts {
+	uint64_t seed;
+};
+
+struct multi_opts {
+	unsigned gpus;    /* 0: every visible GPU (up to 8); else the first N */
+	uint64_t seed;
+};
+
+struct ring_opts {
+	unsigned gpus;
+	uint64_t chunk;   /* bytes */
+	uint64_t depth;   /* streams per GPU */
+	unsigned launch;  /* 0: graph, 1: streams */
+	uint64_t seed;
+};
+
+#define GPUS_PARAM(Opts)                                                                                     \
+	gpulab_param                                                                                         \
+	{                                                                                                    \
+		.key = "gpus", .type = GPULAB_PARAM_ENUM, .offset = offsetof(Opts, gpus), .def = "all",      \
+		.help = "GPUs: all those visible (up to 8), or the first N", .choices = "all|1|2|3|4|5|6|7|8" \
+	}
+
+const gpulab_param copy_params[] = {
+	{ .key = "dir", .type = GPULAB_PARAM_ENUM, .offset = offsetof(copy_opts, dir), .def = "uni",
+	  .help = "uni: GPU 0 to GPU 1; bi: both ways at once (GB/s stays per direction)", .choices = "uni|bi" },
+	LAB_SEED(copy_opts, seed),
+	{}
+};
+
+const gpulab_param peer_params[] = { LAB_SEED(peer_opts, seed), {} };
+
+const gpulab_param multi_params[] = { GPUS_PARAM(multi_opts), LAB_SEED(multi_opts, seed), {} };
+
+const gpulab_param ring_params[] = {
+	GPUS_PARAM(ring_opts),
+	{ .key = "chunk", .type = GPULAB_PARAM_COUNT, .offset = offsetof(ring_opts, chunk), .def = "32M",
+	  .help = "most bytes one kernel of a ring step moves: the pipeline's grain", .min = 4096, .max = 1ll << 30 },
+	{ .key = "depth", .type = GPULAB_PARAM_COUNT, .offset = offsetof(ring_opts, depth), .def = "2",
+	  .help = "streams per GPU: chunks in flight at once", .min = 1, .max = ring::max_depth },
+	{ .key = "launch", .type = GPULAB_PARAM_ENUM, .offset = offsetof(ring_opts, launch), .def = "graph",
+	  .help = "graph: the schedule captured once as a CUDA graph; streams: issued anew every run",
+	  .choices = "graph|streams" },
+	LAB_SEED(ring_opts, seed),
+	{}
+};
+
+/* --- planning ------------------------------------------------------------------ */
+
+size_t elem(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
+
+/* The GPUs an exercise will have, decided before anything runs: `want`
+ * (0: every visible one, up to 8), at least `need`.  *g = 0 where CUDA
+ * sees no GPU: the core refuses the run itself then. */
+int plan_gpus(gpulab_ctx *ctx, unsigned want, unsigned need, unsigned *g, int *ordinals)
+{
+	unsigned vis = gpus::visible(gpus::max_gpus, ordinals);
+	*g = 0;
+	if (vis == 0)
+		return GPULAB_OK;
+	if (vis < need) {
+		ctx->error(ctx, "needs %u GPUs, and %u is visible", need, vis);
+		return GPULAB_EPARAM;
+	}
+	if (want > vis) {
+		ctx->error(ctx, "gpus = %u: only %u GPUs are visible", want, vis);
+		return GPULAB_EPARAM;
+	}
+	*g = want ? want : vis;
+	return GPULAB_OK;
+}
+
+/* Kernels that read another GPU's memory need peer access to it. */
+int plan_reads(gpulab_ctx *ctx, int reader, int owner)
+{
+	if (gpus::can_read(reader, owner))
+		return GPULAB_OK;
+	ctx->error(ctx, "GPU %d cannot read GPU %d's memory (no peer access between them)", reader, owner);
+	return GPULAB_EPARAM;
+}
+
+/* The reduce plugin's `best` takes a block size that is a power of two. */
+int plan_block(gpulab_ctx *ctx)
+{
+	if (ctx->block < 64 || !lab::pow2(ctx->block)) {
+		ctx->error(ctx, "block size %u: the best kernel takes a power of two from 64 to 1024", ctx->block);
+		return GPULAB_EPARAM;
+	}
+	return GPULAB_OK;
+}
+
+/* The GPUs setup() uses: as planned, from those the core handed over. */
+int setup_gpus(gpulab_ctx *ctx, unsigned want, unsigned need, gpus::state *s)
+{
+	unsigned g = want ? want : ctx->ndevices;
+	if (g < need || g > ctx->ndevices) {
+		ctx->error(ctx, "needs %u GPUs, and the run has %u", std::max(g, need), ctx->ndevices);
+		return GPULAB_EPARAM;
+	}
+	int rc = s->open(ctx, g);
+	return rc != GPULAB_OK ? rc : gpus::enable_peers(ctx, g);
+}
+
+/* setup's first step here: the exercise's state, and its GPUs. */
+template <typename S>
+int begin_setup(gpulab_ctx *ctx, S **s, unsigned want, unsigned need)
+{
+	int rc = lab::make_state(ctx, s);
+	return rc != GPULAB_OK ? rc : setup_gpus(ctx, want, need, *s);
+}
+
+/* plan's last step: what one run moves, and what setup will allocate. */
+int traffic(gpulab_ctx *ctx, uint64_t read, uint64_t written, uint64_t device)
+{
+	ctx->bytes_read = read;
+	ctx->bytes_written = written;
+	ctx->device_bytes = device;
+	return GPULAB_OK;
+}
+
+/* --- the `best` reduction on one GPU ---------------------------------------------- */
+
+template <typename T> using best_fn = void (*)(const T *, size_t, T *, unsigned *, T *);
+
+template <typename T>
+best_fn<T> best_kernel(unsigned block)
+{
+	switch (block) {
+	case 64: return reduceBest<T, 64>;
+	case 128: return reduceBest<T, 128>;
+	case 256: return reduceBest<T, 256>;
+	case 512: return reduceBest<T, 512>;
+	default: return reduceBest<T, 1024>; /* plan admits nothing else */
+	}
+}
+
+/* One sum of n elements at `in` (on any GPU this one can read) into *out,
+ * on GPU r: the reduce plugin's best, with its grid sized the same way. */
+template <typename T>
+struct summer {
+	const T *in = nullptr;
+	size_t n = 0;
+	T *partials = nullptr, *out = nullptr;
+	unsigned *tickets = nullptr;
+	unsigned grid = 0, block = 0;
+
+	int setup(gpulab_ctx *ctx, gpus::state *s, unsigned r, const T *input, size_t count, unsigned threads)
+	{
+		gpus::device_kept keep;
+		int sms = 0, per_sm = 0, rc;
+		in = input;
+		n = count;
+		block = threads;
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+		LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->devices[r]));
+		LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, best_kernel<T>(block), block, 0));
+		uint64_t useful = lab::div_up(n, 4ull * block); /* no block without a vector to load */
+		grid = (unsigned)std::min<uint64_t>((uint64_t)sms * std::max(per_sm, 1), useful);
+		if ((rc = s->alloc_on(ctx, r, &partials, std::max(grid, 1u))) != GPULAB_OK
+		    || (rc = s->alloc_on(ctx, r, &out, 1)) != GPULAB_OK || (rc = s->alloc_on(ctx, r, &tickets, 1)) != GPULAB_OK)
+			return rc;
+		LAB_TRY(ctx, cudaMemset(tickets, 0, sizeof(unsigned)));
+		return GPULAB_OK;
+	}
+
+	/* on the current device, which is GPU r */
+	int launch(gpulab_ctx *ctx, cudaStream_t q) const
+	{
+		if (grid == 0) { /* an empty shard sums to 0 */
+			LAB_TRY(ctx, cudaMemsetAsync(out, 0, sizeof(T), q));
+			return GPULAB_OK;
+		}
+		best_kernel<T>(block)<<<grid, block, 0, q>>>(in, n, partials, tickets, out);
+		LAB_LAUNCHED(ctx);
+		return GPULAB_OK;
+	}
+};
+
+/* --- inputs and references ---------------------------------------------------------- */
+
+/* lab::fill's n values with `seed`, into GPU r's buffer. */
+template <typename T>
+int upload(gpulab_ctx *ctx, std::vector<T> &h, T *dev, uint64_t n, uint64_t seed)
+{
+	int rc = lab::host_vector(ctx, h, n);
+	if (rc != GPULAB_OK)
+		return rc;
+	lab::fill(h.data(), n, seed);
+	LAB_TRY(ctx, cudaMemcpy(dev, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+	return GPULAB_OK;
+}
+
+/* A sum as the GPU adds: ints wrap at 32 bits; floats exactly, in double,
+ * with the magnitudes' sum for the tolerance (lab::close_enough). */
+struct sum_ref {
+	double want = 0, sum_abs = 0;
+	template <typename T>
+	void add(const T *h, uint64_t n)
+	{
+		uint32_t isum = 0;
+		double fsum = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			isum += (uint32_t)h[i];
+			fsum += (double)h[i];
+			sum_abs += std::fabs((double)h[i]);
+		}
+		want = std::is_same<T, int>::value ? (double)(int32_t)isum : fsum;
+	}
+	template <typename T>
+	int check(gpulab_ctx *ctx, T got, uint64_t n, uint64_t seed) const
+	{
+		if (lab::close_enough(got, want, sum_abs, n))
+			return GPULAB_OK;
+		ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)", n,
+			   lab::type_name(ctx), want, (double)got, seed);
+		return GPULAB_WRONG;
+	}
+};
+
+/* Fill an output on GPU r with 0xff bytes (NaN, -1) on its own stream. */
+int poison_on(gpulab_ctx *ctx, unsigned r, void *p, size_t bytes)
+{
+	gpus::device_kept keep;
+	LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+	LAB_TRY(ctx, cudaMemsetAsync(p, 0xff, bytes, gpus::stream(ctx, r)));
+	return GPULAB_OK;
+}
+
+/* --- p2p_copy: the link, by the copy engines ------------------------------------------ */
+
+/* Direction d copies src[d] on GPU d into dst[d] on GPU 1-d. */
+struct copy_state : gpus::state {
+	void *src[2] = {}, *dst[2] = {};
+	unsigned dirs = 1;
+	uint64_t seed = 0;
+};
+
+int copy_plan(gpulab_ctx *ctx)
+{
+	const copy_opts &o = lab::opts<copy_opts>(ctx);
+	int ord[gpus::max_gpus];
+	unsigned g;
+	int rc = plan_gpus(ctx, 2, 2, &g, ord);
+	if (rc != GPULAB_OK)
+		return rc;
+	/* GB/s per direction: each byte counted once, as it crosses the link */
+	return traffic(ctx, ctx->elements * elem(ctx), 0, (o.dir ? 2 : 1) * ctx->elements * elem(ctx));
+}
+
+template <typename T>
+int copy_setup(gpulab_ctx *ctx)
+{
+	copy_state *s;
+	int rc = begin_setup(ctx, &s, 2, 2);
+	if (rc != GPULAB_OK)
+		return rc;
+	const copy_opts &o = lab::opts<copy_opts>(ctx);
+	s->dirs = o.dir ? 2 : 1;
+	s->seed = o.seed;
+	std::vector<T> h;
+	for (unsigned d = 0; d < s->dirs; d++) {
+		T *src, *dst;
+		if ((rc = s->alloc_on(ctx, d, &src, ctx->elements)) != GPULAB_OK
+		    || (rc = s->alloc_on(ctx, 1 - d, &dst, ctx->elements)) != GPULAB_OK
+		    || (rc = upload(ctx, h, src, ctx->elements, o.seed + d)) != GPULAB_OK)
+			return rc;
+		s->src[d] = src;
+		s->dst[d] = dst;
+	}
+	return GPULAB_OK;
+}
+
+int copy_reset(gpulab_ctx *ctx)
+{
+	copy_state *s = lab::state_of<copy_state>(ctx);
+	for (unsigned d = 0; d < s->dirs; d++) {
+		int rc = poison_on(ctx, 1 - d, s->dst[d], ctx->elements * elem(ctx));
+		if (rc != GPULAB_OK)
+			return rc;
+	}
+	return s->join(ctx);
+}
+
+int copy_run(gpulab_ctx *ctx)
+{
+	copy_state *s = lab::state_of<copy_state>(ctx);
+	gpus::device_kept keep;
+	int rc = s->start(ctx);
+	if (rc != GPULAB_OK)
+		return rc;
+	for (unsigned d = 0; d < s->dirs; d++) { /* each GPU pushes its own */
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[d]));
+		LAB_TRY(ctx, cudaMemcpyPeerAsync(s->dst[d], ctx->devices[1 - d], s->src[d], ctx->devices[d],
+						 ctx->elements * elem(ctx), gpus::stream(ctx, d)));
+	}
+	return s->finish(ctx);
+}
+
+template <typename T>
+int copy_verify(gpulab_ctx *ctx)
+{
+	copy_state *s = lab::state_of<copy_state>(ctx);
+	std::vector<T> want, got;
+	int rc = lab::host_vector(ctx, want, ctx->elements);
+	for (unsigned d = 0; rc == GPULAB_OK && d < s->dirs; d++) {
+		char name[32];
+		std::snprintf(name, sizeof name, "GPU %u's copy", 1 - d);
+		lab::fill(want.data(), ctx->elements, s->seed + d);
+		if ((rc = lab::copy_back(ctx, got, (const T *)s->dst[d], ctx->elements)) == GPULAB_OK)
+			rc = lab::expect_equal(ctx, name, got.data(), want.data(), ctx->elements);
+	}
+	return rc != GPULAB_OK ? rc : s->note_bandwidth(ctx, (double)ctx->bytes_read, 1);
+}
+
+/* --- p2p_kernel: the link, by a kernel's loads ----------------------------------------- */
+
+struct peer_state : gpus::state {
+	void *in = nullptr;     /* on GPU 1 */
+	summer<int> si;         /* on GPU 0 */
+	summer<float> sf;
+	sum_ref ref;
+	uint64_t seed = 0;
+};
+
+template <typename T> summer<T> &summer_of(peer_state *s);
+template <> summer<int> &summer_of<int>(peer_state *s) { return s->si; }
+template <> summer<float> &summer_of<float>(peer_state *s) { return s->sf; }
+
+int peer_plan(gpulab_ctx *ctx)
+{
+	int ord[gpus::max_gpus];
+	unsigned g;
+	int rc = plan_gpus(ctx, 2, 2, &g, ord);
+	if (rc != GPULAB_OK || (rc = plan_block(ctx)) != GPULAB_OK || (g && (rc = plan_reads(ctx, ord[0], ord[1]))))
+		return rc;
+	/* all of it over the link */
+	return traffic(ctx, ctx->elements * elem(ctx), elem(ctx), ctx->elements * elem(ctx) + (1 << 20));
+}
+
+template <typename T>
+int peer_setup(gpulab_ctx *ctx)
+{
+	peer_state *s;
+	int rc = begin_setup(ctx, &s, 2, 2);
+	if (rc != GPULAB_OK)
+		return rc;
+	s->seed = lab::opts<peer_opts>(ctx).seed;
+	T *in;
+	std::vector<T> h;
+	if ((rc = s->alloc_on(ctx, 1, &in, ctx->elements)) != GPULAB_OK
+	    || (rc = upload(ctx, h, in, ctx->elements, s->seed)) != GPULAB_OK)
+		return rc;
+	s->in = in;
+	s->ref.add(h.data(), ctx->elements);
+	return summer_of<T>(s).setup(ctx, s, 0, in, ctx->elements, ctx->block); /* GPU 0 sums GPU 1's array */
+}
+
+template <typename T>
+int peer_reset(gpulab_ctx *ctx)
+{
+	return lab::poison(ctx, summer_of<T>(lab::state_of<peer_state>(ctx)).out, sizeof(T));
+}
+
+template <typename T>
+int peer_run(gpulab_ctx *ctx)
+{
+	peer_state *s = lab::state_of<peer_state>(ctx);
+	int rc;
+	if ((rc = s->begin_run(ctx)) != GPULAB_OK || (rc = summer_of<T>(s).launch(ctx, lab::stream(ctx))) != GPULAB_OK)
+		return rc;
+	return s->end_run(ctx);
+}
+
+template <typename T>
+int peer_verify(gpulab_ctx *ctx)
+{
+	peer_state *s = lab::state_of<peer_state>(ctx);
+	T got;
+	LAB_TRY(ctx, cudaMemcpy(&got, summer_of<T>(s).out, sizeof(T), cudaMemcpyDeviceToHost));
+	int rc = s->ref.check(ctx, got, ctx->elements, s->seed);
+	return rc != GPULAB_OK ? rc : s->note_bandwidth(ctx, (double)ctx->elements * elem(ctx), 1);
+}
+
+/* --- reduce_host, reduce_p2p: a sum over GPUs ---------------------------------------------- */
+
+struct shard_variant {
+	bool to_host; /* the host adds the partial sums; else GPU 0, gathered peer-to-peer */
+};
+
+template <typename T>
+struct shards {
+	summer<T> part[gpus::max_gpus]; /* GPU r's shard and its sum */
+	summer<T> total;                /* reduce_p2p: GPU 0 adds the gathered partials */
+	T *gathered = nullptr;          /* reduce_p2p: on GPU 0, one per GPU */
+	T *host = nullptr;              /* reduce_host: pinned, one per GPU */
+};
+
+struct shard_state : gpus::state {
+	shards<int> si;
+	shards<float> sf;
+	sum_ref ref;
+	double host_sum = 0;
+	uint64_t seed = 0;
+};
+
+template <typename T> shards<T> &shards_of(shard_state *s);
+template <> shards<int> &shards_of<int>(shard_state *s) { return s->si; }
+template <> shards<float> &shards_of<float>(shard_state *s) { return s->sf; }
+
+const shard_variant *variant_of(const gpulab_ctx *ctx) { return static_cast<const shard_variant *>(ctx->data); }
+
+/* GPU r's shard of n elements over g GPUs: [*lo, *hi) */
+void shard(uint64_t n, unsigned g, unsigned r, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t per = lab::div_up(n, g);
+	*lo = std::min(r * per, n);
+	*hi = std::min(*lo + per, n);
+}
+
+int shard_plan(gpulab_ctx *ctx)
+{
+	int ord[gpus::max_gpus];
+	unsigned g;
+	int rc = plan_gpus(ctx, lab::opts<multi_opts>(ctx).gpus, 1, &g, ord);
+	if (rc != GPULAB_OK || (rc = plan_block(ctx)) != GPULAB_OK)
+		return rc;
+	return traffic(ctx, ctx->elements * elem(ctx), (g ? g : 1) * elem(ctx),
+		       lab::div_up(ctx->elements, g ? g : 1) * elem(ctx) + (1 << 20));
+}
+
+template <typename T>
+int shard_setup(gpulab_ctx *ctx)
+{
+	shard_state *s;
+	const multi_opts &o = lab::opts<multi_opts>(ctx);
+	int rc = begin_setup(ctx, &s, o.gpus, 1);
+	if (rc != GPULAB_OK)
+		return rc;
+	shards<T> &sh = shards_of<T>(s);
+	std::vector<T> h;
+	s->seed = o.seed;
+	if ((rc = lab::host_vector(ctx, h, ctx->elements)) != GPULAB_OK)
+		return rc;
+	lab::fill(h.data(), ctx->elements, o.seed);
+	s->ref.add(h.data(), ctx->elements);
+	for (unsigned r = 0; r < s->g; r++) {
+		uint64_t lo, hi;
+		T *in;
+		shard(ctx->elements, s->g, r, &lo, &hi);
+		if ((rc = s->alloc_on(ctx, r, &in, hi - lo)) != GPULAB_OK
+		    || (rc = sh.part[r].setup(ctx, s, r, in, hi - lo, ctx->block)) != GPULAB_OK)
+			return rc;
+		LAB_TRY(ctx, cudaMemcpy(in, h.data() + lo, (hi - lo) * sizeof(T), cudaMemcpyHostToDevice));
+	}
+	if (variant_of(ctx)->to_host)
+		return s->alloc_pinned(ctx, &sh.host, s->g);
+	if ((rc = s->alloc_on(ctx, 0, &sh.gathered, s->g)) != GPULAB_OK)
+		return rc;
+	return sh.total.setup(ctx, s, 0, sh.gathered, s->g, 64);
+}
+
+template <typename T>
+int shard_reset(gpulab_ctx *ctx)
+{
+	shard_state *s = lab::state_of<shard_state>(ctx);
+	shards<T> &sh = shards_of<T>(s);
+	int rc;
+	for (unsigned r = 0; r < s->g; r++)
+		if ((rc = poison_on(ctx, r, sh.part[r].out, sizeof(T))) != GPULAB_OK)
+			return rc;
+	if (sh.host)
+		std::memset(sh.host, 0xff, s->g * sizeof(T));
+	else if ((rc = lab::poison(ctx, sh.gathered, s->g * sizeof(T))) != GPULAB_OK
+		 || (rc = lab::poison(ctx, sh.total.out, sizeof(T))) != GPULAB_OK)
+		return rc;
+	return s->join(ctx);
+}
+
+template <typename T>
+int shard_run(gpulab_ctx *ctx)
+{
+	shard_state *s = lab::state_of<shard_state>(ctx);
+	shards<T> &sh = shards_of<T>(s);
+	gpus::device_kept keep;
+	int rc = s->start(ctx);
+	if (rc != GPULAB_OK)
+		return rc;
+	for (unsigned r = 0; r < s->g; r++) {
+		cudaStream_t q = gpus::stream(ctx, r);
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+		if ((rc = sh.part[r].launch(ctx, q)) != GPULAB_OK)
+			return rc;
+		if (sh.host) /* the book's way: every partial to the host */
+			LAB_TRY(ctx, cudaMemcpyAsync(sh.host + r, sh.part[r].out, sizeof(T), cudaMemcpyDeviceToHost, q));
+		else /* peer-to-peer, into GPU 0's array */
+			LAB_TRY(ctx, cudaMemcpyPeerAsync(sh.gathered + r, ctx->devices[0], sh.part[r].out, ctx->devices[r],
+							 sizeof(T), q));
+	}
+	if ((rc = s->join(ctx)) != GPULAB_OK)
+		return rc;
+	LAB_TRY(ctx, cudaSetDevice(ctx->devices[0]));
+	if (!sh.host && (rc = sh.total.launch(ctx, lab::stream(ctx))) != GPULAB_OK)
+		return rc;
+	return s->end_run(ctx);
+}
+
+/* reduce_host's last step, timed apart: the host adds the partials (ints
+ * wrapping, floats in double), as the reduce plugin's book kernels do. */
+template <typename T>
+int shard_host(gpulab_ctx *ctx)
+{
+	shard_state *s = lab::state_of<shard_state>(ctx);
+	const T *p = shards_of<T>(s).host;
+	sum_ref partials;
+	if (!p)
+		return GPULAB_OK;
+	partials.add(p, s->g);
+	s->host_sum = (double)(T)partials.want; /* a float sum rounds to float, as the GPU's would */
+	return GPULAB_OK;
+}
+
+template <typename T>
+int shard_verify(gpulab_ctx *ctx)
+{
+	shard_state *s = lab::state_of<shard_state>(ctx);
+	shards<T> &sh = shards_of<T>(s);
+	T got = (T)s->host_sum;
+	if (!sh.host)
+		LAB_TRY(ctx, cudaMemcpy(&got, sh.total.out, sizeof(T), cudaMemcpyDeviceToHost));
+	int rc = s->ref.check(ctx, got, ctx->elements, s->seed);
+	return rc != GPULAB_OK ? rc : s->note_bandwidth(ctx, (double)ctx->elements * elem(ctx), 1);
+}
+
+/* --- allreduce_ring, allreduce_nccl: every GPU gets the sum of all ------------------------- */
+
+/* nccl-tests' bus bandwidth factor for an all-reduce: each GPU sends and
+ * receives 2(g-1)/g of the vector, whatever the algorithm. */
+double allreduce_factor(unsigned g) { return 2.0 * (g - 1) / g; }
+
+struct nccl_state : gpus::state {
+	void *in[gpus::max_gpus] = {}, *out[gpus::max_gpus] = {};
+	ncclComm_t comms[gpus::max_gpus] = {};
+	~nccl_state() override
+	{
+		for (ncclComm_t c : comms)
+			if (c)
+				ncclCommDestroy(c);
+	}
+};
+
+/* GPU r's input is lab::fill's with seed + r; every GPU must end with
+ * their sum, exact for ints (wrapping) and, for floats, within
+ * lab::close_enough of it with sum |x| <= g (lab::fill's values are
+ * multiples of 1/256 in [-1, 1], so every such sum is exact anyway). */
+template <typename T>
+int allreduce_inputs(gpulab_ctx *ctx, gpus::state *s, void **in, void **out, uint64_t seed)
+{
+	/* whole 16-byte words: NCCL reads its buffers 16 bytes at a time */
+	const uint64_t padded = lab::div_up(ctx->elements, 4) * 4;
+	std::vector<T> h;
+	int rc;
+	for (unsigned r = 0; r < s->g; r++) {
+		T *i, *o;
+		if ((rc = s->alloc_on(ctx, r, &i, padded)) != GPULAB_OK || (rc = s->alloc_on(ctx, r, &o, padded)) != GPULAB_OK
+		    || (rc = upload(ctx, h, i, ctx->elements, seed + r)) != GPULAB_OK)
+			return rc;
+		in[r] = i;
+		out[r] = o;
+	}
+	return GPULAB_OK;
+}
+
+int allreduce_reset(gpulab_ctx *ctx, gpus::state *s, void *const *out)
+{
+	for (unsigned r = 0; r < s->g; r++) {
+		int rc = poison_on(ctx, r, out[r], ctx->elements * elem(ctx));
+		if (rc != GPULAB_OK)
+			return rc;
+	}
+	return s->join(ctx);
+}
+
+template <typename T>
+int allreduce_verify(gpulab_ctx *ctx, gpus::state *s, void *const *out, uint64_t seed)
+{
+	const uint64_t n = ctx->elements;
+	std::vector<T> want, h, got;
+	int rc;
+	if ((rc = lab::host_vector(ctx, want, n)) != GPULAB_OK || (rc = lab::host_vector(ctx, h, n)) != GPULAB_OK)
+		return rc;
+	for (unsigned r = 0; r < s->g; r++) { /* the reference, input by input */
+		lab::fill(h.data(), n, seed + r);
+		for (uint64_t i = 0; i < n; i++)
+			if (r == 0)
+				want[i] = h[i];
+			else if constexpr (std::is_same<T, int>::value)
+				want[i] = (int)((uint32_t)want[i] + (uint32_t)h[i]); /* wrapping, as the GPU adds */
+			else
+				want[i] += h[i];
+	}
+	for (unsigned r = 0; r < s->g; r++) {
+		if ((rc = lab::copy_back(ctx, got, (const T *)out[r], n)) != GPULAB_OK)
+			return rc;
+		for (uint64_t i = 0; i < n; i++)
+			if (!lab::close_enough(got[i], (double)want[i], (double)s->g, s->g)) {
+				ctx->error(ctx, "GPU %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
+					   " reproduces)", r, ctx->devices[r], i, (double)want[i], (double)got[i], seed);
+				return GPULAB_WRONG;
+			}
+	}
+	return s->note_bandwidth(ctx, (double)n * elem(ctx), allreduce_factor(s->g));
+}
+
+/* What an all-reduce plans: the vector on every GPU, in and out.  gpulab's
+ * GB/s is algbw: bytes_read is the vector, once. */
+int allreduce_plan(gpulab_ctx *ctx, unsigned want, uint64_t slack, unsigned *g, int *ord)
+{
+	int rc = plan_gpus(ctx, want, 1, g, ord);
+	if (rc != GPULAB_OK)
+		return rc;
+	return traffic(ctx, ctx->elements * elem(ctx), 0, 2 * ctx->elements * elem(ctx) + slack);
+}
+
+/* The ring: kernels on every GPU read their neighbour's buffer. */
+int ring_plan(gpulab_ctx *ctx)
+{
+	int ord[gpus::max_gpus];
+	unsigned g;
+	int rc = allreduce_plan(ctx, lab::opts<ring_opts>(ctx).gpus, 0, &g, ord);
+	for (unsigned r = 0; rc == GPULAB_OK && g > 1 && r < g; r++)
+		rc = plan_reads(ctx, ord[r], ord[(r + g - 1) % g]);
+	return rc;
+}
+
+template <typename T>
+int ring_setup(gpulab_ctx *ctx)
+{
+	ring::state *s;
+	const ring_opts &o = lab::opts<ring_opts>(ctx);
+	int rc = begin_setup(ctx, &s, o.gpus, 1);
+	if (rc != GPULAB_OK)
+		return rc;
+	s->lay.plan(s->g, ctx->elements, o.chunk / sizeof(T));
+	if ((rc = s->open_ring<T>(ctx, (unsigned)o.depth)) != GPULAB_OK || (rc = allreduce_inputs<T>(ctx, s, s->in, s->out, o.seed)) != GPULAB_OK)
+		return rc;
+	ctx->note(ctx, "gpus", s->g);
+	ctx->note(ctx, "chunks", (double)s->lay.chunks);
+	return o.launch == 0 ? s->capture<T>(ctx) : GPULAB_OK;
+}
+
+int ring_reset(gpulab_ctx *ctx)
+{
+	ring::state *s = lab::state_of<ring::state>(ctx);
+	return allreduce_reset(ctx, s, s->out);
+}
+
+template <typename T>
+int ring_run(gpulab_ctx *ctx)
+{
+	ring::state *s = lab::state_of<ring::state>(ctx);
+	int rc = s->begin_run(ctx);
+	if (rc != GPULAB_OK)
+		return rc;
+	if (s->exec)
+		LAB_TRY(ctx, cudaGraphLaunch(s->exec, lab::stream(ctx)));
+	else if ((rc = s->enqueue<T>(ctx)) != GPULAB_OK)
+		return rc;
+	return s->end_run(ctx);
+}
+
+template <typename T>
+int ring_verify(gpulab_ctx *ctx)
+{
+	ring::state *s = lab::state_of<ring::state>(ctx);
+	return allreduce_verify<T>(ctx, s, s->out, lab::opts<ring_opts>(ctx).seed);
+}
+
+#define NCCL_TRY(ctx, call)                                                                 \
+	do {                                                                                \
+		ncclResult_t nccl_e_ = (call);                                              \
+		if (nccl_e_ != ncclSuccess) {                                               \
+			(ctx)->error((ctx), "%s: %s", #call, ncclGetErrorString(nccl_e_)); \
+			return GPULAB_ECUDA;                                                \
+		}                                                                           \
+	} while (0)
+
+/* The communicators: one per GPU, all in this process.  This is the one
+ * function a multi-process launcher (one process per GPU, as mpirun, srun
+ * or torchrun start them) would change: rank 0 calls ncclGetUniqueId, the
+ * launcher's channel hands the id to every rank, and each process calls
+ * ncclCommInitRank(&comm, nranks, id, rank) for its own GPU.
+ *
+ * These GPUs are shared: NVLink multicast (NVLS) can take a host's GPUs
+ * out of service, so unless the user set NCCL_NVLS_ENABLE, it is 0 before
+ * NCCL reads its environment, at its first call, here. */
+int open_comms(gpulab_ctx *ctx, nccl_state *s)
+{
+	gpus::device_kept keep;
+	if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0) {
+		ctx->error(ctx, "setenv NCCL_NVLS_ENABLE: out of memory");
+		return GPULAB_ENOMEM;
+	}
+	NCCL_TRY(ctx, ncclCommInitAll(s->comms, (int)s->g, ctx->devices));
+	return GPULAB_OK;
+}
+
+int nccl_plan(gpulab_ctx *ctx)
+{
+	int ord[gpus::max_gpus];
+	unsigned g;
+	return allreduce_plan(ctx, lab::opts<multi_opts>(ctx).gpus, 1ull << 30 /* NCCL's own buffers */, &g, ord);
+}
+
+template <typename T>
+int nccl_setup(gpulab_ctx *ctx)
+{
+	nccl_state *s;
+	const multi_opts &o = lab::opts<multi_opts>(ctx);
+	int rc = begin_setup(ctx, &s, o.gpus, 1);
+	if (rc != GPULAB_OK || (rc = allreduce_inputs<T>(ctx, s, s->in, s->out, o.seed)) != GPULAB_OK)
+		return rc;
+	ctx->note(ctx, "gpus", s->g);
+	return open_comms(ctx, s);
+}
+
+int nccl_reset(gpulab_ctx *ctx)
+{
+	nccl_state *s = lab::state_of<nccl_state>(ctx);
+	return allreduce_reset(ctx, s, s->out);
+}
+
+int nccl_run(gpulab_ctx *ctx)
+{
+	nccl_state *s = lab::state_of<nccl_state>(ctx);
+	ncclDataType_t type = ctx->dtype == GPULAB_INT32 ? ncclInt32 : ncclFloat32;
+	gpus::device_kept keep;
+	int rc = s->start(ctx);
+	if (rc != GPULAB_OK)
+		return rc;
+	NCCL_TRY(ctx, ncclGroupStart());
+	for (unsigned r = 0; r < s->g; r++) {
+		ncclResult_t e = ncclAllReduce(s->in[r], s->out[r], ctx->elements, type, ncclSum, s->comms[r],
+					       gpus::stream(ctx, r));
+		if (e != ncclSuccess) {
+			ncclGroupEnd();
+			ctx->error(ctx, "ncclAllReduce on GPU %u: %s", r, ncclGetErrorString(e));
+			return GPULAB_ECUDA;
+		}
+	}
+	NCCL_TRY(ctx, ncclGroupEnd());
+	return s->finish(ctx);
+}
+
+template <typename T>
+int nccl_verify(gpulab_ctx *ctx)
+{
+	nccl_state *s = lab::state_of<nccl_state>(ctx);
+	return allreduce_verify<T>(ctx, s, s->out, lab::opts<multi_opts>(ctx).seed);
+}
+
+/* --- the exercises ---------------------------------------------------------------------------- */
+
+const shard_variant v_host = { true }, v_p2p = { false };
+
+/* Every exercise takes ints and floats, 2^26 of them by default (256 MiB:
+ * large enough for NVLink's full rate). */
+#define SIZED .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 26, .n_max = 1ull << 33
+
+const gpulab_exercise exercises[] = {
+	{ .name = "p2p_copy",
+	  .summary = "cudaMemcpyPeerAsync, GPU 0 to GPU 1 (-p dir=bi: both ways at once); GB/s, algbw and busbw are per direction",
+	  SIZED, .params = copy_params, .params_size = sizeof(copy_opts), .plan = copy_plan,
+	  .setup = LAB_TYPED(copy_setup), .reset = copy_reset, .run = copy_run, .verify = LAB_TYPED(copy_verify),
+	  .teardown = lab::teardown<copy_state>, .max_devices = 2 },
+	{ .name = "p2p_kernel",
+	  .summary = "the reduce plugin's best kernel on GPU 0 summing GPU 1's memory through peer access: NVLink is memory",
+	  SIZED, .block = 512, .params = peer_params, .params_size = sizeof(peer_opts), .plan = peer_plan,
+	  .setup = LAB_TYPED(peer_setup), .reset = LAB_TYPED(peer_reset), .run = LAB_TYPED(peer_run),
+	  .verify = LAB_TYPED(peer_verify), .teardown = lab::teardown<peer_state>, .max_devices = 2 },
+	{ .name = "reduce_host",
+	  .summary = "each GPU sums its shard (best), the host adds the partial sums: the book's multi-GPU pattern",
+	  SIZED, .block = 512, .params = multi_params, .params_size = sizeof(multi_opts), .plan = shard_plan,
+	  .setup = LAB_TYPED(shard_setup), .reset = LAB_TYPED(shard_reset), .run = LAB_TYPED(shard_run),
+	  .host = LAB_TYPED(shard_host), .verify = LAB_TYPED(shard_verify), .teardown = lab::teardown<shard_state>,
+	  .data = &v_host, .max_devices = gpus::max_gpus },
+	{ .name = "reduce_p2p",
+	  .summary = "each GPU sums its shard (best), the partials go peer-to-peer to GPU 0, which adds them",
+	  SIZED, .block = 512, .params = multi_params, .params_size = sizeof(multi_opts), .plan = shard_plan,
+	  .setup = LAB_TYPED(shard_setup), .reset = LAB_TYPED(shard_reset), .run = LAB_TYPED(shard_run),
+	  .verify = LAB_TYPED(shard_verify), .teardown = lab::teardown<shard_state>, .data = &v_p2p,
+	  .max_devices = gpus::max_gpus },
+	{ .name = "allreduce_ring",
+	  .summary = "hand-written ring all-reduce: reduce-scatter + all-gather, chunked, pipelined, reading the neighbour; "
+		     "algbw = bytes/time, busbw = algbw*2(g-1)/g",
+	  SIZED, .params = ring_params, .params_size = sizeof(ring_opts), .plan = ring_plan,
+	  .setup = LAB_TYPED(ring_setup), .reset = ring_reset, .run = LAB_TYPED(ring_run),
+	  .verify = LAB_TYPED(ring_verify), .teardown = lab::teardown<ring::state>, .max_devices = gpus::max_gpus },
+	{ .name = "allreduce_nccl",
+	  .summary = "ncclAllReduce, one communicator per GPU in this process (ncclCommInitAll): the reference; "
+		     "algbw = bytes/time, busbw = algbw*2(g-1)/g",
+	  SIZED, .params = multi_params, .params_size = sizeof(multi_opts), .plan = nccl_plan,
+	  .setup = LAB_TYPED(nccl_setup), .reset = nccl_reset, .run = nccl_run, .verify = LAB_TYPED(nccl_verify),
+	  .teardown = lab::teardown<nccl_state>, .max_devices = gpus::max_gpus },
+};
+
+const gpulab_plugin plugin = {
+	GPULAB_PLUGIN_HEAD,
+	.name = "multigpu",
+	.summary = "reduction across GPUs: peer copies and loads, a hand-made ring all-reduce against NCCL's",
+	.exercises = exercises,
+	.n_exercises = sizeof exercises / sizeof exercises[0],
+	.reference = "allreduce_nccl",
+};
+
+} // namespace
+
+GPULAB_PLUGIN_ENTRY
+{
+	return &plugin;
+}
