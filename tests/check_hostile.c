@@ -749,6 +749,25 @@ END_TEST
 
 /* gpulab list refuses them, each in one line, and lists the rest; a FIFO
  * named by `file =` does not hang it. */
+/* Paths from INI files reach the terminal escaped in `gpulab list` too. */
+START_TEST(cli_list_escapes_paths)
+{
+	char ini[4096], dir[4200];
+	char *tmp = temp_dir();
+	snprintf(dir, sizeof dir, "%s/esc\x1b[2Jdir", tmp);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	char cmd[8600];
+	snprintf(cmd, sizeof cmd, "cp %s/fake.so '%s/fake.so'", getenv("GPULAB_TEST_PLUGINS"), dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(ini, sizeof ini, "[plugin fake]\nfile = %s/fake.so\n", dir);
+	lab_setup(ini);
+	lab_run(NULL, "list", NULL);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, "esc\\x1b[2Jdir") && !strchr(o.out, '\x1b'), "%s", o.out);
+	free(tmp);
+}
+END_TEST
+
 START_TEST(cli_plugin_trust)
 {
 	char *dir = temp_dir(), ini[8192], fifo[4200];
@@ -801,6 +820,7 @@ int main(void)
 	tcase_add_test(t, config_xdg);
 	tcase_add_test(t, config_xdg_not_regular);
 	tcase_add_test(t, cli_config_fifos);
+	tcase_add_test(t, cli_list_escapes_paths);
 	tcase_add_test(t, cli_config_not_files);
 	tcase_add_test(t, cli_config_long_line);
 	tcase_add_test(t, options_errors_name_the_option);

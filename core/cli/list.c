@@ -3,6 +3,7 @@
 #include "cli/list.h"
 
 #include "report/emit.h"
+#include "report/escape.h"
 #include "config/params.h"
 
 #include <inttypes.h>
@@ -56,8 +57,12 @@ static void print_table(const struct registry *r, FILE *out)
 		const struct plugin *p = &r->v[i];
 		if (!p->desc)
 			continue;
-		fprintf(out, "\n%s: %s\n  file %s (from %s)\n", p->name, p->desc->summary ? p->desc->summary : "",
-			p->path, p->ini);
+		/* the paths come from INI files: escaped, like every error line */
+		fprintf(out, "\n%s: %s\n  file ", p->name, p->desc->summary ? p->desc->summary : "");
+		fput_escaped(out, p->path);
+		fputs(" (from ", out);
+		fput_escaped(out, p->ini);
+		fputs(")\n", out);
 		for (size_t k = 0; k < p->desc->n_exercises; k++) {
 			const struct gpulab_exercise *e = &p->desc->exercises[k];
 			char full[256];
