@@ -449,6 +449,7 @@ START_TEST(sweep_points)
 	ck_assert_int_eq(plan(0), 0);
 	ck_assert_uint_eq(job.points, 12);
 	expect("n", "1024", "-n 1024,2048");
+	job_free(&job);
 	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 1), 0);
 	expect("n", "2048", "-n");
 	expect("mode", "fast", "-p mode=fast,slow");
