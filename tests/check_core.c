@@ -8,6 +8,7 @@
 #include "plugins/registry.h"
 #include "report/report.h"
 #include "config/size.h"
+#include "schema.h"
 #include "testutil.h"
 
 #include <stddef.h>
@@ -335,12 +336,24 @@ static void make_jobs(void)
 	jobs[2].res.notes[0].value = 2;
 }
 
+static char *render_with(enum format f, int samples);
+
 static char *render(enum format f)
 {
-	static char buf[16384];
+	return render_with(f, 0);
+}
+
+static char *render_samples(enum format f)
+{
+	return render_with(f, 1);
+}
+
+static char *render_with(enum format f, int samples)
+{
+	static char buf[65536];
 	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
 	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
-			    .stop = STOP_DEFAULTS };
+			    .samples = samples, .stop = STOP_DEFAULTS };
 	FILE *out = fmemopen(buf, sizeof buf, "w");
 	report_print(&r, out);
 	fclose(out);
@@ -410,6 +423,43 @@ START_TEST(report_table)
 	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "takes no -n");
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "reduce.unroll8: skipped: takes no -n"), "%s", s);
+}
+END_TEST
+
+static void add_metrics(void);
+
+/* The record holds to its documented schema, docs/record.schema.json, in
+ * every state a row can be in: measured, FAILED, skipped, with counters,
+ * clocks and samples. */
+START_TEST(record_matches_schema)
+{
+	char path[4200], err[512];
+	snprintf(path, sizeof path, "%s/docs/record.schema.json", getenv("srcdir") ? getenv("srcdir") : "..");
+	struct json *schema = json_read_file(path, 1 << 20, err, sizeof err);
+	ck_assert_msg(schema != NULL, "%s", err);
+	make_jobs();
+	add_metrics();
+	jobs[2].res.clocks = (struct clock_stats){ .samples = 10, .sm_min = 1755, .sm_max = 1980, .mem_mhz = 2619,
+						   .sm_mean = 1900.5, .throttled = 2, .reasons = 0x4 };
+	double samples[3] = { 1.5, 1.25, 2 };
+	jobs[0].res.samples = samples, jobs[0].res.nsamples = 3;
+	for (int skip = 0; skip < 2; skip++) {
+		if (skip)
+			jobs[1].res.outcome = OUTCOME_SKIPPED;
+		char *s = render_samples(FORMAT_JSON);
+		struct json *doc = json_parse(s, strlen(s), err, sizeof err);
+		ck_assert_msg(doc != NULL, "%s\n%s", err, s);
+		ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
+		ck_assert_msg(strstr(s, "\"samples_ms\": [1.5, 1.25, 2]") && strstr(s, "\"reasons\": \"sw_power_cap\""), "%s", s);
+		json_free(doc);
+	}
+	jobs[0].res.samples = NULL;
+	/* and the validator itself refuses what breaks the schema */
+	const char *bad = "{\"schema\": \"gpulab-record/2\"}";
+	struct json *doc = json_parse(bad, strlen(bad), err, sizeof err);
+	ck_assert_int_eq(schema_check(doc, schema, err, sizeof err), -1);
+	json_free(doc);
+	json_free(schema);
 }
 END_TEST
 
@@ -535,6 +585,7 @@ int main(void)
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
 	tcase_add_test(t, json_strings_escape);
+	tcase_add_test(t, record_matches_schema);
 	tcase_add_test(t, metrics_resolve_names);
 	tcase_add_test(t, metrics_resolve_errors);
 	tcase_add_test(t, report_metrics);

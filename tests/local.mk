@@ -27,7 +27,7 @@ TEST_UTIL = tests/testutil.c tests/testutil.h
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 check_PROGRAMS += tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_json tests/check_stats
-tests_check_core_SOURCES = tests/check_core.c $(TEST_UTIL)
+tests_check_core_SOURCES = tests/check_core.c tests/schema.c tests/schema.h $(TEST_UTIL)
 tests_check_core_CFLAGS = $(TEST_CFLAGS)
 tests_check_core_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 tests_check_param_SOURCES = tests/check_param.c $(TEST_UTIL)

@@ -575,7 +575,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	json_clocks(j, out);
 	if (r->samples) {
 		fputs(", \"samples_ms\": [", out);
-		for (unsigned i = 0; i < x->nsamples; i++)
+		for (unsigned i = 0; x->samples && i < x->nsamples; i++)
 			fprintf(out, "%s%.6g", i ? ", " : "", x->samples[i]);
 		fputc(']', out);
 	}
