@@ -33,16 +33,18 @@ __global__ void axpy(float a, const float *x, float *y, uint64_t n)
 		y[i] = a * x[i] + y[i];
 }
 
-/* What the declarations cannot say: a whole number of warps a block. */
+/* What the declarations cannot say: a whole number of warps a block.
+ * ctx->elements, the count one run processes, starts as -n; an exercise
+ * whose size comes from keys of its own would set it here. */
 int plan(gpulab_ctx *ctx)
 {
 	if (ctx->block % 32) {
 		ctx->error(ctx, "block size %u: use a multiple of 32", ctx->block);
 		return GPULAB_EPARAM;
 	}
-	ctx->bytes_read = 2 * ctx->n * sizeof(float);
-	ctx->bytes_written = ctx->n * sizeof(float);
-	ctx->device_bytes = 2 * ctx->n * sizeof(float);
+	ctx->bytes_read = 2 * ctx->elements * sizeof(float);
+	ctx->bytes_written = ctx->elements * sizeof(float);
+	ctx->device_bytes = 2 * ctx->elements * sizeof(float);
 	return GPULAB_OK;
 }
 
@@ -50,14 +52,14 @@ int setup(gpulab_ctx *ctx)
 {
 	state *s;
 	int rc;
-	if ((rc = lab::make_state(ctx, &s)) || (rc = lab::host_vector(ctx, s->hx, ctx->n))
-	    || (rc = lab::host_vector(ctx, s->hy, ctx->n)))
+	if ((rc = lab::make_state(ctx, &s)) || (rc = lab::host_vector(ctx, s->hx, ctx->elements))
+	    || (rc = lab::host_vector(ctx, s->hy, ctx->elements)))
 		return rc;
-	lab::fill(s->hx.data(), ctx->n, lab::opts<opts>(ctx).seed);
-	lab::fill(s->hy.data(), ctx->n, lab::opts<opts>(ctx).seed + 1);
-	if ((rc = s->alloc(ctx, &s->x, ctx->n)) || (rc = s->alloc(ctx, &s->y, ctx->n)))
+	lab::fill(s->hx.data(), ctx->elements, lab::opts<opts>(ctx).seed);
+	lab::fill(s->hy.data(), ctx->elements, lab::opts<opts>(ctx).seed + 1);
+	if ((rc = s->alloc(ctx, &s->x, ctx->elements)) || (rc = s->alloc(ctx, &s->y, ctx->elements)))
 		return rc;
-	LAB_TRY(ctx, cudaMemcpy(s->x, s->hx.data(), ctx->n * sizeof(float), cudaMemcpyHostToDevice));
+	LAB_TRY(ctx, cudaMemcpy(s->x, s->hx.data(), ctx->elements * sizeof(float), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
@@ -65,15 +67,16 @@ int setup(gpulab_ctx *ctx)
 int reset(gpulab_ctx *ctx)
 {
 	state *s = lab::state_of<state>(ctx);
-	LAB_TRY(ctx, cudaMemcpyAsync(s->y, s->hy.data(), ctx->n * sizeof(float), cudaMemcpyHostToDevice, lab::stream(ctx)));
+	size_t bytes = ctx->elements * sizeof(float);
+	LAB_TRY(ctx, cudaMemcpyAsync(s->y, s->hy.data(), bytes, cudaMemcpyHostToDevice, lab::stream(ctx)));
 	return GPULAB_OK;
 }
 
 int run(gpulab_ctx *ctx)
 {
 	state *s = lab::state_of<state>(ctx);
-	unsigned grid = (unsigned)lab::div_up(ctx->n, ctx->block);
-	axpy<<<grid, ctx->block, 0, lab::stream(ctx)>>>((float)lab::opts<opts>(ctx).a, s->x, s->y, ctx->n);
+	unsigned grid = (unsigned)lab::div_up(ctx->elements, ctx->block);
+	axpy<<<grid, ctx->block, 0, lab::stream(ctx)>>>((float)lab::opts<opts>(ctx).a, s->x, s->y, ctx->elements);
 	LAB_LAUNCHED(ctx);
 	return GPULAB_OK;
 }
@@ -84,11 +87,15 @@ int verify(gpulab_ctx *ctx)
 {
 	state *s = lab::state_of<state>(ctx);
 	float a = (float)lab::opts<opts>(ctx).a;
-	std::vector<float> got, want(ctx->n);
-	for (uint64_t i = 0; i < ctx->n; i++)
+	std::vector<float> got, want;
+	int rc = lab::host_vector(ctx, want, ctx->elements);
+	if (rc)
+		return rc;
+	for (uint64_t i = 0; i < ctx->elements; i++)
 		want[i] = a * s->hx[i] + s->hy[i];
-	int rc = lab::copy_back(ctx, got, s->y, ctx->n);
-	return rc ? rc : lab::expect_equal(ctx, "y", got.data(), want.data(), ctx->n);
+	if ((rc = lab::copy_back(ctx, got, s->y, ctx->elements)))
+		return rc;
+	return lab::expect_equal(ctx, "y", got.data(), want.data(), ctx->elements);
 }
 
 const gpulab_param params[] = {

@@ -195,11 +195,11 @@ int plan(gpulab_ctx *ctx)
 	if (check_block(ctx, v) != GPULAB_OK) /* n's largest is declared: cub and the book index with int */
 		return GPULAB_EPARAM;
 	size_t e = elem(ctx);
-	uint64_t grid = lab::div_up(ctx->n, per_block(ctx, v));
-	ctx->bytes_read = ctx->n * e;
+	uint64_t grid = lab::div_up(ctx->elements, per_block(ctx, v));
+	ctx->bytes_read = ctx->elements * e;
 	ctx->bytes_written = v->host_finish ? grid * e : e;
 	/* input, padded copy, partial sums, and slack for cub's scratch */
-	ctx->device_bytes = ctx->n * e + (v->in_place ? grid * per_block(ctx, v) * e : 0) + grid * e + (1 << 20);
+	ctx->device_bytes = ctx->elements * e + (v->in_place ? grid * per_block(ctx, v) * e : 0) + grid * e + (1 << 20);
 	return GPULAB_OK;
 }
 
@@ -223,12 +223,12 @@ template <typename T>
 int make_input(gpulab_ctx *ctx, state *s)
 {
 	std::vector<T> h;
-	int rc = lab::host_vector(ctx, h, ctx->n);
+	int rc = lab::host_vector(ctx, h, ctx->elements);
 	if (rc != GPULAB_OK)
 		return rc;
-	lab::fill(h.data(), ctx->n, seed_of(ctx));
-	reference(h.data(), ctx->n, s);
-	LAB_TRY(ctx, cudaMemcpy(s->in, h.data(), ctx->n * sizeof(T), cudaMemcpyHostToDevice));
+	lab::fill(h.data(), ctx->elements, seed_of(ctx));
+	reference(h.data(), ctx->elements, s);
+	LAB_TRY(ctx, cudaMemcpy(s->in, h.data(), ctx->elements * sizeof(T), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
@@ -246,7 +246,7 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid)
 	case 512: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 512>, 512, 0)); break;
 	default: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 1024>, 1024, 0)); break;
 	}
-	uint64_t useful = lab::div_up(ctx->n, 4ull * ctx->block); /* no block without a vector to load */
+	uint64_t useful = lab::div_up(ctx->elements, 4ull * ctx->block); /* no block without a vector to load */
 	*grid = (unsigned)std::min<uint64_t>((uint64_t)sms * (per_sm ? per_sm : 1), useful);
 	return GPULAB_OK;
 }
@@ -256,7 +256,7 @@ int setup_t(gpulab_ctx *ctx)
 {
 	const variant *v = of(ctx);
 	state *s;
-	size_t n = ctx->n;
+	size_t n = ctx->elements;
 	int rc;
 	if ((rc = lab::make_state(ctx, &s)) != GPULAB_OK)
 		return rc;
@@ -288,11 +288,10 @@ int reset(gpulab_ctx *ctx)
 	cudaStream_t q = lab::stream(ctx);
 	if (v->in_place) {
 		LAB_TRY(ctx, cudaMemsetAsync(s->work, 0, s->n_pad * e, q));
-		LAB_TRY(ctx, cudaMemcpyAsync(s->work, s->in, ctx->n * e, cudaMemcpyDeviceToDevice, q));
+		LAB_TRY(ctx, cudaMemcpyAsync(s->work, s->in, ctx->elements * e, cudaMemcpyDeviceToDevice, q));
 	}
-	LAB_TRY(ctx, cudaMemsetAsync(s->partials, 0xff, (size_t)s->grid * e, q));
-	LAB_TRY(ctx, cudaMemsetAsync(s->out, 0xff, e, q));
-	return GPULAB_OK;
+	int rc = lab::poison(ctx, s->partials, (size_t)s->grid * e);
+	return rc ? rc : lab::poison(ctx, s->out, e);
 }
 
 template <typename T>
@@ -301,7 +300,7 @@ int run_t(gpulab_ctx *ctx)
 	const variant *v = of(ctx);
 	state *s = st(ctx);
 	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
-		      s->temp_bytes, (unsigned)ctx->n, s->grid, ctx->block, lab::stream(ctx) };
+		      s->temp_bytes, (unsigned)ctx->elements, s->grid, ctx->block, lab::stream(ctx) };
 	launcher<T>(v)(a);
 	LAB_LAUNCHED(ctx);
 	if (v->host_finish)
@@ -338,10 +337,10 @@ int verify_t(gpulab_ctx *ctx)
 		got = (T)s->host_sum;
 	else
 		LAB_TRY(ctx, cudaMemcpy(&got, s->out, sizeof(T), cudaMemcpyDeviceToHost));
-	if (lab::close_enough(got, s->want, s->sum_abs, ctx->n))
+	if (lab::close_enough(got, s->want, s->sum_abs, ctx->elements))
 		return GPULAB_OK;
 	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)",
-		   ctx->n, std::is_same<T, int>::value ? "ints" : "floats", s->want, (double)got, seed_of(ctx));
+		   ctx->elements, std::is_same<T, int>::value ? "ints" : "floats", s->want, (double)got, seed_of(ctx));
 	return GPULAB_WRONG;
 }
 
