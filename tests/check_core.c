@@ -418,6 +418,16 @@ START_TEST(report_table)
 	ck_assert(strstr(s, "speedup: neighbored's time") != NULL);
 	ck_assert_msg(strstr(s, "median of 10 runs after 2 warm-up") && strstr(cub, "seed=42"), "%s", s);
 	ck_assert_msg(strstr(cub, "     10   1.25 "), "runs and noise%%: %s", s); /* 10 runs, 1.25% */
+	/* a row is compared with its reference at the same point only: a key
+	 * both have (here the block size) must agree, the seed need not */
+	snprintf(job_params[2][NGENERIC].text, sizeof job_params[2][NGENERIC].text, "7");
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(strstr(strstr(s, "reduce.cub "), "3.00x"), "a different seed is the same point: %s", s);
+	snprintf(job_params[0][GEN_BLOCK].text, sizeof job_params[0][GEN_BLOCK].text, "128");
+	s = render(FORMAT_TABLE);
+	cub = strstr(s, "reduce.cub ");
+	ck_assert_msg(cub && !strstr(cub, "3.00x"), "compared with another block size: %s", s);
+	snprintf(job_params[0][GEN_BLOCK].text, sizeof job_params[0][GEN_BLOCK].text, "256");
 	/* a skipped row says so, and why, and claims no numbers */
 	jobs[1].res.outcome = OUTCOME_SKIPPED;
 	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "takes no -n");

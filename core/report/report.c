@@ -33,14 +33,31 @@ static const char *status_word(const struct job *j)
 }
 
 /* The run's row for exercise `name` of j's plugin, if it was measured. */
+/* Are j and k the same point: every parameter both were given holds the
+ * same value?  The seed and the repetitions say how a point was measured,
+ * not which it is; a key only one has (a block size cub lacks) says
+ * nothing, and nor do the exercises' own defaults (sum_matrix's block
+ * shapes are what its exercises differ in). */
+static int same_point(const struct job *j, const struct job *k)
+{
+	for (size_t i = 0; i < j->nparams; i++) {
+		const struct job_param *p = &j->params[i], *q = job_param(k, p->decl.key);
+		if (!strcmp(p->decl.key, "seed") || p->generic == GEN_REPS || p->generic == GEN_WARMUP || !q
+		    || p->defaulted || q->defaulted)
+			continue;
+		if (strcmp(p->text, q->text))
+			return 0;
+	}
+	return j->ctx.n == k->ctx.n && j->ctx.dtype == k->ctx.dtype;
+}
+
 /* The run's row for exercise `name` of j's plugin at j's point of a
- * sweep (the same n and element type), if it was measured. */
+ * sweep, if it was measured. */
 static const struct job *sibling(const struct report *r, const struct job *j, const char *name)
 {
 	for (size_t i = 0; name && i < r->njobs; i++) {
 		const struct job *k = &r->jobs[i];
-		if (k->pick.plugin == j->pick.plugin && !strcmp(k->pick.ex->name, name) && measured(k)
-		    && k->ctx.n == j->ctx.n && k->ctx.dtype == j->ctx.dtype)
+		if (k->pick.plugin == j->pick.plugin && !strcmp(k->pick.ex->name, name) && measured(k) && same_point(j, k))
 			return k;
 	}
 	return NULL;
