@@ -296,7 +296,7 @@ START_TEST(plugins_refuse_bad_parameters)
 		{ { "sum_matrix.best", "-p", "nx=0" }, EXIT_PARAM, "sum_matrix.best: -p nx=0: expected a count from 1 to 2147483647" },
 		{ { "sum_matrix.copy", "-p", "block=32x32" }, EXIT_USAGE, "-p block: no chosen exercise takes this key" },
 		{ { "transpose.smem", "-p", "rows=0" }, EXIT_PARAM, "transpose.smem: -p rows=0: expected a count from 1 to 2097120" },
-		{ { "transpose", "-p", "rows=65536", "-p", "cols=65536" }, EXIT_PARAM, "transpose.memcpy: matrix 65536x65536: at most 2^32 elements" },
+		{ { "transpose", "-p", "rows=65536", "-p", "cols=65536" }, EXIT_PARAM, "transpose.memcpy: matrix 65536x65536: fewer than 2^32 elements" },
 		{ { "transpose", "-n", "1000" }, EXIT_USAGE, "-n: no chosen exercise takes a size; transpose.memcpy's is set by its own keys" },
 		{ { "divergence.math1", "-p", "iters=many" }, EXIT_PARAM, "divergence.math1: -p iters=many: expected a count from 0 to 1000000" },
 		{ { "divergence.math1_debug", "-p", "iters=5" }, EXIT_USAGE, "-p iters: no chosen exercise takes this key" },

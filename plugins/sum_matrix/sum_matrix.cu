@@ -46,14 +46,23 @@ struct state : lab::state {
 kind of(const gpulab_ctx *ctx) { return *static_cast<const kind *>(ctx->data); }
 const opts &shape_of(const gpulab_ctx *ctx) { return lab::opts<opts>(ctx); }
 
-/* What the declarations cannot say: a block of at most 1024 threads, and
- * at most 65535 block rows for the book's 2D grid. */
+/* What the declarations cannot say: a block of at most 1024 threads and
+ * at most 65535 block rows for the book's 2D grid; and at most 2^40
+ * elements (the core's limit on n), so that no byte count below wraps. */
 int plan(gpulab_ctx *ctx)
 {
 	const opts &o = shape_of(ctx);
-	if (of(ctx) == BOOK && ((uint64_t)o.block.x * o.block.y > 1024 || lab::div_up(o.ny, o.block.y) > 65535)) {
-		ctx->error(ctx, "-p block=%ux%u on %" PRIu64 " rows: at most 1024 threads a block and 65535 block rows",
-			   o.block.x, o.block.y, o.ny);
+	if (of(ctx) == BOOK) {
+		uint64_t threads = (uint64_t)o.block.x * o.block.y, block_rows = lab::div_up(o.ny, o.block.y);
+		bool wide = threads > 1024;
+		if (wide || block_rows > 65535) {
+			ctx->error(ctx, "-p block=%ux%u on %" PRIu64 " rows: at most %s, not %" PRIu64, o.block.x, o.block.y,
+				   o.ny, wide ? "1024 threads a block" : "65535 block rows", wide ? threads : block_rows);
+			return GPULAB_EPARAM;
+		}
+	}
+	if (o.nx * o.ny > (1ull << 40)) {
+		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": at most 2^40 elements", o.nx, o.ny);
 		return GPULAB_EPARAM;
 	}
 	ctx->elements = o.nx * o.ny;
@@ -71,7 +80,7 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid)
 	LAB_TRY(ctx, cudaGetDevice(&dev));
 	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sumMatrixBest, best_block, 0));
-	uint64_t useful = lab::div_up(lab::div_up(shape_of(ctx).nx * shape_of(ctx).ny, 4), best_block);
+	uint64_t useful = lab::div_up(lab::div_up(ctx->elements, 4), best_block);
 	*grid = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)sms * (per_sm ? per_sm : 1), useful));
 	return GPULAB_OK;
 }

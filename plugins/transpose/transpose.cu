@@ -79,7 +79,7 @@ int plan(gpulab_ctx *ctx)
 {
 	const opts &o = dims_of(ctx);
 	if (o.rows * o.cols > 0xffffffffull) {
-		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": at most 2^32 elements", o.rows, o.cols);
+		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": fewer than 2^32 elements", o.rows, o.cols);
 		return GPULAB_EPARAM;
 	}
 	ctx->elements = o.rows * o.cols;
