@@ -1,6 +1,7 @@
 #include "run/bench.h"
 
 #include "exitcode.h"
+#include "run/stats.h"
 
 #include <math.h>
 
@@ -10,18 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static double now_ms(void)
 {
@@ -203,24 +192,25 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 	return 0;
 }
 
-static void summarise(struct job *j, struct timing *t)
+/* The statistics of the timed runs, and their samples kept in order. */
+static int summarise(struct job *j, struct timing *t)
 {
 	struct result *r = &j->res;
+	struct stats gpu, host, total;
 	unsigned n = (unsigned)t->n;
-	r->noise = noise(t);
+	if (stats_summarise(t->gpu, n, &gpu) || stats_summarise(t->host, n, &host)
+	    || stats_summarise(t->total, n, &total) || !(r->samples = malloc(n * sizeof *r->samples)))
+		return failed(j, EXIT_NOMEM, "out of host memory for the statistics", cudaSuccess);
+	memcpy(r->samples, t->gpu, n * sizeof *r->samples);
+	r->nsamples = n;
+	r->noise = noise(t); /* as the stopping rule saw it */
 	r->converged = j->exact_reps || r->noise <= j->stop_noise;
-	/* the samples in the order they were taken, before median() sorts */
-	if ((r->samples = malloc(n * sizeof *r->samples))) {
-		memcpy(r->samples, t->gpu, n * sizeof *r->samples);
-		r->nsamples = n;
-	}
-	r->total_med = median(t->total, n);
-	r->host_med = median(t->host, n);
-	r->gpu_med = median(t->gpu, n); /* sorted now: min and max at the ends */
-	r->gpu_min = t->gpu[0];
-	r->gpu_max = t->gpu[n - 1];
+	r->gpu_med = gpu.median, r->gpu_min = gpu.min, r->gpu_max = gpu.max;
+	r->host_med = host.median;
+	r->total_med = total.median;
 	uint64_t bytes = j->ctx.bytes_read + j->ctx.bytes_written;
 	r->gbps = r->gpu_med > 0 ? bytes / (r->gpu_med * 1e6) : 0;
+	return 0;
 }
 
 static int measure(struct bench *b, struct job *j)
@@ -241,7 +231,7 @@ static int measure(struct bench *b, struct job *j)
 	}
 	j->stop_noise = b->stop.max_noise;
 	if (rc == 0)
-		summarise(j, &t);
+		rc = summarise(j, &t);
 	if (t.start)
 		cudaEventDestroy(t.start);
 	if (t.stop)

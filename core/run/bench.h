@@ -25,7 +25,4 @@ int bench_run(struct bench *b, struct job *j);
 
 void bench_free(struct bench *b);
 
-/* The median of v[0..n) (sorts v). */
-double median(double *v, size_t n);
-
 #endif
