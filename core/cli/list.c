@@ -9,13 +9,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* "int", "float" or "int|float". */
-static const char *types_text(unsigned dtypes)
-{
-	unsigned both = GPULAB_INT32 | GPULAB_FLOAT32;
-	return (dtypes & both) == both ? "int|float" : dtypes & GPULAB_INT32 ? "int" : "float";
-}
-
 /* Each parameter e takes, the generic ones first, as `fn` sees them;
  * reps and warmup, the same for all, are left to the header. */
 static void each_param(const struct gpulab_exercise *e, void (*fn)(const struct gpulab_param *, int, void *), void *arg)
@@ -26,7 +19,7 @@ static void each_param(const struct gpulab_exercise *e, void (*fn)(const struct 
 			char def[32];
 			exercise_generic(e, (enum generic)g, &d, def, sizeof def);
 			if (g == GEN_TYPE)
-				d.choices = types_text(e->dtypes);
+				d.choices = dtypes_text(e->dtypes, "int|float");
 			fn(&d, g, arg);
 		}
 	for (const struct gpulab_param *p = e->params; p && p->key; p++)
@@ -96,7 +89,7 @@ static void print_csv(const struct registry *r, FILE *out)
 			emit_csv(out, p->name);
 			fputc(',', out);
 			emit_csv(out, e->name);
-			fprintf(out, ",%s,%" PRIu64 ",%u,", types_text(e->dtypes), e->n, e->block);
+			fprintf(out, ",%s,%" PRIu64 ",%u,", dtypes_text(e->dtypes, "int|float"), e->n, e->block);
 			emit_csv(out, p->path);
 			fputc(',', out);
 			emit_csv(out, e->summary);

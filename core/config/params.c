@@ -452,11 +452,10 @@ const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const
 	return NULL;
 }
 
-/* "int", "float" or "int or float": the types e takes. */
-static const char *types_taken(const struct gpulab_exercise *e)
+const char *dtypes_text(unsigned dtypes, const char *both)
 {
-	unsigned both = GPULAB_INT32 | GPULAB_FLOAT32;
-	return (e->dtypes & both) == both ? "int or float" : e->dtypes & GPULAB_INT32 ? "int" : "float";
+	unsigned all = GPULAB_INT32 | GPULAB_FLOAT32;
+	return (dtypes & all) == all ? both : dtypes & GPULAB_INT32 ? "int" : "float";
 }
 
 int exercise_generic_key(const struct gpulab_exercise *e, const char *key)
@@ -485,7 +484,8 @@ enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *ke
 	exercise_generic(e, (enum generic)g, &d, def, sizeof def);
 	r = param_parse(&d, text, v, why, len);
 	if (r == PARSE_OK && g == GEN_TYPE && !(e->dtypes & (1u << v->e))) {
-		snprintf(why, len, "element type %s is not supported (it takes %s)", text, types_taken(e));
+		snprintf(why, len, "element type %s is not supported (it takes %s)", text,
+			 dtypes_text(e->dtypes, "int or float"));
 		r = PARSE_RANGE;
 	}
 	return r;

@@ -122,4 +122,7 @@ int param_valid_name(const char *s);
 /* "int" or "float". */
 const char *dtype_name(enum gpulab_dtype t);
 
+/* The types of a mask of them: "int", "float", or `both` ("int|float"). */
+const char *dtypes_text(unsigned dtypes, const char *both);
+
 #endif
