@@ -499,6 +499,68 @@ START_TEST(noise_criterion)
 }
 END_TEST
 
+/* A record with one point of fake.ok whose samples are base * (1 + k / 100)
+ * for k in 0..29: 30 samples, spread 30%. */
+static const char *write_record(const char *dir, const char *name, double base)
+{
+	char text[8192];
+	int n = snprintf(text, sizeof text,
+			 "{\"schema\": \"gpulab-record/1\", \"device\": {\"name\": \"GPU\", \"uuid\": \"GPU-1\"}, \"cold\": false,"
+			 " \"results\": [{\"exercise\": \"fake.ok\", \"params\": {\"n\": 1024, \"seed\": %d},"
+			 " \"status\": \"ok\", \"samples_ms\": [", (int)base);
+	for (int k = 0; k < 30; k++)
+		n += snprintf(text + n, sizeof text - n, "%s%g", k ? ", " : "", base * (1 + k / 100.0));
+	snprintf(text + n, sizeof text - n, "]}]}\n");
+	return write_file(dir, name, text);
+}
+
+/* gpulab compare: points matched across records, a verdict from the
+ * samples, a gate for CI, and bad records refused in one line. */
+START_TEST(compare_records)
+{
+	char *dir = temp_dir(), a[4200], b[4200], c[4200], d[4200];
+	configure("[plugin fake]\nfile = fake.so\n");
+	snprintf(a, sizeof a, "%s/a.json", dir);
+	snprintf(b, sizeof b, "%s/b.json", dir);
+	gpulab("run", "fake.ok", "fake.wrong", "-r", "6", "--output", a, NULL);
+	gpulab("run", "fake.ok", "fake.keyed", "-r", "6", "--output", b, NULL);
+	gpulab("compare", a, b, NULL);
+	ck_assert_msg(o.status == 0, "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "Mann-Whitney U") && strstr(o.out, "fake.ok ") && strstr(o.out, "unmatched:"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "only in base") && strstr(o.out, "only in new"), "%s", o.out);
+	gpulab("compare", a, b, "--format", "json", NULL);
+	ck_assert_msg(json_valid(o.out) && strstr(o.out, "\"slower_than_allowed\": 0"), "%s", o.out);
+	/* 20% slower over 30 samples each: slower, and the gate fails */
+	snprintf(c, sizeof c, "%s", write_record(dir, "base.json", 10));
+	snprintf(d, sizeof d, "%s", write_record(dir, "slow.json", 12));
+	gpulab("compare", c, d, "--fail-above", "10", NULL);
+	ck_assert_msg(o.status == EXIT_SLOWER && strstr(o.out, "slower") && strstr(o.out, "+20.0%")
+		      && strstr(o.out, "1 point slower by more than 10%"), "exit %d: %s%s", o.status, o.out, o.err);
+	gpulab("compare", c, d, "--fail-above", "25", NULL);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.out);
+	gpulab("compare", c, c, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "  same"), "%s", o.out);
+	/* bad input: one line, exit 2 */
+	gpulab("compare", a, NULL);
+	expect_error(EXIT_USAGE, "compare: name two records");
+	gpulab("compare", a, "/nonexistent.json", NULL);
+	expect_error(EXIT_USAGE, "/nonexistent.json");
+	gpulab("compare", a, dir, NULL);
+	expect_error(EXIT_USAGE, dir);
+	write_file(dir, "old.json", "{\"schema\": \"gpulab-record/0\", \"results\": []}");
+	snprintf(c, sizeof c, "%s/old.json", dir);
+	gpulab("compare", a, c, NULL);
+	expect_error(EXIT_USAGE, "not a gpulab-record/1 record: its schema is gpulab-record/0");
+	write_file(dir, "cut.json", "{\"schema\": \"gpulab-record/1\", \"results\": [");
+	snprintf(c, sizeof c, "%s/cut.json", dir);
+	gpulab("compare", a, c, NULL);
+	expect_error(EXIT_USAGE, "cut.json");
+	gpulab("compare", a, b, "--fail-above", "-1", NULL);
+	expect_error(EXIT_USAGE, "--fail-above -1: expected a number from 0 to 1000");
+	free(dir);
+}
+END_TEST
+
 /* Each status of a plugin becomes its exit code in one place: a wrong
  * result 1, a CUDA failure 8, host memory 10; teardown always runs. */
 START_TEST(failures_and_teardown)
@@ -590,6 +652,7 @@ int main(void)
 	tcase_add_test(t, sweeps);
 	tcase_add_test(t, records);
 	tcase_add_test(t, noise_criterion);
+	tcase_add_test(t, compare_records);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	suite_add_tcase(s, t);
