@@ -223,8 +223,11 @@ START_TEST(options_on_gpu)
 	ck_assert_msg(strstr(o.out, "\"rerun\": \"gpulab run reduce.best -n 1000003 -b 512 -t int -r 3 -w 3 -p seed="), "%s", o.out);
 	gpulab(pad);
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "%s", o.err);
-	/* without -r it ran until quiet, and on a real GPU the clocks are known */
-	ck_assert_msg(strstr(o.out, "\"stopped_by\": \"noise\"") && strstr(o.out, "\"clocks\": {\"samples\": "), "%s", o.out);
+	/* without -r it ran until quiet or until its noise settled (a 10 us
+	 * kernel's launch jitter is several percent), and on a real GPU the
+	 * clocks are known */
+	ck_assert_msg((strstr(o.out, "\"stopped_by\": \"noise\"") || strstr(o.out, "\"stopped_by\": \"stable\""))
+		      && strstr(o.out, "\"clocks\": {\"samples\": "), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "\"params\": {\"type\": \"int\", \"warmup\": 3, \"rows\": 1000, \"cols\": 3001, "
 				    "\"seed\": ") && strstr(o.out, "\"elements\": 3001000"), "%s", o.out);
 	gpulab(info);

@@ -272,6 +272,24 @@ START_TEST(verdict_invalid)
 }
 END_TEST
 
+/* The noise has settled when its last readings spread less than a share
+ * of the newest: sd({1, 3}) is sqrt(2) = 1.4142, so 2 * 0.70 is under it
+ * and 2 * 0.71 over. */
+START_TEST(settled_spread)
+{
+	const double flat[] = { 0.070, 0.071, 0.069, 0.070 }, falling[] = { 0.10, 0.07, 0.05, 0.07 };
+	const double pair[] = { 1, 3 }, with_nan[] = { 1, NAN, 1 };
+	ck_assert(stats_settled(flat, 4, 0.070, 0.05));    /* sd 0.00082 < 0.0035 */
+	ck_assert(!stats_settled(falling, 4, 0.07, 0.05)); /* sd 0.0206 */
+	ck_assert(!stats_settled(pair, 2, 2, 0.70));
+	ck_assert(stats_settled(pair, 2, 2, 0.71));
+	ck_assert(!stats_settled(pair, 1, 2, 0.71));       /* one reading shows no trend */
+	ck_assert(!stats_settled(flat, 4, 0, 0.05));
+	ck_assert(!stats_settled(flat, 4, INFINITY, 0.05));
+	ck_assert(!stats_settled(with_nan, 3, 1, 0.05));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -288,6 +306,7 @@ int main(void)
 	tcase_add_test(t, verdict_shift);
 	tcase_add_test(t, verdict_too_few);
 	tcase_add_test(t, verdict_invalid);
+	tcase_add_test(t, settled_spread);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

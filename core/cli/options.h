@@ -11,9 +11,14 @@ enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
 /* Stop on noise, not on a count: a point repeats until the relative
  * standard deviation of its samples is at most max_noise and they add up
- * to min_time_s of GPU time, with at least MIN_SAMPLES; or it gives up,
- * unconverged, at timeout_s of wall clock (with at least 3 samples).  An
- * exact -r N, from the command line or an INI file, overrides all three. */
+ * to min_time_s of GPU time, with at least MIN_SAMPLES.  It stops
+ * unconverged when the noise has settled above the limit (as NVBench's
+ * stdrel criterion does: past min_time_s, the noise measured every
+ * STABLE_EVERY runs over the last STABLE_WINDOW such checks varies by
+ * less than STABLE_SPREAD of itself, so more runs would not lower it:
+ * the kernel is that noisy), or at timeout_s of wall clock (with at least
+ * 3 samples).  An exact -r N, from the command line or an INI file,
+ * overrides all of these. */
 struct stopping {
 	double max_noise;      /* --max-noise, a fraction: 0.005 (NVBench's 0.5%) */
 	double min_time_s;     /* --min-time: 0.1 */
@@ -22,6 +27,9 @@ struct stopping {
 #define STOP_DEFAULTS { .max_noise = 0.005, .min_time_s = 0.1, .timeout_s = 10 }
 #define MIN_SAMPLES 10
 #define MAX_SAMPLES 1000000
+#define STABLE_EVERY 64
+#define STABLE_WINDOW 8
+#define STABLE_SPREAD 0.05
 
 /* A -p key=value pair. */
 struct keyval {

@@ -405,7 +405,7 @@ static void print_table(const struct report *r, FILE *out)
 	if (with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
 	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
-		any_noisy(r) ? "; NOISY: it stayed above the limit until the timeout" : "");
+		any_noisy(r) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
 	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
@@ -441,7 +441,7 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 		fputs(",,,,,,", out);
 	if (m && noise_pct(j) >= 0)
 		fprintf(out, "%.4f", noise_pct(j));
-	fprintf(out, ",%d,", m ? x->converged : 0);
+	fprintf(out, ",%d,%s,", m ? x->converged : 0, m ? stop_reason_name(x->stopped_by) : "");
 	fprintf(out, "%llu,", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
 	if (m)
 		fprintf(out, "%.3f,", x->gbps);
@@ -480,7 +480,7 @@ static void print_csv(const struct report *r, FILE *out)
 	const char **l;
 	size_t nl = metric_labels(r, &l);
 	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,runs,"
-	      "noise_pct,converged,"
+	      "noise_pct,converged,stopped_by,"
 	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
@@ -569,8 +569,11 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	emit_json_number(out, "max_ms", m, x->gpu_max);
 	fprintf(out, ", \"runs\": %u", x->nsamples);
 	emit_json_number(out, "noise_pct", m && noise_pct(j) >= 0, noise_pct(j));
-	fprintf(out, ", \"converged\": %s, \"stopped_by\": \"%s\"", x->converged ? "true" : "false",
-		j->exact_reps ? "count" : "noise");
+	fprintf(out, ", \"converged\": %s, \"stopped_by\": ", x->converged ? "true" : "false");
+	if (m)
+		fprintf(out, "\"%s\"", stop_reason_name(x->stopped_by));
+	else
+		fputs("null", out);
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
 	emit_json_number(out, "total_ms", m, x->total_med);
 	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));

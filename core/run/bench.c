@@ -57,6 +57,8 @@ struct timing {
 	double *gpu, *host, *total; /* per timed sample, in ms */
 	size_t n, cap;              /* samples taken, and room for */
 	double mean, m2, sum;       /* of gpu: Welford's running mean and squared deviations, and the sum */
+	double window[STABLE_WINDOW]; /* the noise at the last checks, for settled() */
+	unsigned checks;
 	cudaEvent_t start, stop;
 };
 
@@ -82,18 +84,35 @@ static double noise(const struct timing *t)
 	return t->n > 1 && t->mean > 0 ? sqrt(t->m2 / (double)(t->n - 1)) / t->mean : INFINITY;
 }
 
-/* Enough samples?  An exact count when asked for; else low noise over
- * enough GPU time, or the timeout, past a floor of a few samples. */
-static int enough(const struct bench *b, const struct job *j, const struct timing *t, double waited_s)
+/* Has the noise settled?  Every STABLE_EVERY runs, once min_time is
+ * reached, the noise goes into a window of the last STABLE_WINDOW
+ * checks; when their spread is under STABLE_SPREAD of the latest, more
+ * runs would measure the same noise, not a lower one. */
+static int settled(struct timing *t)
+{
+	if (t->n % STABLE_EVERY)
+		return 0;
+	double now = noise(t);
+	t->window[t->checks++ % STABLE_WINDOW] = now;
+	return t->checks >= STABLE_WINDOW && stats_settled(t->window, STABLE_WINDOW, now, STABLE_SPREAD);
+}
+
+/* Enough samples, and why?  An exact count when asked for; else low
+ * noise over enough GPU time, a noise that has settled above the limit,
+ * or the timeout, past a floor of a few samples. */
+static int enough(const struct bench *b, const struct job *j, struct timing *t, double waited_s, enum stop_reason *why)
 {
 	const struct stopping *s = &b->stop;
 	if (j->exact_reps)
-		return t->n >= j->reps;
+		return *why = STOP_COUNT, t->n >= j->reps;
 	if (t->n >= MAX_SAMPLES)
-		return 1;
-	if (t->n >= MIN_SAMPLES && noise(t) <= s->max_noise && t->sum >= 1e3 * s->min_time_s)
-		return 1;
-	return t->n >= 3 && waited_s >= s->timeout_s;
+		return *why = STOP_MAX_RUNS, 1;
+	int long_enough = t->n >= MIN_SAMPLES && t->sum >= 1e3 * s->min_time_s;
+	if (long_enough && noise(t) <= s->max_noise)
+		return *why = STOP_NOISE, 1;
+	if (long_enough && settled(t))
+		return *why = STOP_STABLE, 1;
+	return *why = STOP_TIMEOUT, t->n >= 3 && waited_s >= s->timeout_s;
 }
 
 /* Before every run, timed or profiled, and untimed: the exercise's input
@@ -193,7 +212,7 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 }
 
 /* The statistics of the timed runs, and their samples kept in order. */
-static int summarise(struct job *j, struct timing *t)
+static int summarise(struct job *j, struct timing *t, enum stop_reason why)
 {
 	struct result *r = &j->res;
 	struct stats gpu, host, total;
@@ -205,6 +224,7 @@ static int summarise(struct job *j, struct timing *t)
 	r->nsamples = n;
 	r->noise = noise(t); /* as the stopping rule saw it */
 	r->converged = j->exact_reps || r->noise <= j->stop_noise;
+	r->stopped_by = why;
 	r->gpu_med = gpu.median, r->gpu_min = gpu.min, r->gpu_max = gpu.max;
 	r->host_med = host.median;
 	r->total_med = total.median;
@@ -223,7 +243,8 @@ static int measure(struct bench *b, struct job *j)
 	for (long i = 0; rc == 0 && i < (long)j->warmup; i++)
 		rc = repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
 	double t0 = now_ms();
-	while (rc == 0 && !enough(b, j, &t, (now_ms() - t0) / 1e3)) {
+	enum stop_reason why = STOP_COUNT;
+	while (rc == 0 && !enough(b, j, &t, (now_ms() - t0) / 1e3, &why)) {
 		if (t.n == t.cap && grow(&t))
 			rc = failed(j, EXIT_NOMEM, "out of host memory", cudaSuccess);
 		else
@@ -231,7 +252,7 @@ static int measure(struct bench *b, struct job *j)
 	}
 	j->stop_noise = b->stop.max_noise;
 	if (rc == 0)
-		rc = summarise(j, &t);
+		rc = summarise(j, &t, why);
 	if (t.start)
 		cudaEventDestroy(t.start);
 	if (t.stop)

@@ -13,6 +13,13 @@ static struct job *job_of(const struct gpulab_ctx *ctx)
 	return ctx->core;
 }
 
+const char *stop_reason_name(enum stop_reason why)
+{
+	static const char *const names[] = { [STOP_COUNT] = "count", [STOP_NOISE] = "noise", [STOP_STABLE] = "stable",
+					     [STOP_TIMEOUT] = "timeout", [STOP_MAX_RUNS] = "max_runs" };
+	return names[why];
+}
+
 const char *job_name(const struct job *j, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s.%s", j->pick.plugin->name, j->pick.ex->name);

@@ -24,6 +24,11 @@ struct note {
 /* SKIPPED: refused in plan, in a run of several exercises; the others ran. */
 enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR, OUTCOME_SKIPPED };
 
+/* Why a point stopped repeating (see struct stopping); stop_reason_name
+ * gives the word the reports use. */
+enum stop_reason { STOP_COUNT, STOP_NOISE, STOP_STABLE, STOP_TIMEOUT, STOP_MAX_RUNS };
+const char *stop_reason_name(enum stop_reason why);
+
 /* The clocks over a job's timed repetitions, where NVML could read them. */
 struct clock_stats {
 	unsigned samples;                   /* 0: unknown */
@@ -52,6 +57,7 @@ struct result {
 	unsigned nsamples;
 	double noise;                       /* relative standard deviation of the samples */
 	int converged;                      /* stopped with noise <= the limit, or at an exact count */
+	enum stop_reason stopped_by;
 };
 
 /* One resolved parameter: what the reports record of it. */

@@ -186,3 +186,15 @@ const char *stats_verdict_name(enum stats_verdict v)
 	default: return "invalid";
 	}
 }
+
+int stats_settled(const double *w, size_t n, double latest, double spread)
+{
+	double mean = 0, var = 0;
+	if (n < 2 || !isfinite(latest) || latest <= 0)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		mean += w[k] / (double)n;
+	for (size_t k = 0; k < n; k++)
+		var += (w[k] - mean) * (w[k] - mean) / (double)(n - 1);
+	return sqrt(var) < spread * latest; /* false for a NaN in w, too */
+}

@@ -26,6 +26,12 @@ struct stats {
  * infinite, or memory runs out. */
 int stats_summarise(const double *v, size_t n, struct stats *out);
 
+/* Has a noise figure settled?  w[0..n) are its last n readings, the
+ * newest `latest`: it has when their sample standard deviation is under
+ * spread * latest, so more runs would measure the same noise, not a
+ * lower one.  Never for n < 2, or a latest that is 0, NaN or infinite. */
+int stats_settled(const double *w, size_t n, double latest, double spread);
+
 struct mw {
 	double u;  /* a's U: the pairs (x of a, y of b) with x > y, a tie counting half */
 	double z;  /* (u - na nb / 2) / sigma, with the tie correction, and 0.5 nearer 0 for
