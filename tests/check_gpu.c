@@ -96,6 +96,22 @@ static unsigned long long reported(const char *key)
 	return p ? strtoull(p + strlen(want), NULL, 10) : 0;
 }
 
+/* An exercise for several GPUs, on a machine with too few, says so in
+ * one line and runs nothing (exit 7). */
+static int too_few_gpus(void)
+{
+	return o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, " GPUs, and ") && strstr(o.err, " visible");
+}
+
+/* How often `what` occurs in the output. */
+static int occurrences(const char *what)
+{
+	int k = 0;
+	for (const char *p = o.out; (p = strstr(p, what)); p += strlen(what))
+		k++;
+	return k;
+}
+
 /* may_refuse: the exercise may refuse n (exit 7, one line naming it, before
  * anything runs), as nested's tail-launch chain does past its ceiling. */
 static void expect_verified(const char *name, const char *type, const char *n, int may_refuse)
@@ -105,8 +121,7 @@ static void expect_verified(const char *name, const char *type, const char *n, i
 	gpulab(args);
 	if (may_refuse && o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, name))
 		return;
-	/* an exercise for several GPUs on a machine with too few says so */
-	if (o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, " GPUs, and ") && strstr(o.err, " visible"))
+	if (too_few_gpus())
 		return;
 	ck_assert_msg(o.status == 0, "%s -t %s -n %s: exit %d\n%s%s", name, type, n, o.status, o.out, o.err);
 	ck_assert_msg(json_valid(o.out), "%s: invalid JSON: %s", name, o.out);
@@ -198,6 +213,8 @@ START_TEST(exercise_block_sizes)
 		char *args[] = { "run", (char *)e->name, "-b", (char *)blocks[b], "-n", "1000003", "-t",
 				 e->ints ? "int" : "float", "-r", "2", "-w", "1", "--quiet", "--format", "json", NULL };
 		gpulab(args);
+		if (too_few_gpus())
+			return;
 		if (o.status == EXIT_PARAM) {
 			ck_assert_msg(strstr(o.err, "block") && count_lines(o.err) == 1, "%s -b %s: %s", e->name, blocks[b], o.err);
 			continue;
@@ -207,6 +224,46 @@ START_TEST(exercise_block_sizes)
 		if (!strstr(o.out, "\"block\": "))
 			break; /* it takes no block size */
 	}
+}
+END_TEST
+
+/* A small sweep of every plugin: lists on each axis it takes give their
+ * cartesian product, one verified row a point, at sizes with tails.  A
+ * plugin not in this build is passed over, as is the multi-GPU one on one
+ * GPU, where every point is refused and the run says why in one line. */
+static const struct sweep {
+	const char *args[14];
+	int rows;
+	const char *values[4]; /* each must be some row's */
+} sweeps[] = {
+	{ { "reduce.interleaved", "reduce.best", "-n", "1000,1048579", "-b", "128,512", "-t", "int,float" }, 16,
+	  { "\"n\": 1000,", "\"n\": 1048579,", "\"block\": 128,", "\"type\": \"float\"" } },
+	{ { "transpose.smem", "transpose.smem_pad", "-p", "rows=33,1000", "-p", "cols=31,3001" }, 8,
+	  { "\"rows\": 33,", "\"cols\": 3001," } },
+	{ { "sum_matrix.block16x16", "sum_matrix.best", "-p", "nx=3,1000", "-p", "ny=777,2049" }, 8,
+	  { "\"nx\": 3,", "\"ny\": 2049," } },
+	{ { "divergence.math1", "divergence.math2", "-n", "1000,1000003" }, 4, { "\"n\": 1000003," } },
+	{ { "nested.recursive_reduce2", "-n", "1000,100003", "-b", "64,512" }, 4, { "\"n\": 100003,", "\"block\": 64," } },
+	{ { "multigpu.reduce_p2p", "multigpu.allreduce_ring", "-n", "1000,1000003" }, 4, { "\"n\": 1000003," } },
+};
+
+START_TEST(plugin_sweeps)
+{
+	const struct sweep *w = &sweeps[_i];
+	char *args[24] = { "run", "-r", "2", "-w", "1", "--quiet", "--format", "json" };
+	int n = 8;
+	for (int k = 0; w->args[k]; k++)
+		args[n++] = (char *)w->args[k];
+	args[n] = NULL;
+	gpulab(args);
+	if (o.status == EXIT_NOMATCH || too_few_gpus())
+		return; /* that plugin is not in this build, or this machine has one GPU */
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "%s: exit %d\n%s%s", w->args[0], o.status, o.out, o.err);
+	ck_assert_msg(occurrences("\"exercise\": ") == w->rows, "%s: %d rows, not %d\n%s", w->args[0],
+		      occurrences("\"exercise\": "), w->rows, o.out);
+	ck_assert_msg(occurrences("\"verified\": true") == w->rows, "%s: not all verified\n%s", w->args[0], o.out);
+	for (int k = 0; k < 4 && w->values[k]; k++)
+		ck_assert_msg(strstr(o.out, w->values[k]), "%s: no row with %s\n%s", w->args[0], w->values[k], o.out);
 }
 END_TEST
 
@@ -338,6 +395,7 @@ int main(void)
 	tcase_add_loop_test(t, exercise_verifies, 0, nexercises);
 	tcase_add_loop_test(t, exercise_block_sizes, 0, nexercises);
 	tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
+	tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
