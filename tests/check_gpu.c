@@ -267,6 +267,25 @@ START_TEST(plugin_sweeps)
 }
 END_TEST
 
+/* Past 2^31 elements, best and cub index with 64 bits and still verify
+ * (8 GiB of ints); the book's kernels, which index with int, refuse in
+ * one line before anything runs. */
+START_TEST(counts_past_int)
+{
+	char *big[] = { "run", "reduce.best", "reduce.cub", "-t", "int", "-n", "2147483653", "-r", "1", "-w", "0",
+			"--quiet", "--format", "json", NULL };
+	char *book[] = { "run", "reduce.interleaved", "-n", "2147483648", "-r", "1", NULL };
+	gpulab(big);
+	if (o.status == EXIT_NOMATCH)
+		return;
+	ck_assert_msg(o.status == 0 && occurrences("\"verified\": true") == 2 && occurrences("\"elements\": 2147483653") == 2,
+		      "exit %d\n%s%s", o.status, o.out, o.err);
+	gpulab(book);
+	ck_assert_msg(o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, "2147483647"), "exit %d: %s",
+		      o.status, o.err);
+}
+END_TEST
+
 /* --cold and the record of a real run: every parameter, and a row that
  * runs again as it ran. */
 START_TEST(options_on_gpu)
@@ -396,6 +415,7 @@ int main(void)
 	tcase_add_loop_test(t, exercise_block_sizes, 0, nexercises);
 	tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
 	tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
+	tcase_add_test(t, counts_past_int);
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);

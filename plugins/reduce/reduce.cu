@@ -26,7 +26,8 @@ struct args {
 	unsigned *tickets;    /* best: blocks finished */
 	void *temp;           /* cub: its temporary storage */
 	size_t temp_bytes;
-	unsigned n, grid, block;
+	size_t n;             /* the book's kernels take it as unsigned: they stop at 2^31 - 1 */
+	unsigned grid, block;
 	cudaStream_t s;
 };
 
@@ -120,10 +121,20 @@ template <typename T, unsigned B> struct best_k {
 };
 template <typename T> void best(const args<T> &a) { by_block<T, best_k>(a); }
 
+/* CUB picks its offset type from the count's: 32-bit indexing (its
+ * fastest) while n fits an int, 64-bit past it.  With temp null this
+ * asks for the scratch size instead. */
+template <typename T> cudaError_t cub_call(const args<T> &a, size_t *bytes)
+{
+	if (a.n <= INT32_MAX)
+		return cub::DeviceReduce::Sum(a.temp, *bytes, a.in, a.out, (int32_t)a.n, a.s);
+	return cub::DeviceReduce::Sum(a.temp, *bytes, a.in, a.out, (int64_t)a.n, a.s);
+}
+
 template <typename T> void cub_sum(const args<T> &a)
 {
 	size_t bytes = a.temp_bytes;
-	cub::DeviceReduce::Sum(a.temp, bytes, a.in, a.out, (int)a.n, a.s);
+	cub_call(a, &bytes);
 }
 
 #define BOTH(...) __VA_ARGS__<int>, __VA_ARGS__<float>
@@ -271,7 +282,8 @@ int setup_t(gpulab_ctx *ctx)
 		return rc;
 	LAB_TRY(ctx, cudaMemset(s->tickets, 0, sizeof(unsigned)));
 	if (v->launch_int == cub_sum<int>) {
-		cub::DeviceReduce::Sum(nullptr, s->temp_bytes, (const T *)s->in, (T *)s->out, (int)n);
+		args<T> a = { (const T *)s->in, nullptr, nullptr, (T *)s->out, nullptr, nullptr, 0, n, 0, 0, 0 };
+		LAB_TRY(ctx, cub_call(a, &s->temp_bytes));
 		if ((rc = s->alloc(ctx, (char **)&s->temp, s->temp_bytes)))
 			return rc;
 	}
@@ -300,7 +312,7 @@ int run_t(gpulab_ctx *ctx)
 	const variant *v = of(ctx);
 	state *s = st(ctx);
 	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
-		      s->temp_bytes, (unsigned)ctx->elements, s->grid, ctx->block, lab::stream(ctx) };
+		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx) };
 	launcher<T>(v)(a);
 	LAB_LAUNCHED(ctx);
 	if (v->host_finish)
@@ -353,13 +365,17 @@ const gpulab_param params[] = {
  * instructions per warp. */
 const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld_efficiency,gld_throughput,inst_per_warp";
 
-/* Every exercise sums ints or floats, 2^24 by default and at most
- * 2^31 - 1 (cub and the book index with int), with a seed. */
-#define REDUCE(b, v) \
-	.dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = 0x7fffffff, .block = b, .params = params, \
+/* Every exercise sums ints or floats, 2^24 by default, with a seed.  The
+ * book's kernels index with int and take at most 2^31 - 1; cub and best
+ * index with 64 bits and take up to 2^36 (256 GiB of ints: what fits the
+ * GPU's memory decides before that). */
+#define REDUCE_UPTO(b, v, max) \
+	.dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = max, .block = b, .params = params, \
 	.params_size = sizeof(opts), .plan = plan, .setup = LAB_TYPED(setup_t), .reset = reset, .run = LAB_TYPED(run_t), \
 	.host = LAB_TYPED(host_t), .verify = LAB_TYPED(verify_t), .teardown = lab::teardown<state>, .data = &v, \
 	.metrics = lesson_metrics
+#define REDUCE(b, v) REDUCE_UPTO(b, v, 0x7fffffff)
+#define REDUCE64(b, v) REDUCE_UPTO(b, v, 1ull << 36)
 
 const gpulab_exercise exercises[] = {
 	{ .name = "neighbored", .summary = "neighbored pairs, tid % (2*stride): divergent warps; in place in global memory", REDUCE(512, v_neighbored) },
@@ -379,8 +395,8 @@ const gpulab_exercise exercises[] = {
 	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch)", REDUCE(512, v_smem_dyn) },
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
-	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE(0, v_cub) },
-	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", REDUCE(512, v_best) },
+	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", REDUCE64(512, v_best) },
 };
 
 const gpulab_plugin plugin = {
