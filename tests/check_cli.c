@@ -286,7 +286,8 @@ START_TEST(plugins_refuse_bad_parameters)
 	} cases[] = {
 		{ { "reduce.smem", "-b", "1000" }, EXIT_PARAM, "reduce.smem: block size 1000: this kernel takes a power of two from 64 to 1024" },
 		{ { "reduce.shfl", "-b", "48" }, EXIT_PARAM, "reduce.shfl: block size 48: this kernel takes a multiple of 32" },
-		{ { "reduce", "-n", "2^31" }, EXIT_PARAM, "reduce.neighbored: -n 2^31: expected a count from 1 to 2147483647" },
+		{ { "reduce.neighbored", "-n", "2^31" }, EXIT_PARAM, "reduce.neighbored: -n 2^31: expected a count from 1 to 2147483647" },
+		{ { "reduce.best", "-n", "68719476737" }, EXIT_PARAM, "reduce.best: -n 68719476737: expected a count from 1 to 2^36" },
 		{ { "reduce.cub", "-p", "seed=soon" }, EXIT_PARAM, "reduce.cub: -p seed=soon: expected a number, or random" },
 		{ { "reduce.best", "-b", "2048" }, EXIT_USAGE, "-b 2048: expected a count from 1 to 1024" },
 		{ { "sum_matrix.block16x16", "-p", "block=0x4" }, EXIT_PARAM, "-p block=0x4: expected a shape WxH, each side from 1 to 1024" },
