@@ -517,6 +517,55 @@ static const char *write_record(const char *dir, const char *name, double base)
 	return write_file(dir, name, text);
 }
 
+/* A record of two exercises at two sizes: lib.ref (no block) takes
+ * ref_ms at both, lib.mine (block 256) mine_ms at 1024 and ref_ms at
+ * 2048; 30 samples each, spread 30% as in write_record. */
+static const char *write_pair_record(const char *dir, double ref_ms, double mine_ms)
+{
+	static const char *const ex[] = { "lib.ref", "lib.mine" };
+	char text[16384];
+	int n = snprintf(text, sizeof text, "{\"schema\": \"gpulab-record/1\", \"device\": {\"name\": \"GPU\"}, "
+			 "\"cold\": false, \"results\": [");
+	for (int row = 0; row < 4; row++) {
+		int mine = row >= 2, size = row % 2 ? 2048 : 1024;
+		double ms = mine && size == 1024 ? mine_ms : ref_ms;
+		n += snprintf(text + n, sizeof text - n, "%s{\"exercise\": \"%s\", \"params\": {\"n\": %d, %s\"seed\": %d}, "
+			      "\"status\": \"ok\", \"samples_ms\": [", row ? ", " : "", ex[mine], size,
+			      mine ? "\"block\": 256, " : "", row);
+		for (int k = 0; k < 30; k++)
+			n += snprintf(text + n, sizeof text - n, "%s%g", k ? ", " : "", ms * (1 + k / 100.0));
+		n += snprintf(text + n, sizeof text - n, "]}");
+	}
+	snprintf(text + n, sizeof text - n, "]}\n");
+	return write_file(dir, "pair.json", text);
+}
+
+/* compare RECORD --base EX --new EX: one exercise against another, point
+ * by point over the parameters both take (mine's block is not ref's). */
+START_TEST(compare_exercises)
+{
+	char *dir = temp_dir(), rec[4200];
+	configure("[plugin fake]\nfile = fake.so\n");
+	snprintf(rec, sizeof rec, "%s", write_pair_record(dir, 10, 8));
+	gpulab("compare", rec, "--base", "lib.ref", "--new", "lib.mine", NULL);
+	ck_assert_msg(o.status == 0 && count_lines(o.out) == 4, "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "base lib.ref of ") && strstr(o.out, "new lib.mine of "), "%s", o.out);
+	const char *small = strstr(o.out, "lib.mine vs lib.ref"), *big = small ? strstr(small + 1, "lib.mine vs lib.ref") : NULL;
+	ck_assert_msg(small && big && strstr(small, "n=1024") < big && strstr(small, "-20.0%") < big
+		      && strstr(small, "faster") < big && strstr(big, "n=2048") && strstr(big, "+0.0%") && strstr(big, "same"),
+		      "%s", o.out);
+	ck_assert_msg(!strstr(o.out, "unmatched") && !strstr(o.out, "block="), "%s", o.out);
+	gpulab("compare", rec, rec, "--base", "lib.ref", "--new", "lib.mine", "--format", "json", NULL);
+	ck_assert_msg(json_valid(o.out) && strstr(o.out, "{\"exercise\": \"lib.ref\", \"new_exercise\": \"lib.mine\", "
+		      "\"params\": \"n=1024\""), "%s", o.out);
+	gpulab("compare", rec, "--base", "lib.ref", NULL);
+	expect_error(EXIT_USAGE, "--base and --new go together");
+	gpulab("compare", rec, "--base", "lib.ref", "--new", "lib.other", NULL);
+	expect_error(EXIT_USAGE, "no point of lib.other in this record");
+	free(dir);
+}
+END_TEST
+
 /* gpulab compare: points matched across records, a verdict from the
  * samples, a gate for CI, and bad records refused in one line. */
 START_TEST(compare_records)
@@ -656,6 +705,7 @@ int main(void)
 	tcase_add_test(t, records);
 	tcase_add_test(t, noise_criterion);
 	tcase_add_test(t, compare_records);
+	tcase_add_test(t, compare_exercises);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	suite_add_tcase(s, t);

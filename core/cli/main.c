@@ -359,9 +359,13 @@ static int cmd_compare(const struct options *o)
 {
 	char err[1024];
 	int rc;
-	if (o->npatterns != 2)
-		return fail(EXIT_USAGE, "compare: name two records, BASE and NEW (gpulab run --output writes them)");
-	rc = compare_records(o->patterns[0], o->patterns[1], o, stdout, stderr, err, sizeof err);
+	int pair = o->base_exercise || o->new_exercise;
+	if (pair && !(o->base_exercise && o->new_exercise))
+		return fail(EXIT_USAGE, "compare: --base and --new go together: --base EXERCISE --new EXERCISE");
+	if (o->npatterns != 2 && !(pair && o->npatterns == 1))
+		return fail(EXIT_USAGE, "compare: name two records, BASE and NEW (gpulab run --output writes them), "
+				       "or one with --base EX --new EX");
+	rc = compare_records(o->patterns[0], o->patterns[o->npatterns - 1], o, stdout, stderr, err, sizeof err);
 	return rc && rc != EXIT_SLOWER ? fail(rc, "%s", err) : rc;
 }
 

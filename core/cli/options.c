@@ -10,7 +10,7 @@
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_OUTPUT, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
-       OPT_FAIL_ABOVE };
+       OPT_FAIL_ABOVE, OPT_BASE, OPT_NEW };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -31,6 +31,8 @@ static const struct option long_options[] = {
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "new", required_argument, NULL, OPT_NEW },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -50,6 +52,8 @@ void usage(FILE *out)
 	      "                       or a glob such as 'reduce.unroll*'\n"
 	      "  compare BASE NEW     two records (run --output) point by point, with a\n"
 	      "                       Mann-Whitney U test's verdict: faster, slower, same\n"
+	      "  compare RECORD --base EX --new EX\n"
+	      "                       two exercises of one record (or of two), size by size\n"
 	      "\n"
 	      "options for run:\n"
 	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
@@ -75,6 +79,8 @@ void usage(FILE *out)
 	      "\n"
 	      "options for compare:\n"
 	      "      --fail-above PCT exit %d if a point is slower by more than PCT %%, with confidence\n"
+	      "      --base EX        the base side is exercise EX's points alone...\n"
+	      "      --new EX         ...and the new side EX's, matched by the parameters both take\n"
 	      "      --format F       table, csv or json (default table)\n"
 	      "\n"
 	      "  --config FILE        read FILE after the other configuration files\n"
@@ -186,6 +192,8 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
 	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
 	case OPT_FAIL_ABOVE: rc = number("--fail-above", arg, 0, 1000, 1, &o->fail_above, err, errlen); break;
+	case OPT_BASE: o->base_exercise = arg; break;
+	case OPT_NEW: o->new_exercise = arg; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;

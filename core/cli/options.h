@@ -54,6 +54,8 @@ struct options {
 	struct stopping stop;
 	const char *output;        /* --output FILE: the JSON record, samples included */
 	double fail_above;         /* compare --fail-above PCT; -1 without */
+	const char *base_exercise; /* compare --base EX and --new EX: one exercise */
+	const char *new_exercise;  /* against another; NULL without */
 	enum format format;
 	const char *config;
 	const char *metrics;       /* --metrics LIST, or NULL */

@@ -22,6 +22,7 @@ struct point {
 
 struct side {
 	const char *path;
+	const char *exercise; /* only this exercise's points; NULL: all */
 	struct json *doc;
 	struct point *v;
 	size_t n;
@@ -33,22 +34,39 @@ static int defines_point(const char *key)
 	return strcmp(key, "seed") && strcmp(key, "reps") && strcmp(key, "warmup");
 }
 
-static void point_key(struct point *p)
+/* The key that matches p with its partner: its exercise, unless the
+ * sides are two exercises, and its parameters that define a point, but
+ * only those the other side's points have too (`other` is one of their
+ * parameter objects, or NULL for all), since cub takes no block size and
+ * best does. */
+static void point_key(struct point *p, int with_exercise, const struct json *other)
 {
 	const struct json *params = json_get(p->row, "params");
 	const char *ex = json_string(json_get(p->row, "exercise"));
-	snprintf(p->key, sizeof p->key, "%s", ex ? ex : "");
+	snprintf(p->key, sizeof p->key, "%s", with_exercise && ex ? ex : "");
 	p->params[0] = 0;
 	for (size_t i = 0; i < json_len(params); i++) {
 		const char *k = json_key(params, i);
 		const struct json *v = json_index(params, i);
 		const char *text = json_type(v) == JSON_STRING ? json_string(v) : json_number_text(v);
-		if (!k || !text || !defines_point(k))
+		if (!k || !text || !defines_point(k) || (other && !json_get(other, k)))
 			continue;
 		snprintf(p->key + strlen(p->key), sizeof p->key - strlen(p->key), "|%s=%s", k, text);
 		snprintf(p->params + strlen(p->params), sizeof p->params - strlen(p->params), "%s%s=%s",
 			 p->params[0] ? " " : "", k, text);
 	}
+}
+
+/* Keys for both sides, once both are loaded. */
+static void key_points(struct side *a, struct side *b)
+{
+	int one_each = a->exercise != NULL;
+	const struct json *pa = one_each && a->n ? json_get(a->v[0].row, "params") : NULL;
+	const struct json *pb = one_each && b->n ? json_get(b->v[0].row, "params") : NULL;
+	for (size_t i = 0; i < a->n; i++)
+		point_key(&a->v[i], !one_each, pb);
+	for (size_t i = 0; i < b->n; i++)
+		point_key(&b->v[i], !one_each, pa);
 }
 
 static int load(struct side *s, char *err, size_t len)
@@ -72,13 +90,21 @@ static int load(struct side *s, char *err, size_t len)
 		snprintf(err, len, "%s: out of memory", s->path);
 		return EXIT_NOMEM;
 	}
+	size_t kept = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		s->v[i].row = json_index(results, i);
-		if (json_type(s->v[i].row) != JSON_OBJECT || !json_string(json_get(s->v[i].row, "exercise"))) {
+		const struct json *row = json_index(results, i);
+		const char *ex = json_string(json_get(row, "exercise"));
+		if (json_type(row) != JSON_OBJECT || !ex) {
 			snprintf(err, len, "%s: result %zu has no exercise", s->path, i + 1);
 			return EXIT_USAGE;
 		}
-		point_key(&s->v[i]);
+		if (!s->exercise || !strcmp(ex, s->exercise))
+			s->v[kept++].row = row;
+	}
+	s->n = kept;
+	if (s->exercise && !kept) {
+		snprintf(err, len, "%s: no point of %s in this record", s->path, s->exercise);
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -142,11 +168,18 @@ static const char *verdict_word(const struct pair *pr)
 static void print_row(const struct pair *pr, enum format f, FILE *out, int first)
 {
 	double change = 100 * (pr->c.ratio - 1);
-	const char *ex = json_string(json_get(pr->base->row, "exercise"));
-	int have = isfinite(pr->c.ratio);
+	const char *base_ex = json_string(json_get(pr->base->row, "exercise"));
+	const char *new_ex = json_string(json_get(pr->cand->row, "exercise"));
+	int have = isfinite(pr->c.ratio), two = strcmp(base_ex, new_ex) != 0;
+	char both[256], *ex = both;
+	snprintf(both, sizeof both, two ? "%s vs %s" : "%s", two ? new_ex : base_ex, base_ex);
 	if (f == FORMAT_JSON) {
 		fputs(first ? "    {\"exercise\": " : ",\n    {\"exercise\": ", out);
-		emit_json(out, ex);
+		emit_json(out, base_ex);
+		if (two) {
+			fputs(", \"new_exercise\": ", out);
+			emit_json(out, new_ex);
+		}
 		fputs(", \"params\": ", out);
 		emit_json(out, pr->base->params);
 		emit_json_number(out, "base_ms", have, pr->c.base.median);
@@ -194,8 +227,9 @@ static void print_head(const struct side *a, const struct side *b, enum format f
 	} else if (f == FORMAT_CSV) {
 		fputs("exercise,params,base_ms,new_ms,ratio,p,verdict\n", out);
 	} else {
-		fprintf(out, "base %s, new %s: medians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n", a->path,
-			b->path, STATS_ALPHA);
+		fprintf(out, "base %s%s%s, new %s%s%s: medians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
+			a->exercise ? a->exercise : "", a->exercise ? " of " : "", a->path, b->exercise ? b->exercise : "",
+			b->exercise ? " of " : "", b->path, STATS_ALPHA);
 		fprintf(out, "%-28s %-32s %10s %10s %9s %8s  %s\n", "exercise", "params", "base ms", "new ms", "change", "p",
 			"verdict");
 	}
@@ -277,11 +311,12 @@ static int report(struct side *a, struct side *b, const struct options *o, FILE 
 int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err, char *errbuf,
 		    size_t errlen)
 {
-	struct side a = { .path = base }, b = { .path = cand };
+	struct side a = { .path = base, .exercise = o->base_exercise }, b = { .path = cand, .exercise = o->new_exercise };
 	int rc = load(&a, errbuf, errlen);
 	if (rc == 0)
 		rc = load(&b, errbuf, errlen);
 	if (rc == 0) {
+		key_points(&a, &b);
 		warn_conditions(&a, &b, err);
 		if ((rc = report(&a, &b, o, out)) == EXIT_NOMEM)
 			snprintf(errbuf, errlen, "out of memory");

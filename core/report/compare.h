@@ -7,6 +7,11 @@
  * Benchmark's compare.py gives: a rank test needs no assumption about
  * the shape of GPU timing noise, which is skewed and has outliers, and
  * it refuses to decide from too few samples.
+ *
+ * With o->base_exercise and o->new_exercise (compare.py's "filters"
+ * mode), the base side is one exercise's points and the new side the
+ * other's, from one record or two, matched by the parameters both take:
+ * reduce.best against reduce.cub at each size, say.
  */
 #ifndef GPULAB_COMPARE_H
 #define GPULAB_COMPARE_H
@@ -15,7 +20,7 @@
 
 #include <stdio.h>
 
-/* Compare the records at base and cand, printing to out in o->format and
+/* Compare the records at base and cand (which may be the same file), printing to out in o->format and
  * warnings (other GPU, driver, clocks) to err.  0; EXIT_SLOWER where
  * o->fail_above >= 0 and a point is slower by more than that percentage
  * with confidence; or EXIT_USAGE for a record that cannot be read, one
