@@ -46,3 +46,16 @@ bench_section()
 		python3 "$here/table.py" "$record"
 	} >> "$out"
 }
+
+# bench_compare OUT RECORD BASE NEW: the compare verdict of exercise NEW
+# against BASE at every point of RECORD, as a table (bench/compare_table.py).
+bench_compare()
+{
+	$gpulab compare "$2" --base "$3" --new "$4" --format json > "${2%.json}-compare.json" || exit 1
+	{
+		echo
+		echo "\`gpulab compare $(basename "$2") --base $3 --new $4\` ([verdicts]($(basename "${2%.json}-compare.json")))"
+		echo
+		python3 "$here/compare_table.py" "${2%.json}-compare.json"
+	} >> "$1"
+}

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The reduce ladder on ints at n = 2^20, 2^24 and 2^28, as Markdown.
+# The reduce ladder on ints at n = 2^20, 2^24 and 2^28, then every
+# exercise that takes a block size at 2^24 with blocks of 64 to 1024.
 #   bench/reduce.sh [OUT.md]        (default: docs/bench-reduce.md)
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -11,4 +12,5 @@ compare GPU + host time.  Produced by bench/reduce.sh."
 for e in 20 24 28; do
 	bench_section "$out" "n = 2^$e" reduce -t int -n "2^$e"
 done
+bench_section "$out" "block sizes at n = 2^24" reduce -t int -n 2^24 -b 64:1024
 echo "wrote $out"
