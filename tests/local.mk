@@ -77,3 +77,16 @@ AM_TESTS_ENVIRONMENT += \
 	LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
 	UBSAN_OPTIONS=print_stacktrace=1; \
 	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS;
+
+# gpulab try (issue 17) without a GPU: the try plugin's C parts, NVRTC,
+# and the command's refusals; where NVRTC was found.
+EXTRA_DIST += tests/try/syntax.cu tests/try/badsig.cu tests/try/reduce_tail.cu tests/try/reduce_shfl.cu \
+	tests/try/oob.cu tests/try/write_past.cu tests/try/forever.cu
+if HAVE_NVRTC
+check_PROGRAMS += tests/check_try
+tests_check_try_SOURCES = tests/check_try.c $(TEST_UTIL) plugins/try/contract.c plugins/try/log.c \
+	plugins/try/cache.c plugins/try/compile.c
+tests_check_try_CFLAGS = $(TEST_CFLAGS)
+tests_check_try_LDADD = $(CORE_LIBS) $(NVRTC_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_try
+endif
