@@ -17,7 +17,8 @@ enum exitcode {
 	EXIT_CUDA = 8,      /* a CUDA call failed during a run */
 	EXIT_METRICS = 9,   /* --metrics cannot be read: no CUPTI, no permission, or a metric this GPU lacks */
 	EXIT_NOMEM = 10,    /* host memory ran out */
-	EXIT_SLOWER = 11    /* compare --fail-above: a point is slower by more than allowed, with confidence */
+	EXIT_SLOWER = 11,   /* compare --fail-above: a point is slower by more than allowed, with confidence */
+	EXIT_WATCHDOG = 12  /* a run did not end within --watchdog and was stopped */
 };
 
 /* The one place a plugin's status becomes gpulab's exit code. */
@@ -28,6 +29,7 @@ static inline int exit_for_status(int status)
 	case GPULAB_WRONG: return EXIT_WRONG;
 	case GPULAB_EPARAM: return EXIT_PARAM;
 	case GPULAB_ENOMEM: return EXIT_NOMEM;
+	case GPULAB_EINPUT: return EXIT_USAGE;
 	default: return EXIT_CUDA; /* GPULAB_ECUDA, and any code a plugin invents */
 	}
 }

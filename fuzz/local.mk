@@ -3,7 +3,7 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options params json
+FUZZ_NAMES = ini size options params json contract
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
@@ -13,8 +13,9 @@ fuzz_options_sources = fuzz/fuzz_options.c core/cli/options.c core/cli/opterr.c 
 	core/config/size.c core/report/escape.c
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/report/json.c
+fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
-	$(fuzz_params_sources) $(fuzz_json_sources) fuzz/json.dict fuzz/corpus
+	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
 fuzz/fuzz_ini: $(fuzz_ini_sources:%=$(srcdir)/%)
@@ -33,6 +34,9 @@ fuzz/fuzz_params: $(fuzz_params_sources:%=$(srcdir)/%)
 fuzz/fuzz_json: $(fuzz_json_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_json_sources:%=$(srcdir)/%) -lm
+fuzz/fuzz_contract: $(fuzz_contract_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_contract_sources:%=$(srcdir)/%)
 
 fuzz: $(FUZZ_NAMES:%=fuzz/fuzz_%)
 	@for name in $(FUZZ_NAMES); do \

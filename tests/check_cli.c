@@ -181,11 +181,52 @@ START_TEST(list_shows_good_refuses_bad)
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
 	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.0") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.1") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
 	ck_assert(strstr(o.out, "badabi.") == NULL && strstr(o.out, "nocb.") == NULL);
+}
+END_TEST
+
+/* gpulab try's gate and the watchdog, on host-only challenges of a
+ * plugin called try (tests/plugins/fake.c, FAKE_TRY). */
+static const char *const try_ini = "[plugin fake]\nfile = fake.so\n[plugin try]\nfile = faketry.so\n";
+
+START_TEST(try_gate_stops_at_first_failure)
+{
+	configure(try_ini);
+	gpulab("try", "gated", "bad.cu", NULL);
+	expect_error(EXIT_WRONG, "gpulab: try gated: bad.cu fails the gate at n=1000003 int: sum of 1000003 ints: "
+				 "expected 1000003, got 1000000; nothing was timed");
+	ck_assert_msg(!o.out[0], "%s", o.out);
+	/* a path is one value, commas and all, and a string in the record */
+	gpulab("run", "try.gated", "-p", "kernel=a,b.cu", "-n", "5", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && strstr(o.out, "\"kernel\": \"a,b.cu\""), "%d %s %s", o.status,
+		      o.out, o.err);
+	char longer[300];
+	memset(longer, 'k', sizeof longer);
+	memcpy(longer, "kernel=", 7);
+	longer[7 + 256] = 0;
+	gpulab("run", "try.gated", "-p", longer, NULL);
+	expect_error(EXIT_PARAM, "expected a file name of at most 255 bytes");
+}
+END_TEST
+
+START_TEST(watchdog_stops_a_run_that_never_ends)
+{
+	configure(try_ini);
+	run_cmd_alarm(20);
+	gpulab("try", "hang", "k.cu", "--watchdog", "0.5", NULL);
+	expect_error(EXIT_WATCHDOG, "gpulab: try.hang (n=1 int): still running after 0.5 s, stopped by the watchdog (--watchdog)");
+	ck_assert_msg(o.seconds >= 0.5 && o.seconds < 5, "%g s", o.seconds);
+	gpulab("run", "try.hang", "-n", "7", "--watchdog", "0.2", NULL);
+	expect_error(EXIT_WATCHDOG, "gpulab: try.hang (n=7 int): still running after 0.2 s");
+	run_cmd_alarm(0);
+	gpulab("run", "fake.ok", "--watchdog", "-1", NULL);
+	expect_error(EXIT_USAGE, "--watchdog -1: expected a number from 0 to 86400");
+	gpulab("run", "fake.ok", "--watchdog", "0.001", NULL); /* runs that end in time are not stopped */
+	ck_assert_msg(o.status == 0, "%s", o.err);
 }
 END_TEST
 
@@ -694,6 +735,8 @@ int main(void)
 	tcase_add_test(t, metrics_lists_aliases);
 	tcase_add_test(t, list_shows_good_refuses_bad);
 	tcase_add_test(t, config_errors);
+	tcase_add_test(t, try_gate_stops_at_first_failure);
+	tcase_add_test(t, watchdog_stops_a_run_that_never_ends);
 	tcase_add_test(t, unknown_exercise);
 	tcase_add_test(t, parameter_errors);
 	tcase_add_test(t, plugins_refuse_bad_parameters);

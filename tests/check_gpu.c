@@ -78,6 +78,8 @@ static int discover(void)
 		char plugin[64], ex[64], types[16], n[32];
 		char *p = csv_field(csv_field(csv_field(line, plugin, sizeof plugin), ex, sizeof ex), types, sizeof types);
 		csv_field(p, n, sizeof n);
+		if (!strcmp(plugin, "try"))
+			continue; /* a learner's kernel each: the try_* tests give them theirs */
 		struct exercise *e = &exercises[nexercises++];
 		snprintf(e->name, sizeof e->name, "%s.%s", plugin, ex);
 		e->ints = strstr(types, "int") != NULL;
@@ -382,6 +384,137 @@ START_TEST(metrics_defaults_and_errors)
 }
 END_TEST
 
+/* --- gpulab try (issue 17): fixtures in tests/try, templates in plugins/try */
+
+static char env_cache[4200];
+
+/* gpulab try ARGS... with its own kernel cache. */
+static void gpulab_try(char *const *args)
+{
+	char *argv[40] = { (char *)wrapper };
+	char *env[] = { env_xdg, "GPULAB_CONFIG=", env_cache, NULL };
+	int n = 1;
+	for (; args[n - 1] && n < 39; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	run_cmd(&o, argv, env);
+}
+
+static const char *src_path(const char *name)
+{
+	static char paths[4][4200];
+	static int next;
+	char *p = paths[next++ % 4];
+	snprintf(p, 4200, "%s/%s", getenv("srcdir") ? getenv("srcdir") : "..", name);
+	return p;
+}
+
+/* The last line of stderr. */
+static const char *last_line(void)
+{
+	const char *last = o.err;
+	for (const char *p = o.err; *p; p++)
+		if (*p == '\n' && p[1])
+			last = p + 1;
+	return last;
+}
+
+static int have_try(void)
+{
+	char *args[] = { "try", "reduce", "--template", NULL };
+	gpulab(args);
+	return o.status == 0 && strstr(o.out, "gpulab: block=");
+}
+
+/* The template and the learner's climb pass the gate, and each gets a row
+ * in the reduce table, compared with its baseline and reference. */
+START_TEST(try_kernels_are_ranked)
+{
+	const char *files[] = { "plugins/try/templates/reduce.cu", "tests/try/reduce_shfl.cu" };
+	if (!have_try())
+		return; /* no NVRTC in this build */
+	for (int i = 0; i < 2; i++) {
+		char *args[] = { "try", "reduce", (char *)src_path(files[i]), "-t", "float", "-r", "3", "--format", "json", NULL };
+		gpulab_try(args);
+		ck_assert_msg(o.status == 0 && json_valid(o.out), "%s: exit %d\n%s%s", files[i], o.status, o.out, o.err);
+		const char *row = strstr(o.out, "\"exercise\": \"try.reduce\"");
+		ck_assert_msg(row && strstr(o.out, "\"exercise\": \"reduce.cub\"") && strstr(o.out, "\"exercise\": \"reduce.best\""),
+			      "%s", o.out);
+		ck_assert_msg(strstr(row, "\"verified\": true") && !strstr(row, "\"speedup\": null")
+			      && !strstr(row, "\"ref_share\": null"), "%s: the row is not verified and compared: %s", files[i], row);
+	}
+	/* the other challenges' templates pass theirs, at odd shapes */
+	char *tr[] = { "try", "transpose", (char *)src_path("plugins/try/templates/transpose.cu"), "-p", "rows=1000", "-p",
+		       "cols=3001", "-t", "int,float", "-r", "2", "--format", "json", NULL };
+	char *sm[] = { "try", "sum_matrix", (char *)src_path("plugins/try/templates/sum_matrix.cu"), "-p", "nx=1000", "-p",
+		       "ny=777", "-r", "2", "--format", "json", NULL };
+	gpulab_try(tr);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"exercise\": \"try.transpose\"") && !strstr(o.out, "\"verified\": false"),
+		      "exit %d\n%s%s", o.status, o.out, o.err);
+	gpulab_try(sm);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"exercise\": \"try.sum_matrix\"") && !strstr(o.out, "\"verified\": false"),
+		      "exit %d\n%s%s", o.status, o.out, o.err);
+}
+END_TEST
+
+/* Each broken kernel: its exit code and its one line. */
+static const struct broken {
+	const char *file;
+	const char *watchdog;
+	int status;
+	const char *words;
+} broken[] = {
+	/* drops the n % 4 tail past 4096: passes 1, 31 and 33, fails at 1000003 */
+	{ "tests/try/reduce_tail.cu", NULL, EXIT_WRONG,
+	  "reduce_tail.cu fails the gate at n=1000003 int: sum of 1000003 ints: expected " },
+	{ "tests/try/syntax.cu", NULL, EXIT_USAGE, "syntax.cu does not compile for sm_" },
+	{ "tests/try/oob.cu", NULL, EXIT_CUDA, "oob.cu at n=1 int: " },
+	{ "tests/try/write_past.cu", NULL, EXIT_WRONG,
+	  "write_past.cu fails the gate at n=1 int: partials: wrote outside it, at element 1 of 1 (past the end)" },
+	{ "tests/try/forever.cu", "2", EXIT_WATCHDOG,
+	  "gpulab: try.reduce (n=1 int): still running after 2 s, stopped by the watchdog (--watchdog)" },
+};
+
+START_TEST(try_broken_kernels_are_stopped)
+{
+	const struct broken *b = &broken[_i];
+	if (!have_try())
+		return;
+	char *args[] = { "try", "reduce", (char *)src_path(b->file), "--watchdog", (char *)(b->watchdog ? b->watchdog : "10"),
+			 NULL };
+	run_cmd_alarm(120);
+	gpulab_try(args);
+	run_cmd_alarm(0);
+	ck_assert_msg(o.status == b->status, "%s: exit %d, wanted %d\n%s%s", b->file, o.status, b->status, o.out, o.err);
+	ck_assert_msg(strstr(last_line(), b->words) && !strncmp(last_line(), "gpulab: ", 8), "%s: %s", b->file, o.err);
+	ck_assert_msg(!o.out[0], "%s: something was timed: %s", b->file, o.out);
+	if (b->status != EXIT_USAGE) /* the compiler's log comes first there */
+		ck_assert_msg(count_lines(o.err) == 1, "%s: not one line: %s", b->file, o.err);
+	if (b->status == EXIT_CUDA)
+		ck_assert_msg(strstr(o.err, "illegal"), "%s", o.err);
+	if (b->status == EXIT_WATCHDOG) /* startup and compile, 2 s, and the context's end */
+		ck_assert_msg(o.seconds >= 2 && o.seconds < 30, "stopped after %g s", o.seconds);
+}
+END_TEST
+
+/* The first run compiles and stores the kernel, the second reads it. */
+START_TEST(try_cache_is_hit)
+{
+	if (!have_try())
+		return;
+	char *args[] = { "run", "try.reduce", "-p", (char *)NULL, "-n", "1000", "-r", "1", "-w", "0", "--format", "json", NULL };
+	char kernel[4300];
+	snprintf(kernel, sizeof kernel, "kernel=%s", src_path("plugins/try/templates/reduce.cu"));
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", temp_dir()); /* empty: the other tests filled theirs */
+	args[3] = kernel;
+	for (int i = 0; i < 2; i++) {
+		gpulab_try(args);
+		ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+		ck_assert_msg(strstr(o.out, i ? "\"cached\": 1" : "\"cached\": 0"), "run %d: %s", i + 1, o.out);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	wrapper = getenv("GPULAB_WRAPPER");
@@ -392,6 +525,8 @@ int main(void)
 	char *xdg = temp_dir();
 	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
 	free(xdg);
+	char *cache = temp_dir();
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", cache);
 
 	char *info[] = { "info", NULL };
 	gpulab(info);
@@ -419,6 +554,9 @@ int main(void)
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
+	tcase_add_test(t, try_kernels_are_ranked);
+	tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
+	tcase_add_test(t, try_cache_is_hit);
 	suite_add_tcase(s, t);
 	return run_suite(s, 1);
 }

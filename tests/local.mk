@@ -4,7 +4,8 @@
 # Host-only plugins for the core's tests, and broken ones it must refuse.
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
-	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la
+	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la \
+	tests/plugins/faketry.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -22,6 +23,10 @@ tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
 tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_faketry_la_SOURCES = tests/plugins/fake.c
+tests_plugins_faketry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"try"' -DFAKE_TRY
+tests_plugins_faketry_la_CFLAGS = $(AM_CFLAGS) -Wno-unused-function -Wno-unused-const-variable
+tests_plugins_faketry_la_LDFLAGS = $(fake_link_flags)
 
 TEST_UTIL = tests/testutil.c tests/testutil.h
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -72,3 +77,16 @@ AM_TESTS_ENVIRONMENT += \
 	LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
 	UBSAN_OPTIONS=print_stacktrace=1; \
 	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS;
+
+# gpulab try (issue 17) without a GPU: the try plugin's C parts, NVRTC,
+# and the command's refusals; where NVRTC was found.
+EXTRA_DIST += tests/try/syntax.cu tests/try/badsig.cu tests/try/reduce_tail.cu tests/try/reduce_shfl.cu \
+	tests/try/oob.cu tests/try/write_past.cu tests/try/forever.cu
+if HAVE_NVRTC
+check_PROGRAMS += tests/check_try
+tests_check_try_SOURCES = tests/check_try.c $(TEST_UTIL) plugins/try/contract.c plugins/try/log.c \
+	plugins/try/cache.c plugins/try/compile.c
+tests_check_try_CFLAGS = $(TEST_CFLAGS)
+tests_check_try_LDADD = $(CORE_LIBS) $(NVRTC_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_try
+endif

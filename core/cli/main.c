@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "run/bench.h"
+#include "cli/commands.h"
 #include "config/settings.h"
 #include "run/device.h"
 #include "exitcode.h"
@@ -28,8 +29,7 @@
 
 /* One line on stderr.  It quotes arguments and files, so it is escaped:
  * no control byte or invalid UTF-8 reaches the terminal raw. */
-__attribute__((format(printf, 2, 3)))
-static int fail(int code, const char *fmt, ...)
+int fail(int code, const char *fmt, ...)
 {
 	char *msg;
 	va_list ap;
@@ -50,9 +50,7 @@ static const char *env_or(const char *name, const char *def)
 	return v && *v ? v : def;
 }
 
-/* Load the INI files and every plugin they name.  With warn, say which
- * plugins failed, and set *broken to the exit code of the first. */
-static int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken)
+int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken)
 {
 	char err[2048];
 	int rc = config_load_all(c, env_or("GPULAB_SYSCONFDIR", GPULAB_SYSCONFDIR), o->config, err, sizeof err);
@@ -294,7 +292,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
 	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .verify = o->verify, .prof = prof,
-			   .clk = gpu ? &clk : NULL, .stop = o->stop };
+			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
 	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
@@ -319,7 +317,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	return worst;
 }
 
-static int cmd_run(const struct options *o)
+int cmd_run(const struct options *o)
 {
 	struct config c = { 0 };
 	struct registry r = { 0 };
@@ -386,6 +384,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "compare"))
 		return cmd_compare(&o);
+	if (!strcmp(o.command, "try"))
+		return cmd_try(&o);
+	if (o.template_only)
+		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (strcmp(o.command, "run") && o.npatterns > 0)
 		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o.command, o.patterns[0]);
 	if (!strcmp(o.command, "list"))
@@ -398,6 +400,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare); `gpulab --help` says more",
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, try); `gpulab --help` says more",
 		    o.command);
 }

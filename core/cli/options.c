@@ -10,7 +10,7 @@
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_OUTPUT, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
-       OPT_FAIL_ABOVE, OPT_BASE, OPT_NEW };
+       OPT_FAIL_ABOVE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -33,6 +33,8 @@ static const struct option long_options[] = {
 	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "new", required_argument, NULL, OPT_NEW },
+	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+	{ "template", no_argument, NULL, OPT_TEMPLATE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -54,6 +56,10 @@ void usage(FILE *out)
 	      "                       Mann-Whitney U test's verdict: faster, slower, same\n"
 	      "  compare RECORD --base EX --new EX\n"
 	      "                       two exercises of one record (or of two), size by size\n"
+	      "  try CHALLENGE FILE   your kernel in FILE.cu, compiled at run time, checked on\n"
+	      "                       edge cases, then timed beside the challenge's ladder;\n"
+	      "                       challenges: reduce, transpose, sum_matrix\n"
+	      "  try CHALLENGE --template   a starting FILE, with the kernel's contract\n"
 	      "\n"
 	      "options for run:\n"
 	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
@@ -76,6 +82,8 @@ void usage(FILE *out)
 	      "      --profile        run each exercise once, no warm-up, for ncu or nsys\n"
 	      "      --metrics LIST   hardware counters from extra, untimed runs: names from\n"
 	      "                       `gpulab metrics`, Nsight Compute names, or 'default'\n"
+	      "      --watchdog S     stop gpulab, exit %d, if one run takes over S seconds\n"
+	      "                       (default %d for try's kernels, else never; 0: never)\n"
 	      "\n"
 	      "options for compare:\n"
 	      "      --fail-above PCT exit %d if a point is slower by more than PCT %%, with confidence\n"
@@ -88,7 +96,7 @@ void usage(FILE *out)
 	      "\n"
 	      "See gpulab(1) for the configuration files and the exit codes.\n",
 	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def, 100 * stop.max_noise, stop.min_time_s,
-	      stop.timeout_s, EXIT_SLOWER);
+	      stop.timeout_s, EXIT_WATCHDOG, WATCHDOG_DEFAULT_S, EXIT_SLOWER);
 }
 
 const char *options_param(const struct options *o, const char *key)
@@ -194,6 +202,8 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_FAIL_ABOVE: rc = number("--fail-above", arg, 0, 1000, 1, &o->fail_above, err, errlen); break;
 	case OPT_BASE: o->base_exercise = arg; break;
 	case OPT_NEW: o->new_exercise = arg; break;
+	case OPT_WATCHDOG: rc = number("--watchdog", arg, 0, 86400, 1, &o->watchdog, err, errlen); break;
+	case OPT_TEMPLATE: o->template_only = 1; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;
@@ -235,7 +245,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 {
 	int c, rc;
 	const char *forced = NULL;
-	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1 };
+	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1, .watchdog = -1 };
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 0; /* glibc: start afresh, even where an error left getopt mid-argument */

@@ -26,6 +26,10 @@ struct stopping {
 };
 #define STOP_DEFAULTS { .max_noise = 0.005, .min_time_s = 0.1, .timeout_s = 10 }
 #define MIN_SAMPLES 10
+
+/* --watchdog: how long one run may take before gpulab stops it; by
+ * default only for exercises that run a user's code. */
+#define WATCHDOG_DEFAULT_S 10
 #define MAX_SAMPLES 1000000
 #define STABLE_EVERY 64
 #define STABLE_WINDOW 8
@@ -40,8 +44,8 @@ struct keyval {
 #define MAX_KEYVALS 64
 
 struct options {
-	const char *command;       /* list, info, metrics, run, help, version */
-	char **patterns;           /* run's exercise names */
+	const char *command;       /* list, info, metrics, run, try, compare, help, version */
+	char **patterns;           /* run's exercise names; try's CHALLENGE and FILE */
 	int npatterns;
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
 	 * the generic declarations; NULL where not given */
@@ -52,6 +56,8 @@ struct options {
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
 	int samples;               /* --samples: every sample in the JSON report */
 	struct stopping stop;
+	double watchdog;           /* --watchdog S: 0 never; -1: not given */
+	int template_only;         /* try --template */
 	const char *output;        /* --output FILE: the JSON record, samples included */
 	double fail_above;         /* compare --fail-above PCT; -1 without */
 	const char *base_exercise; /* compare --base EX and --new EX: one exercise */

@@ -53,6 +53,7 @@ const char *param_type_name(enum gpulab_param_type t)
 	case GPULAB_PARAM_ENUM: return "enum";
 	case GPULAB_PARAM_SHAPE: return "shape";
 	case GPULAB_PARAM_SEED: return "seed";
+	case GPULAB_PARAM_PATH: return "path";
 	}
 	return "?";
 }
@@ -65,6 +66,7 @@ size_t param_width(enum gpulab_param_type t)
 	case GPULAB_PARAM_INT: return sizeof(int64_t);
 	case GPULAB_PARAM_ENUM: return sizeof(unsigned);
 	case GPULAB_PARAM_SHAPE: return sizeof(struct gpulab_shape);
+	case GPULAB_PARAM_PATH: return sizeof(const char *);
 	}
 	return 0;
 }
@@ -130,6 +132,9 @@ void param_describe(const struct gpulab_param *d, char *buf, size_t len)
 		return;
 	case GPULAB_PARAM_SEED:
 		snprintf(buf, len, "a number, or random");
+		return;
+	case GPULAB_PARAM_PATH:
+		snprintf(buf, len, "a file name of at most %d bytes", GPULAB_PATH_MAX);
 		return;
 	}
 	snprintf(buf, len, "nothing (type %d is unknown)", (int)d->type);
@@ -204,6 +209,9 @@ static enum parse_result parse_typed(const struct gpulab_param *d, const char *t
 	case GPULAB_PARAM_SEED:
 		v->random = !strcmp(text, "random");
 		return v->random || parse_size(text, &v->u) == 0 ? PARSE_OK : PARSE_MALFORMED;
+	case GPULAB_PARAM_PATH: /* the reports hold it whole, or not at all */
+		v->str = text;
+		return strlen(text) <= GPULAB_PATH_MAX ? PARSE_OK : PARSE_RANGE;
 	}
 	return PARSE_MALFORMED;
 }
@@ -306,8 +314,10 @@ enum parse_result param_axis(const struct gpulab_param *d, const char *text, siz
 	const char *p = text;
 	char first[256] = "";
 	*count = 0;
-	if (!text)
+	if (!text || d->type == GPULAB_PARAM_PATH) {
+		*count = 1;
 		return param_parse(d, text, &(struct param_value){ 0 }, why, len);
+	}
 	do {
 		size_t n = strcspn(p, ","), values;
 		enum parse_result r = axis_piece(d, p, n, &values, why, len);
@@ -358,6 +368,9 @@ void param_format(const struct gpulab_param *d, const struct param_value *v, cha
 		return;
 	case GPULAB_PARAM_SHAPE:
 		snprintf(buf, len, "%" PRIu32 "x%" PRIu32, v->s.x, v->s.y);
+		return;
+	case GPULAB_PARAM_PATH:
+		snprintf(buf, len, "%s", v->str ? v->str : "");
 		return;
 	case GPULAB_PARAM_ENUM:
 		for (unsigned i = 0; c && i < v->e; i++)

@@ -21,6 +21,7 @@ struct param_value {
 		int64_t i;             /* INT */
 		unsigned e;            /* ENUM: the index of the name */
 		struct gpulab_shape s; /* SHAPE */
+		const char *str;       /* PATH: the text parsed, not a copy */
 	};
 	int random;                    /* SEED given as "random": not drawn yet */
 };
@@ -60,7 +61,8 @@ enum parse_result param_parse(const struct gpulab_param *d, const char *text, st
  * this a sweep is a mistake, not a measurement. */
 #define PARAM_MAX_POINTS 10000
 
-/* Check every value of the axis `text` as declared and count them.  A
+/* Check every value of the axis `text` as declared and count them (a
+ * PATH is one value, commas and all).  A
  * malformed one stops the count; after one out of range (PARSE_RANGE,
  * with why saying what is taken) *count is still complete. */
 enum parse_result param_axis(const struct gpulab_param *d, const char *text, size_t *count, char *why, size_t len);
@@ -74,7 +76,7 @@ void param_format(const struct gpulab_param *d, const struct param_value *v, cha
 /* What values the declaration takes, for `gpulab list` and messages. */
 void param_describe(const struct gpulab_param *d, char *buf, size_t len);
 
-/* "count", "int", "enum", "shape" or "seed". */
+/* "count", "int", "enum", "shape", "seed" or "path". */
 const char *param_type_name(enum gpulab_param_type t);
 
 /* The bytes a value of this type takes at its offset; 0 for no type. */

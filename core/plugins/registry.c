@@ -3,6 +3,7 @@
 #include "exitcode.h"
 #include "plugins/trust.h"
 #include "config/params.h"
+#include "run/gate.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -112,7 +113,18 @@ static int check_exercise(const struct gpulab_plugin *d, size_t i, char *err, si
 			 e->name);
 		return -1;
 	}
-	return check_params(e, err, errlen);
+	if (e->peers && !param_valid_name(e->peers)) {
+		snprintf(err, errlen, "exercise '%s' names peers '%s', not a plugin name", e->name, e->peers);
+		return -1;
+	}
+	char why[512];
+	if (check_params(e, err, errlen))
+		return -1;
+	if (gate_check(e, why, sizeof why)) {
+		snprintf(err, errlen, "exercise '%s': %s", e->name, why);
+		return -1;
+	}
+	return 0;
 }
 
 int registry_check(const struct gpulab_plugin *d, const char *name, char *err, size_t errlen)

@@ -51,13 +51,26 @@ static int same_point(const struct job *j, const struct job *k)
 	return j->ctx.n == k->ctx.n && j->ctx.dtype == k->ctx.dtype;
 }
 
-/* The run's row for exercise `name` of j's plugin at j's point of a
+/* The plugin j's rows are compared within: its own, or the one its
+ * exercise names as its peers (a `gpulab try` challenge, the plugin it
+ * is a challenge of), where that plugin has rows in this run. */
+static const struct plugin *peers(const struct report *r, const struct job *j)
+{
+	const char *name = j->pick.ex->peers;
+	for (size_t i = 0; name && i < r->njobs; i++)
+		if (!strcmp(r->jobs[i].pick.plugin->name, name))
+			return r->jobs[i].pick.plugin;
+	return j->pick.plugin;
+}
+
+/* The run's row for exercise `name` of j's peers at j's point of a
  * sweep, if it was measured. */
 static const struct job *sibling(const struct report *r, const struct job *j, const char *name)
 {
+	const struct plugin *p = peers(r, j);
 	for (size_t i = 0; name && i < r->njobs; i++) {
 		const struct job *k = &r->jobs[i];
-		if (k->pick.plugin == j->pick.plugin && !strcmp(k->pick.ex->name, name) && measured(k) && same_point(j, k))
+		if (k->pick.plugin == p && !strcmp(k->pick.ex->name, name) && measured(k) && same_point(j, k))
 			return k;
 	}
 	return NULL;
@@ -67,8 +80,8 @@ static const struct job *sibling(const struct report *r, const struct job *j, co
  * 0 where there is none. */
 static void compare(const struct report *r, const struct job *j, double *speedup, double *share)
 {
-	const struct job *b = sibling(r, j, j->pick.plugin->desc->baseline);
-	const struct job *f = sibling(r, j, j->pick.plugin->desc->reference);
+	const struct job *b = sibling(r, j, peers(r, j)->desc->baseline);
+	const struct job *f = sibling(r, j, peers(r, j)->desc->reference);
 	*speedup = b && measured(j) ? b->res.total_med / j->res.total_med : 0;
 	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
 }
@@ -382,10 +395,10 @@ static void print_table(const struct report *r, FILE *out)
 		len = (int)strlen(params) + (same_repetitions(r, &warmup, &first) ? 0 : 16);
 		paramw = len > paramw ? len : paramw;
 		with_host |= j->pick.ex->host != NULL;
-		if (sibling(r, j, j->pick.plugin->desc->baseline))
-			base = j->pick.plugin->desc->baseline;
-		if (sibling(r, j, j->pick.plugin->desc->reference))
-			ref = j->pick.plugin->desc->reference;
+		if (sibling(r, j, peers(r, j)->desc->baseline))
+			base = peers(r, j)->desc->baseline;
+		if (sibling(r, j, peers(r, j)->desc->reference))
+			ref = peers(r, j)->desc->reference;
 	}
 	table_title(r, out);
 	table_header(out, namew, paramw, with_host);
@@ -522,7 +535,8 @@ static void json_params(const struct job *j, FILE *out)
 	fputs(", \"params\": {", out);
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
-		int number = p->decl.type != GPULAB_PARAM_ENUM && p->decl.type != GPULAB_PARAM_SHAPE;
+		enum gpulab_param_type t = p->decl.type;
+		int number = t != GPULAB_PARAM_ENUM && t != GPULAB_PARAM_SHAPE && t != GPULAB_PARAM_PATH;
 		if (!p->text[0])
 			continue; /* not resolved: the job was refused before it */
 		fputs(first ? "" : ", ", out);

@@ -2,6 +2,7 @@
 
 #include "exitcode.h"
 #include "run/stats.h"
+#include "run/watchdog.h"
 
 #include <math.h>
 
@@ -150,7 +151,7 @@ static void sample_clocks(const struct bench *b, struct clock_stats *c)
 
 /* run() alone, timed: with events on the stream, or with the host clock
  * for a host-only exercise. */
-static int timed_run(struct job *j, struct timing *t, double *ms)
+static int timed_run_unguarded(struct job *j, struct timing *t, double *ms)
 {
 	cudaStream_t s = (cudaStream_t)j->ctx.stream;
 	cudaError_t ce;
@@ -174,6 +175,28 @@ static int timed_run(struct job *j, struct timing *t, double *ms)
 	return 0;
 }
 
+/* The watchdog over one run and the wait for it: --watchdog where given,
+ * else a default for a user's code alone. */
+static void guard_run(const struct bench *b, const struct job *j)
+{
+	char name[256], point[512], line[1024];
+	double s = b->watchdog_s >= 0 ? b->watchdog_s : (j->pick.ex->flags & GPULAB_USER_CODE) ? WATCHDOG_DEFAULT_S : 0;
+	if (s <= 0)
+		return;
+	snprintf(line, sizeof line, "gpulab: %s (%s): still running after %g s, stopped by the watchdog (--watchdog)\n",
+		 job_name(j, name, sizeof name), job_case(j, point, sizeof point), s);
+	watchdog_arm(s, line);
+}
+
+/* The same under the watchdog. */
+static int timed_run(const struct bench *b, struct job *j, struct timing *t, double *ms)
+{
+	guard_run(b, j);
+	int rc = timed_run_unguarded(j, t, ms);
+	watchdog_disarm();
+	return rc;
+}
+
 /* One repetition: untimed restore, then the timed run, then the host
  * step on the host clock.  An NVTX range names it for ncu and nsys:
  * "warmup 0", ..., "rep 0", ... inside the exercise's own range. */
@@ -188,7 +211,7 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 		return rc;
 	snprintf(range, sizeof range, "%s %ld", slot < 0 ? "warmup" : "rep", slot < 0 ? slot + (long)j->warmup : slot);
 	nvtxRangePushA(range);
-	rc = timed_run(j, t, &ms);
+	rc = timed_run(b, j, t, &ms);
 	nvtxRangePop();
 	if (rc)
 		return rc;
@@ -302,12 +325,15 @@ static int prepare_pass(void *arg)
 static int launch_pass(void *arg)
 {
 	struct pass *p = arg;
-	cudaError_t ce;
+	cudaError_t ce = cudaSuccess;
+	guard_run(p->b, p->j);
 	int rc = p->j->pick.ex->run(&p->j->ctx);
+	if (rc == GPULAB_OK)
+		ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream);
+	watchdog_disarm();
 	if (rc != GPULAB_OK)
 		return step_failed(p->j, rc, "run failed");
-	if ((ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream)) != cudaSuccess
-	    || (ce = cudaGetLastError()) != cudaSuccess)
+	if (ce != cudaSuccess || (ce = cudaGetLastError()) != cudaSuccess)
 		return failed(p->j, EXIT_CUDA, "the exercise's GPU work failed", ce);
 	return 0;
 }

@@ -15,6 +15,7 @@ struct bench {
 	struct profiler *prof; /* for --metrics */
 	const struct clocks *clk; /* NVML, where it can be had */
 	struct stopping stop;  /* when a point without an exact -r has enough samples */
+	double watchdog_s;     /* --watchdog: the longest one run may take; -1: not given */
 	void *flush_buf;       /* twice the L2, allocated on first use */
 	size_t flush_bytes;
 };

@@ -34,6 +34,20 @@ const struct job_param *job_param(const struct job *j, const char *key)
 	return NULL;
 }
 
+const char *job_case(const struct job *j, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < j->nparams; i++) {
+		const struct job_param *p = &j->params[i];
+		enum gpulab_param_type t = p->decl.type;
+		size_t at = strlen(buf);
+		if (p->generic == GEN_N || (p->generic < 0 && (t == GPULAB_PARAM_COUNT || t == GPULAB_PARAM_SHAPE)))
+			snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "", p->decl.key, p->text);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", dtype_name(j->ctx.dtype));
+	return buf;
+}
+
 static void ctx_error(struct gpulab_ctx *ctx, const char *fmt, ...)
 {
 	struct job *j = job_of(ctx);
@@ -120,9 +134,12 @@ static const char *source(const struct job *j, struct job_param *p, int g)
  * value i of its axis. */
 static int pick_value(struct job *j, struct job_param *p, int g, size_t i)
 {
-	char why[512], text[128];
+	char why[512], buf[128];
 	enum parse_result r;
-	param_axis_value(p->axis, i, text, sizeof text);
+	/* a path is its whole axis, and the value points into it: the
+	 * command line or the configuration, which outlive the job */
+	const char *text = p->decl.type == GPULAB_PARAM_PATH ? p->axis : buf;
+	param_axis_value(p->axis, i, buf, sizeof buf);
 	r = g == GEN_TYPE ? exercise_parse(j->pick.ex, "type", text, &p->value, why, sizeof why)
 			  : param_parse(&p->decl, text, &p->value, why, sizeof why);
 	if (r != PARSE_OK && p->values > 1)

@@ -68,7 +68,7 @@ struct job_param {
 	struct param_value value;
 	const char *axis;                   /* its value, or the list or range of them, as given */
 	size_t values;                      /* values on that axis: more than 1 in a sweep */
-	char text[64];                      /* the effective value, as param_format writes it */
+	char text[GPULAB_PATH_MAX + 1];     /* the effective value, as param_format writes it */
 	char where[256];                    /* where it came from: "-n", "-p rows", "FILE:LINE", "default" */
 	int defaulted;                      /* from the declared default, not a user */
 };
@@ -111,6 +111,10 @@ void job_command(const struct job *j, int cold, char *buf, size_t len);
 
 /* "plugin.exercise" */
 const char *job_name(const struct job *j, char *buf, size_t len);
+
+/* The point the job runs, for a message: its size and element type,
+ * "n=31 int" or "rows=33 cols=31 float". */
+const char *job_case(const struct job *j, char *buf, size_t len);
 
 /* The job's resolved parameter called key, or NULL. */
 const struct job_param *job_param(const struct job *j, const char *key);

@@ -8,9 +8,15 @@
  *   lab::state              device and pinned buffers freed on teardown,
  *                           also after a half-failed setup
  *   lab::poison             outputs filled with 0xff before every run
+ *   state::alloc_guarded, lab::check_guards
+ *                           buffers between guard zones: a write outside
+ *                           one is caught, a read past one reads poison
  *   lab::fill, lab::rng     test data that sums exactly
- *   lab::copy_back, lab::expect_equal, lab::close_enough
+ *   lab::sum_reference, lab::add_up, lab::expect_sum
+ *                           a sum on the CPU, as the GPU adds, and its check
+ *   lab::copy_back, lab::expect_equal, lab::expect_moved, lab::close_enough
  *                           comparisons naming the first mismatch
+ *   lab::persistent_grid    as many blocks of a kernel as the GPU holds at once
  *
  * Header-only: each plugin is its own shared object, and device code
  * cannot be shared across them anyway.  C++20, for the designated
@@ -108,6 +114,23 @@ struct state {
 			    count * sizeof(T));
 	}
 
+	/* count elements between two guard zones of guard_bytes, all of it
+	 * 0xff bytes: a kernel that reads past the buffer reads NaN or -1,
+	 * one that writes next to it changes a guard, which check_guards
+	 * finds.  *p is 256-byte aligned, as cudaMalloc's pointers are. */
+	static constexpr size_t guard_bytes = 64 * 1024;
+	template <typename T>
+	int alloc_guarded(gpulab_ctx *ctx, T **p, size_t count)
+	{
+		unsigned char *base;
+		int rc = alloc(ctx, &base, count * sizeof(T) + 2 * guard_bytes);
+		if (rc != GPULAB_OK)
+			return rc;
+		LAB_TRY(ctx, cudaMemset(base, 0xff, count * sizeof(T) + 2 * guard_bytes));
+		*p = reinterpret_cast<T *>(base + guard_bytes);
+		return GPULAB_OK;
+	}
+
 	/* Page-locked host memory, so copies back are asynchronous. */
 	template <typename T>
 	int alloc_pinned(gpulab_ctx *ctx, T **p, size_t count)
@@ -176,6 +199,49 @@ inline int poison(gpulab_ctx *ctx, void *p, size_t bytes)
 
 /* A host vector of n elements, or GPULAB_ENOMEM saying so. */
 template <typename T>
+int host_vector(gpulab_ctx *ctx, std::vector<T> &v, size_t n);
+
+/* Are the guard zones around the count elements at p (from
+ * state::alloc_guarded) still untouched?  Else one line naming the first
+ * element written outside, and GPULAB_WRONG. */
+template <typename T>
+int check_guards(gpulab_ctx *ctx, const char *name, const T *p, size_t count)
+{
+	const size_t g = state::guard_bytes;
+	std::vector<unsigned char> before, after;
+	int rc = host_vector(ctx, before, g);
+	if (rc != GPULAB_OK || (rc = host_vector(ctx, after, g)) != GPULAB_OK)
+		return rc;
+	LAB_TRY(ctx, cudaMemcpy(before.data(), (const unsigned char *)p - g, g, cudaMemcpyDeviceToHost));
+	LAB_TRY(ctx, cudaMemcpy(after.data(), p + count, g, cudaMemcpyDeviceToHost));
+	for (size_t i = 0; i < g; i++) /* the nearest first */
+		if (before[g - 1 - i] != 0xff) {
+			ctx->error(ctx, "%s: wrote outside it, at element -%zu (before the start)", name, i / sizeof(T) + 1);
+			return GPULAB_WRONG;
+		}
+	for (size_t i = 0; i < g; i++)
+		if (after[i] != 0xff) {
+			ctx->error(ctx, "%s: wrote outside it, at element %zu of %zu (past the end)", name,
+				   count + i / sizeof(T), count);
+			return GPULAB_WRONG;
+		}
+	return GPULAB_OK;
+}
+
+/* Enough blocks of `kernel` to fill every SM once, and no more than
+ * `useful`, the blocks with work to do. */
+inline int persistent_grid(gpulab_ctx *ctx, const void *kernel, unsigned threads, uint64_t useful, unsigned *grid)
+{
+	int dev, sms, per_sm = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)threads, 0));
+	uint64_t resident = (uint64_t)sms * (per_sm ? per_sm : 1);
+	*grid = (unsigned)(useful < resident ? (useful ? useful : 1) : resident);
+	return GPULAB_OK;
+}
+
+template <typename T>
 int host_vector(gpulab_ctx *ctx, std::vector<T> &v, size_t n)
 {
 	try {
@@ -230,6 +296,39 @@ inline void fill(T *h, uint64_t n, uint64_t seed)
 		h[i] = draw<T>(r);
 }
 
+/* The sum of n values the way the GPU adds them: ints wrapping at 32
+ * bits, floats exactly (in double); with sum_abs, the sum of their
+ * magnitudes too, for close_enough's tolerance. */
+template <typename T>
+double exact_sum(const T *h, uint64_t n, double *sum_abs = nullptr)
+{
+	uint32_t isum = 0;
+	double fsum = 0, abs_sum = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		isum += (uint32_t)h[i];
+		fsum += (double)h[i];
+		abs_sum += std::fabs((double)h[i]);
+	}
+	if (sum_abs)
+		*sum_abs = abs_sum;
+	return std::is_same<T, int>::value ? (double)(int32_t)isum : fsum;
+}
+
+/* The CPU's reference for a sum: the exact sum and the magnitudes'. */
+template <typename T>
+void sum_reference(const T *h, uint64_t n, double *want, double *sum_abs)
+{
+	*want = exact_sum(h, n, sum_abs);
+}
+
+/* The book's last step: the host adds per-block sums, and a float sum
+ * rounds to float, as the result's type. */
+template <typename T>
+double add_up(const T *p, uint64_t n)
+{
+	return (double)(T)exact_sum(p, n);
+}
+
 /* Element i's name in a mismatch message: "[i]" by default; a matrix
  * passes its row length for "[row][col]". */
 struct where {
@@ -273,6 +372,40 @@ inline bool close_enough(float got, double want, double sum_abs, uint64_t n)
 {
 	double tol = FLT_EPSILON * sum_abs * std::ceil(std::log2((double)n) + 1);
 	return std::fabs((double)got - want) <= tol;
+}
+
+/* Is `got` the sum of the n values of seed `seed`?  Else one line with
+ * both, and how to draw the same input again. */
+template <typename T>
+int expect_sum(gpulab_ctx *ctx, T got, double want, double sum_abs, uint64_t n, uint64_t seed)
+{
+	if (close_enough(got, want, sum_abs, n))
+		return GPULAB_OK;
+	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)", n,
+		   std::is_same<T, int>::value ? "ints" : "floats", want, (double)got, seed);
+	return GPULAB_WRONG;
+}
+
+/* Is the device's rows x cols output at out the input `in` moved, bit
+ * for bit: transposed (out[c][r] = in[r][c]) or copied?  Else one line
+ * naming the first element out of place and the input it should hold. */
+template <typename T>
+int expect_moved(gpulab_ctx *ctx, const T *out, const T *in, size_t rows, size_t cols, bool transposed)
+{
+	std::vector<T> got;
+	int rc = copy_back(ctx, got, out, rows * cols);
+	if (rc != GPULAB_OK)
+		return rc;
+	for (size_t r = 0; r < rows; r++)
+		for (size_t c = 0; c < cols; c++) {
+			size_t at = transposed ? c * rows + r : r * cols + c, width = transposed ? rows : cols;
+			if (std::memcmp(&got[at], &in[r * cols + c], sizeof(T))) {
+				ctx->error(ctx, "out[%zu][%zu]: expected in[%zu][%zu] = %.9g, got %.9g", at / width, at % width, r,
+					   c, (double)in[r * cols + c], (double)got[at]);
+				return GPULAB_WRONG;
+			}
+		}
+	return GPULAB_OK;
 }
 
 } // namespace lab

@@ -57,7 +57,7 @@ extern "C" {
 #endif
 
 #define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
-#define GPULAB_ABI_MINOR 0    /* fields added at the ends of structs */
+#define GPULAB_ABI_MINOR 1    /* fields added at the ends of structs */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -67,7 +67,10 @@ enum gpulab_status {
 	GPULAB_WRONG = 1,     /* verify: the result differs from the reference */
 	GPULAB_EPARAM = 2,    /* plan: parameters this exercise cannot run with */
 	GPULAB_ECUDA = 3,     /* a CUDA call failed */
-	GPULAB_ENOMEM = 4     /* host memory ran out */
+	GPULAB_ENOMEM = 4,    /* host memory ran out */
+	/* 2.1 */
+	GPULAB_EINPUT = 5     /* plan: a file the user named cannot be used (a
+			       * kernel that does not compile); a usage error */
 };
 
 /* Element types; an exercise's `dtypes` is a mask of these. */
@@ -83,9 +86,16 @@ enum gpulab_param_type {
 	GPULAB_PARAM_INT,       /* int64_t: a decimal integer, within [min, max] */
 	GPULAB_PARAM_ENUM,      /* unsigned: the index of the value in `choices` */
 	GPULAB_PARAM_SHAPE,     /* struct gpulab_shape: WxH, each side within [min, max] */
-	GPULAB_PARAM_SEED       /* uint64_t: a number, or "random": the core draws
+	GPULAB_PARAM_SEED,      /* uint64_t: a number, or "random": the core draws
 				 * one and records it, so every row can be rerun */
+	/* 2.1 */
+	GPULAB_PARAM_PATH       /* const char *: a file name as given, at most
+				 * GPULAB_PATH_MAX bytes; "" for none.  One value,
+				 * never a list (a path may hold a comma); it lives
+				 * until teardown() */
 };
+
+#define GPULAB_PATH_MAX 255
 
 struct gpulab_shape {
 	uint32_t x, y;
@@ -106,6 +116,9 @@ struct gpulab_param {
 /* Exercise flags. */
 #define GPULAB_HOST_ONLY 1u /* runs on the host alone: no device, no stream,
 			     * timed with the host clock (the core's tests) */
+#define GPULAB_USER_CODE 2u /* 2.1: runs code a user wrote (gpulab try): the
+			     * core stops a run that never ends (--watchdog)
+			     * by default, not only when asked */
 
 struct CUstream_st; /* cudaStream_t is a pointer to this */
 
@@ -179,7 +192,15 @@ struct gpulab_exercise {
 	const char *metrics;          /* default --metrics list; may be NULL */
 	unsigned flags;               /* GPULAB_HOST_ONLY */
 	unsigned max_devices;         /* 0 or 1: one GPU; more: up to that many */
-	/* fields added in 2.1 and later go here, at the end */
+	/* 2.1 */
+	const char *peers;            /* a plugin whose baseline and reference this
+				       * exercise's rows are compared with, as if
+				       * they were its own; NULL: its own plugin's */
+	const char *gate;             /* the cases `gpulab try` runs and verifies,
+				       * for every element type, before anything is
+				       * timed: ';'-separated, each space-separated
+				       * key=value pairs: "n=1;rows=33 cols=31" */
+	/* fields added in 2.2 and later go here, at the end */
 };
 
 struct gpulab_plugin {

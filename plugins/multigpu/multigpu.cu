@@ -235,23 +235,12 @@ struct sum_ref {
 	template <typename T>
 	void add(const T *h, uint64_t n)
 	{
-		uint32_t isum = 0;
-		double fsum = 0;
-		for (uint64_t i = 0; i < n; i++) {
-			isum += (uint32_t)h[i];
-			fsum += (double)h[i];
-			sum_abs += std::fabs((double)h[i]);
-		}
-		want = std::is_same<T, int>::value ? (double)(int32_t)isum : fsum;
+		lab::sum_reference(h, n, &want, &sum_abs);
 	}
 	template <typename T>
 	int check(gpulab_ctx *ctx, T got, uint64_t n, uint64_t seed) const
 	{
-		if (lab::close_enough(got, want, sum_abs, n))
-			return GPULAB_OK;
-		ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)", n,
-			   lab::type_name(ctx), want, (double)got, seed);
-		return GPULAB_WRONG;
+		return lab::expect_sum(ctx, got, want, sum_abs, n, seed);
 	}
 };
 
@@ -549,11 +538,8 @@ int shard_host(gpulab_ctx *ctx)
 {
 	shard_state *s = lab::state_of<shard_state>(ctx);
 	const T *p = shards_of<T>(s).host;
-	sum_ref partials;
-	if (!p)
-		return GPULAB_OK;
-	partials.add(p, s->g);
-	s->host_sum = (double)(T)partials.want; /* a float sum rounds to float, as the GPU's would */
+	if (p)
+		s->host_sum = lab::add_up(p, s->g);
 	return GPULAB_OK;
 }
 

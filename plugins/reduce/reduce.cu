@@ -214,22 +214,6 @@ int plan(gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-/* The CPU's sum, the way the GPU adds: ints wrap at 32 bits, floats in
- * double (the reference is the exact sum, the tolerance covers order). */
-template <typename T>
-void reference(const T *h, uint64_t n, state *s)
-{
-	uint32_t isum = 0;
-	double fsum = 0, abs_sum = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		isum += (uint32_t)h[i];
-		fsum += (double)h[i];
-		abs_sum += std::fabs((double)h[i]);
-	}
-	s->want = std::is_same<T, int>::value ? (double)(int32_t)isum : fsum;
-	s->sum_abs = abs_sum;
-}
-
 template <typename T>
 int make_input(gpulab_ctx *ctx, state *s)
 {
@@ -238,28 +222,25 @@ int make_input(gpulab_ctx *ctx, state *s)
 	if (rc != GPULAB_OK)
 		return rc;
 	lab::fill(h.data(), ctx->elements, seed_of(ctx));
-	reference(h.data(), ctx->elements, s);
+	lab::sum_reference(h.data(), ctx->elements, &s->want, &s->sum_abs);
 	LAB_TRY(ctx, cudaMemcpy(s->in, h.data(), ctx->elements * sizeof(T), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
-/* Enough blocks of `best` to fill every SM once. */
+/* Enough blocks of `best` to fill every SM once, with no block without
+ * a vector to load. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid)
 {
-	int dev, sms, per_sm = 0;
-	LAB_TRY(ctx, cudaGetDevice(&dev));
-	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	const void *k;
 	switch (ctx->block) {
-	case 64: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 64>, 64, 0)); break;
-	case 128: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 128>, 128, 0)); break;
-	case 256: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 256>, 256, 0)); break;
-	case 512: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 512>, 512, 0)); break;
-	default: LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduceBest<T, 1024>, 1024, 0)); break;
+	case 64: k = (const void *)reduceBest<T, 64>; break;
+	case 128: k = (const void *)reduceBest<T, 128>; break;
+	case 256: k = (const void *)reduceBest<T, 256>; break;
+	case 512: k = (const void *)reduceBest<T, 512>; break;
+	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	uint64_t useful = lab::div_up(ctx->elements, 4ull * ctx->block); /* no block without a vector to load */
-	*grid = (unsigned)std::min<uint64_t>((uint64_t)sms * (per_sm ? per_sm : 1), useful);
-	return GPULAB_OK;
+	return lab::persistent_grid(ctx, k, ctx->block, lab::div_up(ctx->elements, 4ull * ctx->block), grid);
 }
 
 template <typename T>
@@ -321,22 +302,13 @@ int run_t(gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-/* The book's last step: the host adds the per-block sums (ints wrapping,
- * floats in double). */
+/* The book's last step: the host adds the per-block sums. */
 template <typename T>
 int host_t(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
-	if (!of(ctx)->host_finish)
-		return GPULAB_OK;
-	const T *p = static_cast<const T *>(s->h_partials);
-	uint32_t isum = 0;
-	double fsum = 0;
-	for (unsigned i = 0; i < s->grid; i++) {
-		isum += (uint32_t)p[i];
-		fsum += (double)p[i];
-	}
-	s->host_sum = std::is_same<T, int>::value ? (double)(int32_t)isum : (double)(float)fsum;
+	if (of(ctx)->host_finish)
+		s->host_sum = lab::add_up(static_cast<const T *>(s->h_partials), s->grid);
 	return GPULAB_OK;
 }
 
@@ -349,11 +321,7 @@ int verify_t(gpulab_ctx *ctx)
 		got = (T)s->host_sum;
 	else
 		LAB_TRY(ctx, cudaMemcpy(&got, s->out, sizeof(T), cudaMemcpyDeviceToHost));
-	if (lab::close_enough(got, s->want, s->sum_abs, ctx->elements))
-		return GPULAB_OK;
-	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)",
-		   ctx->elements, std::is_same<T, int>::value ? "ints" : "floats", s->want, (double)got, seed_of(ctx));
-	return GPULAB_WRONG;
+	return lab::expect_sum(ctx, got, s->want, s->sum_abs, ctx->elements, seed_of(ctx));
 }
 
 const gpulab_param params[] = {

@@ -76,13 +76,8 @@ int plan(gpulab_ctx *ctx)
 /* Enough blocks of `best` to fill every SM once. */
 int best_grid(gpulab_ctx *ctx, unsigned *grid)
 {
-	int dev, sms, per_sm = 0;
-	LAB_TRY(ctx, cudaGetDevice(&dev));
-	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sumMatrixBest, best_block, 0));
-	uint64_t useful = lab::div_up(lab::div_up(ctx->elements, 4), best_block);
-	*grid = (unsigned)std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)sms * (per_sm ? per_sm : 1), useful));
-	return GPULAB_OK;
+	return lab::persistent_grid(ctx, (const void *)sumMatrixBest, best_block,
+				    lab::div_up(lab::div_up(ctx->elements, 4), best_block), grid);
 }
 
 /* The input, and the expected output: the sum for BOOK and BEST, for COPY

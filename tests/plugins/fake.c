@@ -10,6 +10,10 @@
  *   FAKE_OLD_MINOR  built as against an older 2.x header, whose exercise
  *                   struct ended before max_devices: the core must read
  *                   the array with this plugin's stride
+ *   FAKE_TRY        instead, two challenges as `gpulab try` meets them
+ *                   (FAKE_NAME "try"): `gated`, whose gate a kernel file
+ *                   named *bad* fails at n = 1000003, and `hang`, whose
+ *                   run never ends, for the watchdog
  * Every exercise reports what it was handed as notes, so the tests can
  * check resolution with exact values.
  */
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef FAKE_NAME
 #define FAKE_NAME "fake"
@@ -195,6 +200,7 @@ struct old_exercise {
 
 #define HOST .flags = GPULAB_HOST_ONLY, .teardown = teardown
 
+#ifndef FAKE_TRY
 static const EXERCISE exercises[] = {
 	{ .name = "ok", .summary = "always right", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1024, .block = 256,
 	  .plan = plan, .setup = setup, .run = run, .verify = VERIFY_OK, HOST },
@@ -216,12 +222,64 @@ static const EXERCISE exercises[] = {
 	  .plan = plan, .setup = setup, .run = run_fails, .verify = verify_ok, HOST },
 };
 
+#endif
+
+#ifdef FAKE_TRY
+struct try_opts {
+	const char *kernel;
+};
+
+static const struct gpulab_param try_params[] = {
+	{ .key = "kernel", .type = GPULAB_PARAM_PATH, .offset = offsetof(struct try_opts, kernel), .def = "",
+	  .help = "the kernel's file" },
+	{ NULL }
+};
+
+static int verify_gated(struct gpulab_ctx *ctx)
+{
+	const struct try_opts *o = ctx->params;
+	if (ctx->n == 1000003 && strstr(o->kernel, "bad")) {
+		ctx->error(ctx, "sum of 1000003 ints: expected 1000003, got 1000000");
+		return GPULAB_WRONG;
+	}
+	return GPULAB_OK;
+}
+
+/* A run that never returns, as a host thread waiting for an endless
+ * kernel does not. */
+static int run_forever(struct gpulab_ctx *ctx)
+{
+	(void)ctx;
+	for (;;)
+		pause();
+	return GPULAB_OK;
+}
+
+#define TRY_EXERCISE(ex_name, run_fn, verify_fn) \
+	{ .name = ex_name, .summary = "a challenge", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1024, .n_max = 1u << 30, \
+	  .params = try_params, .params_size = sizeof(struct try_opts), .plan = plan, .setup = setup, .run = run_fn, \
+	  .verify = verify_fn, .teardown = teardown, .flags = GPULAB_HOST_ONLY | GPULAB_USER_CODE, .peers = "fake", \
+	  .gate = "n=1;n=31;n=1000003" }
+
+static const struct gpulab_exercise try_exercises[] = {
+	TRY_EXERCISE("gated", run, verify_gated),
+	TRY_EXERCISE("hang", run_forever, verify_ok),
+};
+#undef EXERCISE_SIZE
+#define EXERCISE_SIZE sizeof(struct gpulab_exercise)
+#define EXERCISES try_exercises
+#define BASELINE NULL /* its rows are compared with fake's (peers) */
+#else
+#define EXERCISES exercises
+#define BASELINE "ok"
+#endif
+
 static const struct gpulab_plugin plugin = {
 	.abi = FAKE_ABI, .abi_minor = FAKE_MINOR, .size = sizeof(struct gpulab_plugin),
 	.exercise_size = EXERCISE_SIZE, .param_size = sizeof(struct gpulab_param),
 	.name = FAKE_NAME, .summary = "host-only exercises for the core's tests",
-	.exercises = (const struct gpulab_exercise *)exercises, .n_exercises = sizeof exercises / sizeof exercises[0],
-	.baseline = "ok"
+	.exercises = (const struct gpulab_exercise *)EXERCISES, .n_exercises = sizeof EXERCISES / sizeof EXERCISES[0],
+	.baseline = BASELINE
 };
 
 #ifdef FAKE_NO_ENTRY

@@ -1,0 +1,22 @@
+# The try plugin: a learner's kernel compiled at run time with NVRTC
+# (configure builds it where NVRTC is found).  Its C parts (the contract,
+# the compiler's messages, the cache, the compile) are also the CPU
+# tests' and the fuzzer's.
+try_c_sources = plugins/try/contract.c plugins/try/contract.h plugins/try/log.c plugins/try/log.h \
+	plugins/try/cache.c plugins/try/cache.h plugins/try/compile.c plugins/try/compile.h
+try_templates = plugins/try/templates/reduce.cu plugins/try/templates/transpose.cu \
+	plugins/try/templates/sum_matrix.cu
+EXTRA_DIST += $(try_templates) etc/conf.d/try.ini
+if HAVE_NVRTC
+pkglib_LTLIBRARIES += plugins/try/try.la
+plugins_try_try_la_SOURCES = plugins/try/try.cu $(try_c_sources)
+# -z nodelete: NVRTC allocates for the life of the process when it is
+# loaded; unloading it with the plugin would turn that into a leak
+# (LeakSanitizer sees 72704 bytes from an unloaded module) and gain nothing.
+plugins_try_try_la_LDFLAGS = $(plugin_link_flags) -Wl,-z,nodelete
+plugins_try_try_la_LIBADD = $(plugin_libs) $(NVRTC_LIBS)
+plugins/try/try.lo: plugins/try/compile.h plugins/try/contract.h include/gpulab/lab.cuh include/gpulab/plugin.h
+dist_dropin_DATA += etc/conf.d/try.ini
+trytemplatesdir = $(pkgdatadir)/try
+trytemplates_DATA = $(try_templates)
+endif

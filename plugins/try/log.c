@@ -1,0 +1,67 @@
+#include "log.h"
+
+#include <string.h>
+
+/* Where "(LINE): " begins in line[0..n), if the line starts with
+ * NAME(LINE): with a NAME of at least one character; else NULL.  *digits
+ * gets LINE's length. */
+static const char *location(const char *line, size_t n, size_t *digits)
+{
+	const char *open = memchr(line, '(', n);
+	size_t d = 0;
+	if (!open || open == line)
+		return NULL;
+	for (const char *p = open + 1; p < line + n && *p >= '0' && *p <= '9'; p++)
+		d++;
+	const char *close = open + 1 + d;
+	if (d == 0 || close + 2 >= line + n + 1 || close[0] != ')' || close[1] != ':')
+		return NULL;
+	*digits = d;
+	return open;
+}
+
+/* One line, rewritten, into out. */
+static void one_line(const char *line, size_t n, FILE *out)
+{
+	size_t d;
+	const char *open = location(line, n, &d);
+	if (!open) {
+		fwrite(line, 1, n, out);
+		return;
+	}
+	fwrite(line, 1, (size_t)(open - line), out);
+	fputc(':', out);
+	fwrite(open + 1, 1, d, out);
+	fwrite(open + 2 + d, 1, n - (size_t)(open + 2 + d - line), out); /* from the ':' on */
+}
+
+void log_write(const char *log, FILE *out)
+{
+	for (const char *p = log; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		one_line(p, n, out);
+		if (p[n] == '\n')
+			fputc('\n', out);
+		p += n + (p[n] == '\n');
+	}
+}
+
+void log_first_error(const char *log, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (const char *p = log; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		const char *hit = memmem(p, n, "error", 5);
+		if (hit) {
+			FILE *f = fmemopen(buf, len, "w");
+			if (f) {
+				setvbuf(f, NULL, _IONBF, 0);
+				one_line(p, n, f);
+				fclose(f);
+			}
+			buf[len - 1] = 0;
+			return;
+		}
+		p += n + (p[n] == '\n');
+	}
+}

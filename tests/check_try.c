@@ -1,0 +1,422 @@
+/*
+ * gpulab try without a GPU: the contract line, the compiler's messages,
+ * the cache of compiled kernels and NVRTC itself (which needs no GPU),
+ * the gate's declarations, and the command's answers to files that do not
+ * compile or do not keep the contract.  Only where the try plugin is
+ * built (NVRTC found).
+ */
+#include "exitcode.h"
+#include "run/gate.h"
+#include "testutil.h"
+
+#include "../plugins/try/cache.h"
+#include "../plugins/try/compile.h"
+#include "../plugins/try/contract.h"
+#include "../plugins/try/log.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char err[1024];
+
+static int parse(const char *src, struct contract *c)
+{
+	return contract_parse(src, strlen(src), c, err, sizeof err);
+}
+
+START_TEST(contract_reads_the_launch)
+{
+	struct contract c;
+	ck_assert_int_eq(parse("// a kernel\n// gpulab: block=512\n__global__ ...", &c), 0);
+	ck_assert(c.block_x == 512 && c.block_y == 1 && c.tile_x == 512 && c.tile_y == 1 && c.line == 2);
+	ck_assert(!c.persistent && !c.finish_device && !c.finish_given);
+	ck_assert_int_eq(parse("  //gpulab:  block=256\tper_thread=8 grid=persistent finish=device\r\n", &c), 0);
+	ck_assert(c.block_x == 256 && c.tile_x == 2048 && c.tile_y == 1 && c.persistent && c.finish_device && c.finish_given);
+	ck_assert_int_eq(parse("// gpulab: block=32x8 tile=64x64 grid=tiles finish=host", &c), 0);
+	ck_assert(c.block_x == 32 && c.block_y == 8 && c.tile_x == 64 && c.tile_y == 64 && !c.persistent);
+	ck_assert(c.finish_given && !c.finish_device);
+	ck_assert_int_eq(parse("// gpulab: block=32x32 tile=7", &c), 0);
+	ck_assert(c.block_x == 32 && c.block_y == 32 && c.tile_x == 7 && c.tile_y == 1);
+	/* "// gpulab try ..." is prose, not a contract */
+	ck_assert_int_eq(parse("// gpulab try reduce: notes\n// gpulab: block=64\n", &c), 0);
+	ck_assert_int_eq(c.line, 2);
+	char defs[CONTRACT_NDEFS][48];
+	parse("// gpulab: block=32x8 tile=32x32", &c);
+	contract_defines(&c, defs);
+	ck_assert_str_eq(defs[0], "-DGPULAB_BLOCK_X=32");
+	ck_assert_str_eq(defs[1], "-DGPULAB_BLOCK_Y=8");
+	ck_assert_str_eq(defs[2], "-DGPULAB_BLOCK=256");
+	ck_assert_str_eq(defs[3], "-DGPULAB_TILE_X=32");
+	ck_assert_str_eq(defs[4], "-DGPULAB_TILE_Y=32");
+}
+END_TEST
+
+static const struct bad_contract {
+	const char *src;
+	int line;
+	const char *why;
+} bad_contracts[] = {
+	{ "__global__ void reduce();\n", 0, "no contract line, such as `// gpulab: block=256`" },
+	{ "\n\n// gpulab: blok=256\n", 3, "unknown key 'blok' in the contract (block, per_thread, tile, grid, finish)" },
+	{ "// gpulab: block=2000\n", 1, "'block=2000': block takes threads per block, N or WxH, at most 1024 in all" },
+	{ "// gpulab: block=33x32\n", 1, "'block=33x32': block takes threads per block" },
+	{ "// gpulab: block=0\n", 1, "'block=0': block takes" },
+	{ "// gpulab: block=64 block=64\n", 1, "'block' is given twice" },
+	{ "// gpulab: block\n", 1, "'block': block takes" },
+	{ "// gpulab: per_thread=4\n", 1, "the contract gives no block=N (threads per block)" },
+	{ "// gpulab: block=64 per_thread=4 tile=64\n", 1, "give tile= or per_thread=, not both" },
+	{ "// gpulab: block=64 grid=huge\n", 1, "'grid=huge': grid takes tiles or persistent" },
+	{ "// gpulab: block=64 finish=gpu\n", 1, "'finish=gpu': finish takes host or device" },
+	{ "// gpulab: block=64 per_thread=5000\n", 1, "'per_thread=5000': per_thread takes elements per thread, from 1 to 4096" },
+	{ "// gpulab: block=64 tile=16777217\n", 1, "'tile=16777217': tile takes elements per block" },
+	{ "// gpulab: block=64\n// gpulab: block=64\n", 2, "a second contract line; the first is line 1" },
+	{ "// gpulab: block=99999999999999999999\n", 1, "'block=99999999999999999999': block takes" },
+};
+
+START_TEST(contract_refuses)
+{
+	const struct bad_contract *b = &bad_contracts[_i];
+	struct contract c;
+	ck_assert_int_eq(parse(b->src, &c), -1);
+	ck_assert_int_eq(c.line, b->line);
+	ck_assert_msg(strstr(err, b->why) != NULL, "'%s': %s", b->src, err);
+}
+END_TEST
+
+/* The log through log_write, into buf. */
+static void rewrite(const char *log, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	log_write(log, f);
+	fclose(f);
+}
+
+START_TEST(messages_name_file_and_line)
+{
+	char out[512], first[128];
+	rewrite("k.cu(9): error: expected a \";\"\n  \tT v = 0\n  \t^\n\n1 error detected in the compilation of \"k.cu\".\n",
+		out, sizeof out);
+	ck_assert_str_eq(out, "k.cu:9: error: expected a \";\"\n  \tT v = 0\n  \t^\n\n1 error detected in the compilation of \"k.cu\".\n");
+	rewrite("<gpulab contract>(4): error: static assertion failed\n", out, sizeof out);
+	ck_assert_str_eq(out, "<gpulab contract>:4: error: static assertion failed\n");
+	/* only NAME(DIGITS): at the start of a line */
+	rewrite("(3): x\nf(x): y\nf(12) z\n  a(1): b", out, sizeof out);
+	ck_assert_str_eq(out, "(3): x\nf(x): y\nf(12) z\n  a:1: b");
+	log_first_error("k.cu(3): warning: unused\nk.cu(7): error: bad\nk.cu(8): error: worse\n", first, sizeof first);
+	ck_assert_str_eq(first, "k.cu:7: error: bad");
+	log_first_error("k.cu(3): warning: unused\n", first, sizeof first);
+	ck_assert_str_eq(first, "");
+	log_first_error("a-long-name.cu(123456): error: and a long message", first, 20);
+	ck_assert_str_eq(first, "a-long-name.cu:1234");
+}
+END_TEST
+
+static int files_in(const char *dir)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+START_TEST(cache_round_trip_and_corruption)
+{
+	char *dir = temp_dir(), sub[4200], path[4300], key[33], other[33];
+	struct cache_hash h;
+	void *got;
+	size_t len;
+	snprintf(sub, sizeof sub, "%s/a/gpulab", dir);
+	cache_hash_start(&h);
+	cache_hash_add(&h, "ab", 2);
+	cache_hash_add(&h, "c", 1);
+	cache_hash_hex(&h, key);
+	cache_hash_start(&h);
+	cache_hash_add(&h, "a", 1);
+	cache_hash_add(&h, "bc", 2);
+	cache_hash_hex(&h, other);
+	ck_assert_int_eq(strlen(key), 32);
+	ck_assert_str_ne(key, other); /* where the pieces split counts */
+
+	ck_assert_int_eq(cache_load(sub, key, &got, &len), -1); /* nothing yet */
+	ck_assert_int_eq(cache_store(sub, key, "payload\0bytes", 13), 0);
+	ck_assert_int_eq(files_in(sub), 1); /* no temporary left behind */
+	struct stat st;
+	ck_assert(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0700);
+	ck_assert_int_eq(cache_load(sub, key, &got, &len), 0);
+	ck_assert(len == 13 && !memcmp(got, "payload\0bytes", 13));
+	free(got);
+
+	/* the same file under another key's name reads as absent */
+	snprintf(path, sizeof path, "%s/%s.bin", sub, key);
+	char moved[4300];
+	snprintf(moved, sizeof moved, "%s/%s.bin", sub, other);
+	ck_assert_int_eq(link(path, moved), 0);
+	ck_assert_int_eq(cache_load(sub, other, &got, &len), -1);
+
+	/* one byte of the payload changed, then the file cut short */
+	FILE *f = fopen(path, "r+b");
+	fseek(f, -3, SEEK_END);
+	fputc('X', f);
+	fclose(f);
+	ck_assert_int_eq(cache_load(sub, key, &got, &len), -1);
+	ck_assert_int_eq(cache_store(sub, key, "payload\0bytes", 13), 0);
+	ck_assert_int_eq(truncate(path, 40), 0);
+	ck_assert_int_eq(cache_load(sub, key, &got, &len), -1);
+	ck_assert_int_eq(cache_load(sub, "../../etc/passwd", &got, &len), -1);
+	ck_assert_int_eq(cache_store(sub, "not a key", "x", 1), -1);
+}
+END_TEST
+
+START_TEST(cache_dir_follows_xdg)
+{
+	char buf[4200];
+	setenv("XDG_CACHE_HOME", "/x/cache", 1);
+	setenv("HOME", "/home/u", 1);
+	ck_assert(cache_dir(buf, sizeof buf) == 0 && !strcmp(buf, "/x/cache/gpulab"));
+	setenv("XDG_CACHE_HOME", "relative", 1); /* the spec says to ignore it */
+	ck_assert(cache_dir(buf, sizeof buf) == 0 && !strcmp(buf, "/home/u/.cache/gpulab"));
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	ck_assert_int_eq(cache_dir(buf, sizeof buf), -1);
+}
+END_TEST
+
+static const char *srcdir(void)
+{
+	const char *s = getenv("srcdir");
+	return s ? s : "..";
+}
+
+/* The text of srcdir/name into buf. */
+static size_t source(const char *name, char *buf, size_t len)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", srcdir(), name);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return n;
+}
+
+static const char checks[] = "static_assert(sizeof(int) == 4, \"ints\");\n";
+
+static enum compile_status compile_file(const char *name, struct compiled *out, FILE *log)
+{
+	static char text[65536];
+	static struct contract c;
+	static char path[4200];
+	size_t n = source(name, text, sizeof text);
+	snprintf(path, sizeof path, "%s/%s", srcdir(), name);
+	if (contract_parse(text, n, &c, err, sizeof err))
+		ck_abort_msg("%s: %s", name, err);
+	struct compile_request q = { path, text, n, &c, checks, "reduce", { "int", "float" }, 0 };
+	return compile_kernel(&q, out, log, err, sizeof err);
+}
+
+/* NVRTC needs no GPU: the template compiles to PTX for the oldest
+ * architecture, and the second process to ask finds it in the cache. */
+START_TEST(template_compiles_and_is_cached)
+{
+	char *dir = temp_dir(), sub[4200];
+	struct compiled k;
+	int st;
+	setenv("XDG_CACHE_HOME", dir, 1);
+	pid_t child = fork();
+	if (child == 0)
+		_exit(compile_file("plugins/try/templates/reduce.cu", &k, stderr) == COMPILE_OK && !k.cached ? 0 : 1);
+	ck_assert(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(sub, sizeof sub, "%s/gpulab", dir);
+	ck_assert_int_eq(files_in(sub), 1);
+	ck_assert_int_eq(compile_file("plugins/try/templates/reduce.cu", &k, stderr), COMPILE_OK);
+	ck_assert_int_eq(k.cached, 1);
+	ck_assert_str_eq(k.target, "compute_75");
+	ck_assert_str_eq(k.lowered[0], "_Z6reduceIiEvPKT_PS0_j");
+	ck_assert_str_eq(k.lowered[1], "_Z6reduceIfEvPKT_PS0_j");
+	ck_assert_msg(k.image_len > 100 && strstr(k.image, ".target sm_75"), "%.200s", k.image);
+	compile_free(&k);
+}
+END_TEST
+
+START_TEST(syntax_error_names_file_and_line)
+{
+	char *log = NULL, want[4300];
+	size_t len = 0;
+	struct compiled k;
+	FILE *f = open_memstream(&log, &len);
+	setenv("XDG_CACHE_HOME", temp_dir(), 1);
+	ck_assert_int_eq(compile_file("tests/try/syntax.cu", &k, f), COMPILE_FAILED);
+	fclose(f);
+	snprintf(want, sizeof want, "%s/tests/try/syntax.cu:10: error: expected a \";\"", srcdir());
+	ck_assert_msg(!strcmp(err, want), "%s", err);
+	ck_assert_msg(!strncmp(log, want, strlen(want)), "%s", log);
+	ck_assert(k.image == NULL);
+	free(log);
+}
+END_TEST
+
+/* The gate's declarations, as the registry checks them. */
+START_TEST(gate_cases)
+{
+	struct gate_case c;
+	const char *g = "n=1;rows=33 cols=31;n=2^24";
+	ck_assert_int_eq(gate_count(g), 3);
+	ck_assert_int_eq(gate_count(""), 0);
+	ck_assert_int_eq(gate_count(NULL), 0);
+	ck_assert_int_eq(gate_case(g, 1, &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.nkeys, 2);
+	ck_assert(!strcmp(c.kv[0].key, "rows") && !strcmp(c.kv[0].value, "33"));
+	ck_assert(!strcmp(c.kv[1].key, "cols") && !strcmp(c.kv[1].value, "31"));
+	ck_assert_int_eq(gate_case(g, 2, &c, err, sizeof err), 0);
+	ck_assert(c.nkeys == 1 && !strcmp(c.kv[0].value, "2^24"));
+	ck_assert_int_eq(gate_case("n=1;rows", 1, &c, err, sizeof err), -1);
+	ck_assert_str_eq(err, "gate case 'rows': 'rows' is not key=value, or one of more than 8");
+	ck_assert_int_eq(gate_case("n=1;;n=2", 1, &c, err, sizeof err), -1);
+	ck_assert_str_eq(err, "gate case 1 is empty");
+
+	const struct gpulab_param own[] = { { .key = "rows", .type = GPULAB_PARAM_COUNT, .def = "1", .help = "h", .min = 1,
+					      .max = 100 },
+					    { NULL } };
+	struct gpulab_exercise e = { .name = "x", .dtypes = GPULAB_INT32, .n = 10, .params = own, .params_size = 8,
+				     .gate = "n=1;rows=7" };
+	ck_assert_int_eq(gate_check(&e, err, sizeof err), 0);
+	e.gate = "n=1;rows=700";
+	ck_assert_int_eq(gate_check(&e, err, sizeof err), -1);
+	ck_assert_str_eq(err, "gate case 1: rows=700: expected a count from 1 to 100 (e.g. 1024, 2^10 or 1K)");
+	e.gate = "cols=3";
+	ck_assert_int_eq(gate_check(&e, err, sizeof err), -1);
+	ck_assert_str_eq(err, "gate case 0: cols=3: it has no key 'cols'");
+	e.gate = "n=1,2";
+	ck_assert_int_eq(gate_check(&e, err, sizeof err), -1);
+	ck_assert_str_eq(err, "gate case 0: n=1,2: one value, not a list");
+}
+END_TEST
+
+/* --- the command, on the build tree's plugins --------------------------- */
+
+static struct cmd_result o;
+static char env_xdg[4200], env_cache[4200];
+
+static void gpulab(const char *a, const char *b, const char *c, const char *d)
+{
+	char *argv[] = { getenv("GPULAB_WRAPPER"), (char *)a, (char *)b, (char *)c, (char *)d, NULL };
+	char *env[] = { env_xdg, env_cache, "GPULAB_CONFIG=", NULL };
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", temp_dir());
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", temp_dir());
+	run_cmd(&o, argv, env);
+}
+
+static const char *fixture(const char *name)
+{
+	static char path[4200];
+	snprintf(path, sizeof path, "%s/tests/try/%s", srcdir(), name);
+	return path;
+}
+
+/* Exit `code`, and the last line of stderr holding `words`. */
+static void expect_last_line(int code, const char *words)
+{
+	const char *last = o.err, *p;
+	for (p = o.err; *p; p++)
+		if (*p == '\n' && p[1])
+			last = p + 1;
+	ck_assert_msg(o.status == code, "exit %d, wanted %d: %s", o.status, code, o.err);
+	ck_assert_msg(!strncmp(last, "gpulab: ", 8) && strstr(last, words), "'%s' not in the last line: %s", words, o.err);
+	ck_assert_msg(!o.out[0], "stdout: %s", o.out);
+}
+
+START_TEST(command_refuses_bad_kernels)
+{
+	char want[4400];
+	gpulab("try", "reduce", fixture("syntax.cu"), NULL);
+	snprintf(want, sizeof want, "try reduce: %s does not compile for ", fixture("syntax.cu"));
+	expect_last_line(EXIT_USAGE, want);
+	snprintf(want, sizeof want, "%s:10: error: expected a \";\"", fixture("syntax.cu"));
+	ck_assert_msg(!strncmp(o.err, want, strlen(want)), "the compiler's log first: %s", o.err);
+
+	gpulab("try", "reduce", fixture("badsig.cu"), NULL);
+	expect_last_line(EXIT_USAGE, "<gpulab contract>:4: error: static assertion failed with \"gpulab try reduce: the "
+				     "kernel must be template <typename T> __global__ void reduce(const T *in, T *partials, unsigned n)\"");
+
+	snprintf(want, sizeof want, "%s/plugins/try/templates/transpose.cu", srcdir());
+	gpulab("try", "reduce", want, NULL); /* no reduce in it */
+	expect_last_line(EXIT_USAGE, "error: identifier \"reduce\" is undefined");
+
+	const char *dir = temp_dir();
+	const char *nocontract = write_file(dir, "nocontract.cu", "template <typename T> __global__ void reduce() {}\n");
+	gpulab("try", "reduce", nocontract, NULL);
+	snprintf(want, sizeof want, "try reduce: %s: no contract line, such as `// gpulab: block=256`, says how to launch "
+				    "the kernel (`gpulab try reduce --template` shows one)", nocontract);
+	expect_last_line(EXIT_USAGE, want);
+	ck_assert_int_eq(count_lines(o.err), 1);
+
+	const char *finish = write_file(dir, "finish.cu", "\n// gpulab: block=32 finish=device\n");
+	gpulab("try", "transpose", finish, NULL);
+	snprintf(want, sizeof want, "try transpose: %s:2: finish= is for reduce alone", finish);
+	expect_last_line(EXIT_USAGE, want);
+
+	gpulab("try", "reduce", "/nonexistent/k.cu", NULL);
+	expect_last_line(EXIT_USAGE, "try reduce: /nonexistent/k.cu: No such file or directory");
+	gpulab("run", "try.reduce", NULL, NULL);
+	expect_last_line(EXIT_USAGE, "try.reduce: no kernel: name its file, `gpulab try reduce FILE.cu` or -p kernel=FILE.cu");
+	gpulab("try", "reduce", NULL, NULL);
+	expect_last_line(EXIT_USAGE, "try: name a challenge and your kernel");
+	gpulab("try", "histogram", fixture("syntax.cu"), NULL);
+	expect_last_line(EXIT_NOMATCH, "try: no challenge 'histogram' (no exercise matches 'try.histogram'");
+	gpulab("try", "reduce", fixture("syntax.cu"), "-pkernel=x.cu");
+	expect_last_line(EXIT_USAGE, "try: the kernel is FILE, `gpulab try reduce FILE.cu`, not -p kernel");
+}
+END_TEST
+
+/* Each template is printed whole, and keeps its own contract. */
+START_TEST(templates_print)
+{
+	static const char *const names[] = { "reduce", "transpose", "sum_matrix" };
+	static char want[65536];
+	struct contract c;
+	for (int i = 0; i < 3; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "plugins/try/templates/%s.cu", names[i]);
+		source(path, want, sizeof want);
+		gpulab("try", names[i], "--template", NULL);
+		ck_assert_msg(o.status == 0 && !strcmp(o.out, want), "%s: exit %d %s", names[i], o.status, o.err);
+		ck_assert_int_eq(contract_parse(o.out, strlen(o.out), &c, err, sizeof err), 0);
+	}
+	gpulab("try", "histogram", "--template", NULL);
+	ck_assert_int_eq(o.status, EXIT_NOMATCH);
+	ck_assert_msg(strstr(o.err, "try: no template for 'histogram'") && count_lines(o.err) == 1, "%s", o.err);
+	gpulab("try", "../etc", "--template", NULL);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	gpulab("run", "reduce", "--template", NULL);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("try");
+	TCase *t = tcase_create("try");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, contract_reads_the_launch);
+	tcase_add_loop_test(t, contract_refuses, 0, sizeof bad_contracts / sizeof bad_contracts[0]);
+	tcase_add_test(t, messages_name_file_and_line);
+	tcase_add_test(t, cache_round_trip_and_corruption);
+	tcase_add_test(t, cache_dir_follows_xdg);
+	tcase_add_test(t, template_compiles_and_is_cached);
+	tcase_add_test(t, syntax_error_names_file_and_line);
+	tcase_add_test(t, gate_cases);
+	tcase_add_test(t, command_refuses_bad_kernels);
+	tcase_add_test(t, templates_print);
+	suite_add_tcase(s, t);
+	return run_suite(s, 1);
+}
