@@ -12,6 +12,7 @@
 #include "cli/list.h"
 #include "report/escape.h"
 #include "report/compare.h"
+#include "report/html.h"
 #include "report/outfile.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
@@ -353,6 +354,13 @@ static int cmd_compare(const struct options *o)
 	return rc && rc != EXIT_SLOWER ? fail(rc, "%s", err) : rc;
 }
 
+static int cmd_report(const struct options *o)
+{
+	char err[1024];
+	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, stderr, err, sizeof err);
+	return rc ? fail(rc, "%s", err) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -370,6 +378,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "compare"))
 		return cmd_compare(&o);
+	if (!strcmp(o.command, "report"))
+		return cmd_report(&o);
 	if (strcmp(o.command, "run") && o.npatterns > 0)
 		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o.command, o.patterns[0]);
 	if (!strcmp(o.command, "list"))
@@ -382,6 +392,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare); `gpulab --help` says more",
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report); `gpulab --help` says more",
 		    o.command);
 }

@@ -32,8 +32,8 @@ struct keyval {
 #define MAX_KEYVALS 64
 
 struct options {
-	const char *command;       /* list, info, metrics, run, help, version */
-	char **patterns;           /* run's exercise names */
+	const char *command;       /* list, info, metrics, run, compare, report, help, version */
+	char **patterns;           /* run's exercise names; compare's and report's records */
 	int npatterns;
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
 	 * the generic declarations; NULL where not given */
@@ -44,7 +44,7 @@ struct options {
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
 	int samples;               /* --samples: every sample in the JSON report */
 	struct stopping stop;
-	const char *output;        /* --output FILE: the JSON record, samples included */
+	const char *output;        /* -o, --output FILE: run's JSON record, samples included; report's page */
 	double fail_above;         /* compare --fail-above PCT; -1 without */
 	enum format format;
 	const char *config;
