@@ -347,15 +347,10 @@ static void lab_setup(const char *ini)
 static void lab_run(char *extra, const char *first, ...)
 {
 	char *env[] = { lab.env_sys, lab.env_xdg, lab.env_path, "GPULAB_CONFIG=", extra, NULL };
-	char *argv[32] = { getenv("GPULAB_BIN") };
-	int n = 1;
 	va_list ap;
 	va_start(ap, first);
-	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
-		argv[n++] = (char *)a;
+	run_cmd_va(&o, getenv("GPULAB_BIN"), env, first, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	run_cmd(&o, argv, env);
 }
 
 /* Exit `code` within a second, nothing on stdout, one line on stderr

@@ -72,3 +72,12 @@ AM_TESTS_ENVIRONMENT += \
 	LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
 	UBSAN_OPTIONS=print_stacktrace=1; \
 	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS;
+
+# gpulab report (issue 14), from the sample records in tests/records
+# (written by tests/records/make-samples.py); no GPU needed.
+check_PROGRAMS += tests/check_report
+tests_check_report_SOURCES = tests/check_report.c tests/schema.c tests/schema.h $(TEST_UTIL)
+tests_check_report_CFLAGS = $(TEST_CFLAGS)
+tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
+TESTS += tests/check_report
+EXTRA_DIST += tests/records
