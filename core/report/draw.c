@@ -577,7 +577,7 @@ static void change_axis(FILE *out, const struct frame *f, double lim)
 		double y = f->y0 + f->h / 2 - k * f->h / 4;
 		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", f->x0, f->x0 + f->w,
 			y, y, k ? "#d9d9d9" : "#1a1a1a");
-		snprintf(text, sizeof text, "%+.0f%%", k * lim / 2);
+		snprintf(text, sizeof text, "%+g%%", k * lim / 2);
 		svg_text(out, f->x0 - 8, y + 4, "end", 13, text);
 	}
 	svg_text_rotated(out, f->x0 - 62, f->y0 + f->h / 2, -90, "middle", 14, "change in median time (down: faster)");
