@@ -81,3 +81,7 @@ tests_check_report_CFLAGS = $(TEST_CFLAGS)
 tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 TESTS += tests/check_report
 EXTRA_DIST += tests/records
+# The same in headless Chromium: DOM, requests and a screenshot; skips
+# without chromium (which .ci/run installs) or python3.
+TESTS += tests/browser.sh
+EXTRA_DIST += tests/browser.sh tests/browser_check.py
