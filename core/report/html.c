@@ -298,7 +298,7 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand)
 	return 0;
 }
 
-static int page(FILE *out, struct plot *pl, size_t n)
+int report_html(FILE *out, struct plot *pl, size_t n)
 {
 	int rc = 0;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -346,7 +346,7 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 		snprintf(err, len, "-o %s: %s", path, why);
 		return rc;
 	}
-	rc = svg ? lone_chart(f.f, pl, n, warn) : page(f.f, pl, n);
+	rc = svg ? lone_chart(f.f, pl, n, warn) : report_html(f.f, pl, n);
 	if (rc) {
 		outfile_abandon(&f);
 		snprintf(err, len, "out of memory drawing the report");

@@ -22,4 +22,9 @@
  * warn. */
 int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn, char *err, size_t len);
 
+struct plot;
+
+/* The page of the n records pl, to out: 0 or EXIT_NOMEM. */
+int report_html(FILE *out, struct plot *pl, size_t n);
+
 #endif

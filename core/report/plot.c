@@ -298,12 +298,11 @@ static int find_axes(struct plot *pl, char *err, size_t len)
 	return 0;
 }
 
-int plot_read(struct plot *pl, const char *path, char *err, size_t len)
+/* The checks and axes of a record record_load or record_take read. */
+static int plot_check(struct plot *pl, const char *path, char *err, size_t len)
 {
 	int rc;
-	memset(pl, 0, sizeof *pl);
-	pl->rec.path = path;
-	if ((rc = record_load(&pl->rec, err, len)) || (rc = read_head(pl, err, len)))
+	if ((rc = read_head(pl, err, len)))
 		return rc;
 	if (pl->rec.n > PLOT_MAX_POINTS) {
 		snprintf(err, len, "%s: %zu results, more than the %d one run makes", path, pl->rec.n, PLOT_MAX_POINTS);
@@ -318,6 +317,22 @@ int plot_read(struct plot *pl, const char *path, char *err, size_t len)
 		if ((rc = read_point(pl, i, err, len)))
 			return rc;
 	return find_axes(pl, err, len);
+}
+
+int plot_read(struct plot *pl, const char *path, char *err, size_t len)
+{
+	int rc;
+	memset(pl, 0, sizeof *pl);
+	pl->rec.path = path;
+	return (rc = record_load(&pl->rec, err, len)) ? rc : plot_check(pl, path, err, len);
+}
+
+int plot_take(struct plot *pl, const char *path, struct json *doc, char *err, size_t len)
+{
+	int rc;
+	memset(pl, 0, sizeof *pl);
+	pl->rec.path = path;
+	return (rc = record_take(&pl->rec, doc, err, len)) ? rc : plot_check(pl, path, err, len);
 }
 
 void plot_free(struct plot *pl)

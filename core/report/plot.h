@@ -47,6 +47,10 @@ struct plot {
 int plot_read(struct plot *pl, const char *path, char *err, size_t len);
 void plot_free(struct plot *pl);
 
+/* The same for a tree already read, which pl owns from then on; path
+ * names it in messages. */
+int plot_take(struct plot *pl, const char *path, struct json *doc, char *err, size_t len);
+
 /* Was the point measured: has it a time and a bandwidth? */
 int plot_measured(const struct plot_point *p);
 

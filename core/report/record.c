@@ -34,12 +34,19 @@ static void point_key(struct record_point *p)
 int record_load(struct record *r, char *err, size_t len)
 {
 	char why[512];
-	const char *schema;
-	const struct json *results;
-	if (!(r->doc = json_read_file(r->path, RECORD_MAX_BYTES, why, sizeof why))) {
+	struct json *doc = json_read_file(r->path, RECORD_MAX_BYTES, why, sizeof why);
+	if (!doc) {
 		snprintf(err, len, "%s", why);
 		return EXIT_USAGE;
 	}
+	return record_take(r, doc, err, len);
+}
+
+int record_take(struct record *r, struct json *doc, char *err, size_t len)
+{
+	const char *schema;
+	const struct json *results;
+	r->doc = doc;
 	schema = json_string(json_get(r->doc, "schema"));
 	results = json_get(r->doc, "results");
 	if (!schema || strcmp(schema, REPORT_SCHEMA) || json_type(results) != JSON_ARRAY) {

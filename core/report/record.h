@@ -36,6 +36,10 @@ struct record {
 int record_load(struct record *r, char *err, size_t len);
 void record_free(struct record *r);
 
+/* The same for a tree already read (r->path names it in messages); the
+ * record owns doc from then on, even on failure. */
+int record_take(struct record *r, struct json *doc, char *err, size_t len);
+
 /* Does a parameter say which point it is (not seed, reps or warmup)? */
 int record_defines_point(const char *key);
 
