@@ -1,5 +1,6 @@
 #!/bin/sh
-# The reduce ladder on ints at n = 2^20, 2^24 and 2^28, as Markdown.
+# The reduce ladder on ints at n = 2^20, 2^24 and 2^28, then the best
+# lessons and CUB over sizes from 2^16 to 2^30, as Markdown.
 #   bench/reduce.sh [OUT.md]        (default: docs/bench-reduce.md)
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -11,4 +12,5 @@ compare GPU + host time.  Produced by bench/reduce.sh."
 for e in 20 24 28; do
 	bench_section "$out" "n = 2^$e" reduce -t int -n "2^$e"
 done
+bench_section "$out" "sizes 2^16 to 2^30" reduce.unroll8 reduce.complete_unroll reduce.cub reduce.best -t int -n 2^16:2^30:2
 echo "wrote $out"
