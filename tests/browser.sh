@@ -19,10 +19,11 @@ failed=0
 # chromium ARGS... PAGE: headless, as root in a container (no sandbox),
 # with a profile of its own, under a minute, and without the browser's
 # own traffic (updates, sign-in, dictionaries), so that every request in
-# the net log is the page's.
+# the net log is the page's.  Its configuration and crash reports go in
+# dir too, not in the build tree's tests/ (the tests' XDG_CONFIG_HOME).
 chrome()
 {
-	timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+	XDG_CONFIG_HOME="$dir/config" XDG_CACHE_HOME="$dir/cache" timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync --disable-default-apps \
 		--disable-extensions --disable-features=SpellCheck,Translate,OptimizationHints,MediaRouter \
 		--user-data-dir="$dir/profile" "$@" 2>>"$dir/chromium.log"
