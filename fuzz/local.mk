@@ -3,7 +3,7 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options params json contract
+FUZZ_NAMES = ini size options params json contract record
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
@@ -14,8 +14,12 @@ fuzz_options_sources = fuzz/fuzz_options.c core/cli/options.c core/cli/opterr.c 
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/report/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c
+fuzz_record_sources = fuzz/fuzz_record.c core/report/json.c core/report/record.c core/report/plot.c \
+	core/report/chart.c core/report/svg.c core/report/draw.c core/report/html.c core/report/escape.c \
+	core/report/outfile.c core/run/stats.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
-	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) fuzz/json.dict fuzz/corpus
+	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
+	fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
 fuzz/fuzz_ini: $(fuzz_ini_sources:%=$(srcdir)/%)
@@ -37,6 +41,10 @@ fuzz/fuzz_json: $(fuzz_json_sources:%=$(srcdir)/%)
 fuzz/fuzz_contract: $(fuzz_contract_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_contract_sources:%=$(srcdir)/%)
+
+fuzz/fuzz_record: $(fuzz_record_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_record_sources:%=$(srcdir)/%) -lm
 
 fuzz: $(FUZZ_NAMES:%=fuzz/fuzz_%)
 	@for name in $(FUZZ_NAMES); do \

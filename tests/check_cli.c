@@ -46,24 +46,13 @@ static const char *const good_ini =
 
 static struct cmd_result o;
 
-/* Run `program` with the NULL-terminated arguments in ap into o. */
-static void run_args(const char *program, char *const env[], const char *first, va_list ap)
-{
-	char *argv[32] = { (char *)program };
-	int n = 1;
-	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
-		argv[n++] = (char *)a;
-	argv[n] = NULL;
-	run_cmd(&o, argv, env);
-}
-
 /* gpulab ARGS... (NULL-terminated), on the configuration configure() wrote */
 static void gpulab(const char *first, ...)
 {
 	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", NULL };
 	va_list ap;
 	va_start(ap, first);
-	run_args(bin, env, first, ap);
+	run_cmd_va(&o, bin, env, first, ap);
 	va_end(ap);
 }
 
@@ -314,7 +303,7 @@ static void wrapper_run(const char *first, ...)
 	char *env[] = { env_xdg, "GPULAB_CONFIG=", NULL };
 	va_list ap;
 	va_start(ap, first);
-	run_args(getenv("GPULAB_WRAPPER"), env, first, ap);
+	run_cmd_va(&o, getenv("GPULAB_WRAPPER"), env, first, ap);
 	va_end(ap);
 }
 
@@ -487,13 +476,7 @@ START_TEST(records)
 	ck_assert_str_eq(o.out, "");
 	gpulab("run", "fake.ok", "--output", dir, NULL); /* a directory: its temporary is fine, the rename is not */
 	ck_assert_int_eq(o.status, EXIT_USAGE);
-	char cmd[4400];
-	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
-	FILE *p = popen(cmd, "r");
-	char count[16] = "";
-	ck_assert(p && fgets(count, sizeof count, p));
-	pclose(p);
-	ck_assert_msg(atoi(count) == 0, "a temporary was left in %s", dir);
+	ck_assert_msg(count_temporaries(dir) == 0, "a temporary was left in %s", dir);
 	free(dir);
 }
 END_TEST

@@ -347,15 +347,10 @@ static void lab_setup(const char *ini)
 static void lab_run(char *extra, const char *first, ...)
 {
 	char *env[] = { lab.env_sys, lab.env_xdg, lab.env_path, "GPULAB_CONFIG=", extra, NULL };
-	char *argv[32] = { getenv("GPULAB_BIN") };
-	int n = 1;
 	va_list ap;
 	va_start(ap, first);
-	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
-		argv[n++] = (char *)a;
+	run_cmd_va(&o, getenv("GPULAB_BIN"), env, first, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	run_cmd(&o, argv, env);
 }
 
 /* Exit `code` within a second, nothing on stdout, one line on stderr
@@ -518,13 +513,19 @@ START_TEST(options_parse_twice)
 END_TEST
 
 /* --- escaping ------------------------------------------------------------ */
-static const char *escaped(const char *s)
+static const char *escaped_by(void (*put)(FILE *, const char *), const char *s)
 {
 	static char buf[1024];
 	FILE *f = fmemopen(buf, sizeof buf, "w");
-	fput_escaped(f, s);
+	buf[0] = 0; /* glibc writes no NUL where nothing was written */
+	put(f, s);
 	fclose(f);
 	return buf;
+}
+
+static const char *escaped(const char *s)
+{
+	return escaped_by(fput_escaped, s);
 }
 
 START_TEST(escape_passes_utf8)
@@ -567,6 +568,31 @@ START_TEST(escape_controls_and_bad_utf8)
 	ck_assert_int_eq(escape_utf8_len("\xf4\x8f\xbf\xbf"), 4);
 	ck_assert_int_eq(escape_utf8_len("\xe2\x82"), 0);
 	ck_assert_int_eq(escape_utf8_len(""), 1); /* the NUL is ASCII */
+}
+END_TEST
+
+/* Text for a page: nothing in it opens a tag, ends an attribute or is
+ * a byte XML refuses; what had to go shows as U+FFFD. */
+START_TEST(escape_html)
+{
+	const char *cases[][2] = {
+		{ "</script><script>alert(1)</script>", "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" },
+		{ "<svg onload=alert(1)>", "&lt;svg onload=alert(1)&gt;" },
+		{ "a\" onmouseover='x' b", "a&quot; onmouseover=&#39;x&#39; b" },
+		{ "&amp; stays text", "&amp;amp; stays text" },
+		{ "h\xc3\xa9llo \xe2\x9c\x93\tand\n", "h\xc3\xa9llo \xe2\x9c\x93\tand\n" },
+		{ "\x1b[31m\x01\x7f", "\xef\xbf\xbd[31m\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "\r", "\xef\xbf\xbd" },
+		{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },        /* overlong '/': two bad bytes */
+		{ "x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd" },      /* cut short */
+		{ "\xef\xbf\xbe\xef\xbf\xbf", "\xef\xbf\xbd\xef\xbf\xbd" }, /* U+FFFE, U+FFFF: not XML */
+		{ "abc\xe2\x80\xae" "fdp", "abc\xef\xbf\xbd" "fdp" },    /* RIGHT-TO-LEFT OVERRIDE */
+		{ "\xc2\x9b", "\xef\xbf\xbd" },                      /* C1 CSI */
+		{ "\xf0\x9d\x84\x9e", "\xf0\x9d\x84\x9e" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_str_eq(escaped_by(fput_html, cases[i][0]), cases[i][1]);
+	ck_assert_str_eq(escaped_by(fput_html, NULL), "");
 }
 END_TEST
 
@@ -828,6 +854,7 @@ int main(void)
 	tcase_add_test(t, options_parse_twice);
 	tcase_add_test(t, escape_passes_utf8);
 	tcase_add_test(t, escape_controls_and_bad_utf8);
+	tcase_add_test(t, escape_html);
 	tcase_add_test(t, cli_errors_escaped);
 	tcase_add_test(t, cli_no_driver);
 	tcase_add_test(t, trust_modes);

@@ -90,3 +90,15 @@ tests_check_try_CFLAGS = $(TEST_CFLAGS)
 tests_check_try_LDADD = $(CORE_LIBS) $(NVRTC_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_try
 endif
+# gpulab report (issue 14), from the sample records in tests/records
+# (written by tests/records/make-samples.py); no GPU needed.
+check_PROGRAMS += tests/check_report
+tests_check_report_SOURCES = tests/check_report.c tests/schema.c tests/schema.h $(TEST_UTIL)
+tests_check_report_CFLAGS = $(TEST_CFLAGS)
+tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
+TESTS += tests/check_report
+EXTRA_DIST += tests/records
+# The same in headless Chromium: DOM, requests and a screenshot; skips
+# without chromium (which .ci/run installs) or python3.
+TESTS += tests/browser.sh
+EXTRA_DIST += tests/browser.sh tests/browser_check.py

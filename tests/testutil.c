@@ -2,6 +2,7 @@
 
 #include <check.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -269,4 +270,28 @@ int run_suite(Suite *s, int verbose)
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+void run_cmd_va(struct cmd_result *o, const char *program, char *const env[], const char *first, va_list ap)
+{
+	char *argv[32] = { (char *)program };
+	int n = 1;
+	for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = (char *)a;
+	argv[n] = NULL;
+	run_cmd(o, argv, env);
+}
+
+int count_temporaries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		n += len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
+	}
+	if (d)
+		closedir(d);
+	return n;
 }

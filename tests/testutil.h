@@ -2,6 +2,7 @@
 #ifndef GPULAB_TESTUTIL_H
 #define GPULAB_TESTUTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* A fresh temporary directory, removed with what it holds when the
@@ -21,6 +22,14 @@ struct cmd_result {
 /* Run argv[0] with argv, env entries "K=V" added (NULL-terminated),
  * capturing output. */
 void run_cmd(struct cmd_result *o, char *const argv[], char *const env[]);
+
+/* Run program with the arguments first, ... (NULL-terminated, at most 30)
+ * and env as run_cmd takes them. */
+void run_cmd_va(struct cmd_result *o, const char *program, char *const env[], const char *first, va_list ap);
+
+/* How many files in dir end in ".tmp": what a write that failed must
+ * not leave behind. */
+int count_temporaries(const char *dir);
 
 /* From now on, run_cmd's commands get SIGALRM after `seconds` (0: never),
  * so one that hangs ends with status 128 + SIGALRM. */

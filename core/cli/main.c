@@ -13,6 +13,8 @@
 #include "cli/list.h"
 #include "report/escape.h"
 #include "report/compare.h"
+#include "report/html.h"
+#include "report/outfile.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
 #include "cli/options.h"
@@ -20,8 +22,6 @@
 #include "plugins/registry.h"
 #include "report/report.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -242,40 +242,30 @@ static void show_progress(const struct job *j, size_t i, size_t n)
 	fflush(stderr);
 }
 
-/* --output FILE: opened before anything runs, so a path that cannot be
- * written costs no time, as a temporary beside FILE that replaces it
- * whole once the record is complete.  tmp receives the temporary's name. */
-static int open_output(const char *path, char *tmp, size_t len, FILE **out)
+/* --output FILE: opened before anything runs (see outfile.h). */
+static int open_output(const char *path, struct outfile *f)
 {
-	int fd;
-	*out = NULL;
-	if (!path)
-		return 0;
-	if ((size_t)snprintf(tmp, len, "%s.%ld.tmp", path, (long)getpid()) >= len)
-		return fail(EXIT_USAGE, "--output %s: the name is too long", path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0 || !(*out = fdopen(fd, "w"))) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd), unlink(tmp);
-		return fail(EXIT_USAGE, "--output %s: cannot write beside it: %s", path, strerror(e));
-	}
+	char err[512];
+	int rc;
+	f->f = NULL;
+	if (path && (rc = outfile_open(f, path, err, sizeof err)))
+		return fail(rc, "--output %s: %s", path, err);
 	return 0;
 }
 
 /* The record into the temporary, then in FILE's place; or nothing. */
-static int close_output(FILE *f, const char *tmp, const char *path, struct report *r)
+static int close_output(struct outfile *f, struct report *r)
 {
-	int ok;
-	if (!f)
+	char err[512];
+	int rc;
+	if (!f->f)
 		return 0;
 	r->format = FORMAT_JSON;
 	r->samples = 1;
-	report_print(r, f);
-	ok = !ferror(f) & (fclose(f) == 0);
-	if (ok && rename(tmp, path) == 0)
-		return 0;
-	unlink(tmp);
-	return fail(EXIT_USAGE, "--output %s: cannot write: %s", path, strerror(errno));
+	report_print(r, f->f);
+	if ((rc = outfile_commit(f, err, sizeof err)))
+		return fail(rc, "--output %s: %s", f->path, err);
+	return 0;
 }
 
 static int run_all(const struct options *o, struct job *jobs, size_t n)
@@ -283,11 +273,10 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	struct device_info d;
 	struct profiler *prof = NULL;
 	struct clocks clk = { 0 };
-	FILE *record;
-	char tmp[4200];
+	struct outfile record;
 	int rc, worst = 0, gpu;
 	if ((rc = open_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
-	    || (gpu && (rc = open_profiler(jobs, n, &prof))) || (rc = open_output(o->output, tmp, sizeof tmp, &record)))
+	    || (gpu && (rc = open_profiler(jobs, n, &prof))) || (rc = open_output(o->output, &record)))
 		return rc;
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
@@ -310,7 +299,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	struct report r = { o->format, gpu ? &d : NULL, o->cold, jobs, n, gpu ? &clk : NULL, o->command_line, o->samples,
 			    o->stop };
 	report_print(&r, stdout);
-	rc = close_output(record, tmp, o->output, &r);
+	rc = close_output(&record, &r);
 	clocks_close(&clk);
 	if (rc && !worst)
 		worst = rc;
@@ -367,6 +356,13 @@ static int cmd_compare(const struct options *o)
 	return rc && rc != EXIT_SLOWER ? fail(rc, "%s", err) : rc;
 }
 
+static int cmd_report(const struct options *o)
+{
+	char err[1024];
+	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, stderr, err, sizeof err);
+	return rc ? fail(rc, "%s", err) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -384,6 +380,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "compare"))
 		return cmd_compare(&o);
+	if (!strcmp(o.command, "report"))
+		return cmd_report(&o);
 	if (!strcmp(o.command, "try"))
 		return cmd_try(&o);
 	if (o.template_only)
@@ -400,6 +398,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, try); `gpulab --help` says more",
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report, try); `gpulab --help` says more",
 		    o.command);
 }

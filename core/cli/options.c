@@ -9,7 +9,7 @@
 #include <string.h>
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
-       OPT_SAMPLES, OPT_OUTPUT, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
+       OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
        OPT_FAIL_ABOVE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE };
 
 static const struct option long_options[] = {
@@ -26,7 +26,7 @@ static const struct option long_options[] = {
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
-	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "output", required_argument, NULL, 'o' },
 	{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -60,6 +60,9 @@ void usage(FILE *out)
 	      "                       edge cases, then timed beside the challenge's ladder;\n"
 	      "                       challenges: reduce, transpose, sum_matrix\n"
 	      "  try CHALLENGE --template   a starting FILE, with the kernel's contract\n"
+	      "  report RECORD... -o FILE.html\n"
+	      "                       records as one page of charts and tables, or -o\n"
+	      "                       FILE.svg for the first chart alone\n"
 	      "\n"
 	      "options for run:\n"
 	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
@@ -75,7 +78,7 @@ void usage(FILE *out)
 	      "                       of its samples is at most PCT %% (default %g), unless -r\n"
 	      "      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
 	      "      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
-	      "      --output FILE    also write the JSON record, every sample in it, to FILE\n"
+	      "  -o, --output FILE    also write the JSON record, every sample in it, to FILE\n"
 	      "      --samples        every timed sample in the JSON report\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
 	      "      --quiet          no device-side printing\n"
@@ -195,7 +198,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_METRICS: o->metrics = arg; break;
 	case OPT_PROFILE: o->profile = 1; break;
 	case OPT_SAMPLES: o->samples = 1; break;
-	case OPT_OUTPUT: o->output = arg; break;
+	case 'o': o->output = arg; break;
 	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;
 	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
 	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
@@ -249,7 +252,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 0; /* glibc: start afresh, even where an error left getopt mid-argument */
-	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:o:", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;

@@ -44,8 +44,8 @@ struct keyval {
 #define MAX_KEYVALS 64
 
 struct options {
-	const char *command;       /* list, info, metrics, run, try, compare, help, version */
-	char **patterns;           /* run's exercise names; try's CHALLENGE and FILE */
+	const char *command;       /* list, info, metrics, run, compare, report, try, help, version */
+	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
 	int npatterns;
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
 	 * the generic declarations; NULL where not given */
@@ -58,7 +58,7 @@ struct options {
 	struct stopping stop;
 	double watchdog;           /* --watchdog S: 0 never; -1: not given */
 	int template_only;         /* try --template */
-	const char *output;        /* --output FILE: the JSON record, samples included */
+	const char *output;        /* -o, --output FILE: run's JSON record, samples included; report's page */
 	double fail_above;         /* compare --fail-above PCT; -1 without */
 	const char *base_exercise; /* compare --base EX and --new EX: one exercise */
 	const char *new_exercise;  /* against another; NULL without */

@@ -72,3 +72,38 @@ void fput_escaped(FILE *out, const char *s)
 		p += n ? n : 1;
 	}
 }
+
+/* The entity for a character markup would read as its own, or NULL. */
+static const char *html_entity(uint32_t cp)
+{
+	switch (cp) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	}
+	return NULL;
+}
+
+static int html_forbidden(uint32_t cp)
+{
+	return (cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7f || cp == 0xfffe || cp == 0xffff || escape_unsafe(cp);
+}
+
+void fput_html(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (p && *p) {
+		int n = escape_utf8_len((const char *)p);
+		uint32_t cp = n > 1 ? escape_decode(p, n) : *p;
+		const char *entity = n == 1 ? html_entity(cp) : NULL;
+		if (n == 0 || html_forbidden(cp))
+			fputs("\xef\xbf\xbd", out); /* U+FFFD */
+		else if (entity)
+			fputs(entity, out);
+		else
+			fwrite(p, 1, (size_t)n, out);
+		p += n ? n : 1;
+	}
+}

@@ -14,6 +14,15 @@
  * line and paragraph separators, bidirectional controls) as \uNNNN. */
 void fput_escaped(FILE *out, const char *s);
 
+/* Write s to out as text for HTML or XML (SVG), inside an element or a
+ * quoted attribute: & < > " ' as entities, so nothing in s can open a
+ * tag, end an attribute or start a script.  What XML forbids even
+ * escaped (C0 controls but tab and line feed, U+FFFE, U+FFFF), bytes
+ * that are not valid UTF-8, and the code points fput_escaped shows as
+ * \uNNNN (they could make a name read other than it is) become U+FFFD,
+ * the replacement character, so a reader sees that something was there. */
+void fput_html(FILE *out, const char *s);
+
 /* The length (1 to 4) of the valid UTF-8 sequence s starts with, or 0. */
 int escape_utf8_len(const char *s);
 

@@ -1,0 +1,61 @@
+#!/bin/sh
+# gpulab report in a real browser: headless Chromium (Debian's chromium,
+# which .ci/run installs) renders reports of the sample records; the DOM
+# it builds, the requests it makes and a screenshot at 1280 px are held
+# to what the records say (tests/browser_check.py).  Skips (77) without
+# chromium or python3.  KEEP=DIR keeps the pages and screenshots there.
+set -u
+records=${srcdir:-..}/tests/records
+check="python3 ${srcdir:-..}/tests/browser_check.py"
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || { echo "browser.sh: no chromium: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "browser.sh: no python3: skipped"; exit 77; }
+[ -n "${GPULAB_BIN:-}" ] || { echo "browser.sh: GPULAB_BIN must be set (make check sets it)"; exit 99; }
+dir=${KEEP:-$(mktemp -d /tmp/gpulab-browser-XXXXXX)}
+mkdir -p "$dir"
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$dir"' EXIT
+failed=0
+
+# chromium ARGS... PAGE: headless, as root in a container (no sandbox),
+# with a profile of its own, under a minute, and without the browser's
+# own traffic (updates, sign-in, dictionaries), so that every request in
+# the net log is the page's.  Its configuration and crash reports go in
+# dir too, not in the build tree's tests/ (the tests' XDG_CONFIG_HOME).
+chrome()
+{
+	XDG_CONFIG_HOME="$dir/config" XDG_CACHE_HOME="$dir/cache" timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync --disable-default-apps \
+		--disable-extensions --disable-features=SpellCheck,Translate,OptimizationHints,MediaRouter \
+		--user-data-dir="$dir/profile" "$@" 2>>"$dir/chromium.log"
+}
+
+# page NAME KIND RECORD...: the report of the records, its DOM, its
+# requests and its screenshot.
+page()
+{
+	name=$1 kind=$2
+	shift 2
+	"$GPULAB_BIN" report "$@" -o "$dir/$name.html" || { echo "FAIL: gpulab report $*"; failed=1; return; }
+	chrome --dump-dom --log-net-log="$dir/$name.netlog" "file://$dir/$name.html" > "$dir/$name.dom"
+	$check dom "$dir/$name.dom" "$kind" "$@" || failed=1
+	$check netlog "$dir/$name.netlog" || failed=1
+	chrome --screenshot="$dir/$name.png" --window-size=1280,1400 "file://$dir/$name.html" >/dev/null
+	$check png "$dir/$name.png" || failed=1
+	echo "checked $name"
+}
+
+page ladder bars "$records/h200-reduce-2p24.json"
+page transpose bars "$records/h200-transpose-8192.json"
+page sweep sweep "$records/h200-reduce-sweep.json"
+page compare compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json"
+sed 's|"reduce.neighbored"|"reduce.</script><script>alert(1)</script>"|' "$records/h200-reduce-2p24.json" > "$dir/a.json"
+sed '0,/"type": "int"/s|"type": "int"|"type": "<svg onload=alert(1)>"|' "$records/h200-reduce-2p24.json" > "$dir/b.json"
+page hostile hostile "$dir/a.json" "$dir/b.json"
+# the net log check must see a page's request when there is one
+echo '<img src="http://127.0.0.1:9/x.png">' > "$dir/fetches.html"
+chrome --dump-dom --log-net-log="$dir/fetches.netlog" "file://$dir/fetches.html" >/dev/null
+if $check netlog "$dir/fetches.netlog" >/dev/null; then
+	echo "FAIL: the net log check missed a page's request"
+	failed=1
+fi
+exit $failed

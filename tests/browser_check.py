@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""What tests/browser.sh asks of a report Chromium rendered (standard library only).
+
+  browser_check.py dom DUMP KIND RECORD...   the DOM Chromium built (--dump-dom)
+  browser_check.py netlog LOG                 no request but for file: and data:
+  browser_check.py png SHOT                   the screenshot is not blank, the charts are in it
+
+Each check prints what failed and exits 1; 0 when all hold."""
+import json
+import struct
+import sys
+import zlib
+from html.parser import HTMLParser
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+class Dom(HTMLParser):
+    """Every element with its attributes, and the text inside each."""
+
+    def __init__(self):
+        super().__init__()
+        self.elements = []
+        self.stack = []
+
+    def handle_starttag(self, tag, attrs):
+        e = {"tag": tag, "attrs": dict(attrs), "text": ""}
+        self.elements.append(e)
+        self.stack.append(e)
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()["tag"] != tag:
+            pass
+
+    def handle_data(self, data):
+        for e in self.stack:
+            e["text"] += data
+
+    def find(self, tag, **attrs):
+        return [e for e in self.elements if e["tag"] == tag and all(e["attrs"].get(k) == v for k, v in attrs.items())]
+
+
+def numbers(record):
+    """The record's GB/s of measured points, as written (json keeps the digits)."""
+    with open(record) as f:
+        text = json.load(f, parse_float=str)
+    return text, [r["gbps"] for r in text["results"] if r["gbps"] is not None]
+
+
+def dom_common(dom):
+    check(not dom.find("script"), "a <script> element")
+    for e in dom.elements:
+        for k, v in e["attrs"].items():
+            check(not k.startswith("on"), f"an event handler attribute {k} on <{e['tag']}>")
+            if k in ("src", "href", "xlink:href", "action", "poster", "data") and v:
+                check(v.startswith("#"), f"<{e['tag']} {k}={v!r}> points outside the page")
+    svgs = dom.find("svg")
+    check(svgs, "no <svg>")
+    for s in svgs:
+        ids = s["attrs"].get("aria-labelledby", "").split()
+        titles = [e for e in dom.find("title") if e["attrs"].get("id") in ids]
+        descs = [e for e in dom.find("desc") if e["attrs"].get("id") in ids]
+        check(titles and titles[0]["text"].strip(), f"svg {s['attrs'].get('id')} has no <title>")
+        check(descs and descs[0]["text"].strip(), f"svg {s['attrs'].get('id')} has no <desc>")
+    check(dom.find("table"), "no table of the numbers")
+
+
+def dom_bars(dom, records):
+    record, gbps = numbers(records[0])
+    bars = dom.find("g", **{"class": "bar"})
+    check(sorted(b["attrs"]["data-gbps"] for b in bars) == sorted(gbps),
+          f"bars {[b['attrs'].get('data-gbps') for b in bars]} are not the record's {gbps}")
+    for r in record["results"]:
+        name = r["exercise"].split(".", 1)[1]
+        check(any(e["text"] == name for e in dom.find("text")), f"no label {name}")
+        if r["speedup"] is not None and r["status"] == "ok" and r["converged"]:
+            check(any(e["text"] == f"{float(r['speedup']):.2f}\u00d7" for e in dom.find("text")),
+                  f"no speedup label for {name}")
+    peak = record["device"]["peak_gbps"]
+    check(dom.find("g", **{"class": "peak", "data-gbps": peak}), f"no peak line at {peak}")
+    cells = [e["text"] for e in dom.find("td")]
+    for g in gbps:
+        check(g in cells, f"GB/s {g} not in the table")
+
+
+def dom_sweep(dom, records):
+    record, gbps = numbers(records[0])
+    names = list(dict.fromkeys(r["exercise"] for r in record["results"]))
+    series = [e["attrs"]["data-series"] for e in dom.find("g", **{"class": "series"})]
+    check(series == names, f"series {series}, not {names}")
+    points = sorted(e["attrs"]["data-gbps"] for e in dom.find("g", **{"class": "point"}))
+    check(points == sorted(gbps), "the points are not the record's")
+    ticks = [e["text"] for e in dom.find("text") if e["text"].startswith("2^")]
+    check(ticks[:1] == ["2^16"] and ticks[-1:] == ["2^28"], f"x ticks {ticks}")
+    check(any("GB/s" == e["text"] for e in dom.find("text")), "no y label GB/s")
+
+
+def dom_compare(dom, records):
+    ratios = dom.find("g", **{"class": "ratio"})
+    check(len(ratios) == 19, f"{len(ratios)} ratios, not 19")
+    verdicts = {e["attrs"]["data-exercise"]: e["attrs"]["data-verdict"] for e in ratios}
+    check(verdicts.get("reduce.unroll8") == "faster" and verdicts.get("reduce.best") == "slower", f"{verdicts}")
+
+
+def dom_hostile(dom, records):
+    texts = " ".join(e["text"] for e in dom.elements)
+    check("</script><script>alert(1)</script>" in texts, "the hostile name is not shown as text")
+    check("<svg onload=alert(1)>" in texts, "the hostile parameter is not shown as text")
+    check(len(dom.find("svg")) == 3, f"{len(dom.find('svg'))} charts, not 3 (one per record and the comparison)")
+
+
+def dom(path, kind, records):
+    parser = Dom()
+    with open(path, encoding="utf-8") as f:
+        parser.feed(f.read())
+    dom_common(parser)
+    {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "hostile": dom_hostile}[kind](parser, records)
+
+
+def netlog(path):
+    with open(path) as f:
+        text = f.read()
+    try:
+        log = json.loads(text)
+    except ValueError:  # Chromium may leave the log unterminated when it exits
+        log = json.loads(text.rstrip().rstrip(",") + "]}")
+    # the browser's own traffic (updates, sign-in) has no origin for its
+    # initiator; what a page asks for has the page's (a file's is "null")
+    start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    urls = set()
+    for e in log.get("events", []):
+        p = e.get("params") or {}
+        if e.get("type") == start and "url" in p and p.get("initiator") != "not an origin":
+            urls.add(p["url"])
+    bad = [u for u in urls if not (u.startswith("file:") or u.startswith("data:"))]
+    check(not bad, f"requests outside the page: {bad}")
+
+
+def png_pixels(path):
+    """RGB(A) rows of an 8-bit, non-interlaced PNG, which is what Chromium writes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and not interlace, "an 8-bit RGB(A) PNG"
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, rows, prev = zlib.decompress(idat), [], bytearray(w * bpp)
+    stride = w * bpp
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def png(path):
+    w, h, bpp, rows = png_pixels(path)
+    ink, blue_x, blue_y = 0, [], []
+    for y in range(0, h, 2):
+        row = rows[y]
+        for x in range(0, w, 2):
+            r, g, b = row[x * bpp:x * bpp + 3]
+            if r < 235 or g < 235 or b < 235:
+                ink += 1
+            if abs(r - 0x00) < 24 and abs(g - 0x72) < 24 and abs(b - 0xB2) < 24:  # the bars' and lines' blue
+                blue_x.append(x)
+                blue_y.append(y)
+    share = ink / ((w // 2) * (h // 2))
+    check(share > 0.03, f"the screenshot is blank: {100 * share:.1f}% ink")
+    check(len(blue_x) > 200, "no chart colour in the screenshot")
+    if blue_x:
+        check(min(blue_x) > 0 and max(blue_x) < w - 4 and max(blue_y) < h - 4,
+              f"the chart runs off the viewport: x {min(blue_x)}..{max(blue_x)}, y ..{max(blue_y)} of {w}x{h}")
+        check(max(blue_x) - min(blue_x) > w / 3, "the chart is drawn too small to read")
+    edge = sum(1 for y in range(h) for x in (w - 2, w - 1)
+               if any(v < 235 for v in rows[y][x * bpp:x * bpp + 3]))
+    check(edge == 0, "something is drawn at the right edge: the page is wider than 1280 px")
+
+
+def main():
+    what, args = sys.argv[1], sys.argv[2:]
+    if what == "dom":
+        dom(args[0], args[1], args[2:])
+    elif what == "netlog":
+        netlog(args[0])
+    elif what == "png":
+        png(args[0])
+    for f in failures:
+        print(f"{what} {args[0]}: {f}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

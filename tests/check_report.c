@@ -1,0 +1,400 @@
+/* gpulab report, on the CPU: the committed sample records (tests/records)
+ * drawn as the record says, hostile records refused in one line or drawn
+ * escaped, and nothing half-written.  The page in a real browser is
+ * tests/browser.sh's. */
+#include "exitcode.h"
+#include "report/json.h"
+#include "schema.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *bin;
+static char records[4096];
+static struct cmd_result o;
+static char page[1 << 20];
+
+/* gpulab ARGS... (NULL-terminated) */
+static void gpulab(const char *first, ...)
+{
+	va_list ap;
+	va_start(ap, first);
+	run_cmd_va(&o, bin, NULL, first, ap);
+	va_end(ap);
+}
+
+static const char *sample(const char *name)
+{
+	static char path[8][4200];
+	static int next;
+	char *p = path[next++ % 8];
+	snprintf(p, 4200, "%s/%s", records, name);
+	return p;
+}
+
+static const char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(page, 1, sizeof page - 1, f) : 0;
+	page[n] = 0;
+	if (f)
+		fclose(f);
+	return page;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* Render record name to dir/out, which must succeed; the page's text. */
+static const char *render(const char *dir, const char *name, const char *out)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, out);
+	gpulab("report", sample(name), "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s: exit %d: %s", name, o.status, o.err);
+	return slurp(path);
+}
+
+/* A refusal takes under a second; the sanitizers' shadow memory makes
+ * reading a 50 MB record several times slower, so they get more. */
+#if defined(__SANITIZE_ADDRESS__)
+#define REFUSAL_SECONDS 5.0
+#else
+#define REFUSAL_SECONDS 1.0
+#endif
+
+/* One line on stderr holding words, the exit code, in REFUSAL_SECONDS. */
+static void expect_error(int code, const char *words)
+{
+	ck_assert_msg(o.status == code, "exit %d, wanted %d; stderr: %s", o.status, code, o.err);
+	ck_assert_msg(strstr(o.err, words) != NULL, "stderr lacks '%s': %s", words, o.err);
+	ck_assert_msg(count_lines(o.err) == 1 && !strncmp(o.err, "gpulab: ", 8), "%s", o.err);
+	ck_assert_msg(o.seconds < REFUSAL_SECONDS, "took %.2f s", o.seconds);
+}
+
+/* Every measured result of the record is a bar whose data-gbps is the
+ * record's number, and whose height is that number on one scale. */
+static void bars_match_record(const char *html, const char *name)
+{
+	char err[256], want[128];
+	struct json *doc = json_read_file(sample(name), 1 << 20, err, sizeof err);
+	const struct json *results = json_get(doc, "results");
+	double scale = NAN, top = 0;
+	int measured = 0;
+	ck_assert_msg(doc, "%s", err);
+	for (int pass = 0; pass < 2; pass++)
+	for (size_t i = 0; i < json_len(results); i++) {
+		const char *gbps = json_number_text(json_get(json_index(results, i), "gbps"));
+		if (!gbps)
+			continue;
+		snprintf(want, sizeof want, "data-gbps=\"%s\"", gbps);
+		const char *bar = strstr(html, want), *h = bar ? strstr(bar, "height=\"") : NULL;
+		ck_assert_msg(h, "%s: no bar with %s", name, want);
+		if (pass == 0) { /* the scale from the tallest bar, where rounding matters least */
+			if (atof(gbps) > top)
+				top = atof(gbps), scale = atof(h + 8) / top;
+			continue;
+		}
+		measured++;
+		ck_assert_msg(fabs(atof(h + 8) - scale * atof(gbps)) < 0.02, "%s: bar %s is %.2f high, not %.2f", name, gbps,
+			      atof(h + 8), scale * atof(gbps));
+	}
+	ck_assert_int_eq(count(html, "<g class=\"bar\""), measured);
+	json_free(doc);
+}
+
+START_TEST(ladder_is_bars)
+{
+	char *dir = temp_dir();
+	const char *html = render(dir, "h200-reduce-2p24.json", "r.html");
+	ck_assert(!strncmp(html, "<!DOCTYPE html>", 15));
+	bars_match_record(html, "h200-reduce-2p24.json");
+	/* the header, from the record */
+	ck_assert(strstr(html, "<dt>device</dt><dd>NVIDIA H200</dd>"));
+	ck_assert(strstr(html, "<dt>peak bandwidth</dt><dd>4814.3 GB/s"));
+	ck_assert(strstr(html, "<dt>NVIDIA driver</dt><dd>580.95.05</dd>"));
+	ck_assert(strstr(html, "<code>gpulab run reduce -t int -n 2^24 -w 5 --quiet --output docs/bench-reduce-2.json</code>"));
+	/* the peak, cub as a ceiling, labels of speedup and share */
+	ck_assert(strstr(html, "<g class=\"peak\" data-gbps=\"4814.3\">"));
+	ck_assert_int_eq(count(html, "<g class=\"ceiling\""), 1);
+	ck_assert(strstr(html, "<g class=\"ceiling\" data-gbps=\"2633.555\">"));
+	ck_assert(strstr(html, ">10.25\u00d7</text>") && strstr(html, ">115%</text>"));
+	/* accessible: a title and a description per chart, a table of it */
+	ck_assert_int_eq(count(html, "<svg "), 1);
+	ck_assert(strstr(html, "<title id=\"r1-c1-title\">GB/s by exercise</title>"));
+	ck_assert(strstr(html, "<desc id=\"r1-c1-desc\">A bar chart of 19 points in GB/s; the device&#39;s peak is 4814.3 GB/s."));
+	ck_assert_int_eq(count(html, "<table class=\"data\">"), 1);
+	ck_assert_int_eq(count(html, "<td class=\"text\">reduce."), 19);
+	/* nothing to fetch: no URL but the SVG namespace */
+	ck_assert_int_eq(count(html, "://"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+	ck_assert(!strstr(html, "<script"));
+}
+END_TEST
+
+START_TEST(sweep_is_lines)
+{
+	char *dir = temp_dir();
+	const char *html = render(dir, "h200-reduce-sweep.json", "s.html");
+	ck_assert_int_eq(count(html, "<g class=\"series\""), 3);
+	ck_assert(strstr(html, "data-series=\"reduce.unroll8\"") && strstr(html, "data-series=\"reduce.cub\"")
+		  && strstr(html, "data-series=\"reduce.best\""));
+	ck_assert_int_eq(count(html, "<polyline class=\"line\""), 3);
+	ck_assert_int_eq(count(html, "<polygon class=\"band\""), 3);
+	ck_assert_int_eq(count(html, "<g class=\"point\""), 21);
+	ck_assert(strstr(html, "data-n=\"65536\"") && strstr(html, "data-n=\"268435456\""));
+	ck_assert(strstr(html, ">2^16</text>") && strstr(html, ">2^28</text>") && !strstr(html, ">2^30</text>"));
+	ck_assert(strstr(html, "n, elements (log\u2082 scale)"));
+	/* cub's best as its ceiling; the one unconverged point hollow and said */
+	ck_assert(strstr(html, "<g class=\"ceiling\" data-gbps=\"4386.346\">"));
+	ck_assert_int_eq(count(html, ">NOISY</text>"), 1);
+	ck_assert_int_eq(count(html, "fill=\"#ffffff\" stroke=\"#0072B2\""), 1);
+}
+END_TEST
+
+START_TEST(states_cannot_pass_for_good)
+{
+	char *dir = temp_dir();
+	const char *html = render(dir, "h200-states.json", "st.html");
+	bars_match_record(html, "h200-states.json");
+	ck_assert_int_eq(count(html, "<g class=\"missing\""), 3);
+	ck_assert(strstr(html, "data-exercise=\"reduce.interleaved\" data-status=\"FAILED\">"));
+	ck_assert(strstr(html, "data-exercise=\"reduce.unroll16\" data-status=\"ERROR\">"));
+	ck_assert(strstr(html, "data-exercise=\"reduce.smem_dyn\" data-status=\"skipped\">"));
+	ck_assert_int_eq(count(html, "<rect class=\"caveat\""), 3); /* NOISY, THROTTLED, unverified: hatched */
+	ck_assert(strstr(html, ">NOISY</text>") && strstr(html, ">THROTTLED</text>") && strstr(html, ">unverified</text>"));
+	ck_assert(strstr(html, "<td class=\"text flag\">ok THROTTLED</td>"));
+	ck_assert(strstr(html, "<td class=\"text flag\">ok NOISY</td>"));
+	ck_assert(strstr(html, "<b>FAILED</b>: sum: expected 2147483648, got 2147483136"));
+	ck_assert(strstr(html, "3 not measured (FAILED, ERROR or skipped), 3 measured but NOISY, THROTTLED or unverified"));
+}
+END_TEST
+
+START_TEST(blocks_are_grouped_metrics_beside)
+{
+	char *dir = temp_dir();
+	const char *html = render(dir, "h200-reduce-blocks.json", "b.html");
+	bars_match_record(html, "h200-reduce-blocks.json");
+	ck_assert(strstr(html, "<title id=\"r1-c1-title\">GB/s by exercise and parameters</title>"));
+	ck_assert_int_eq(count(html, "data-variant=\"block=128\""), 4);
+	ck_assert_int_eq(count(html, "data-variant=\"block=1024\""), 4);
+	ck_assert(strstr(html, ">block=256</text>"));
+	html = render(dir, "h100-divergence-metrics.json", "d.html");
+	ck_assert(strstr(html, "<div class=\"metrics\"><table class=\"counters\">"));
+	ck_assert(strstr(html, "<th title=\"smsp__thread_inst_executed_per_inst_executed.pct\">warp_execution_efficiency</th>"));
+	ck_assert_int_eq(count(html, "<td>50.16</td>"), 2);
+	ck_assert_int_eq(count(html, "<td>100</td>"), 4);
+	/* 32 GB/s against a 3352 GB/s peak: the peak is left off the axis */
+	ck_assert(!strstr(html, "class=\"peak\""));
+}
+END_TEST
+
+START_TEST(two_records_compare)
+{
+	char *dir = temp_dir(), path[4200];
+	snprintf(path, sizeof path, "%s/c.html", dir);
+	gpulab("report", sample("h200-reduce-2p24.json"), sample("h200-reduce-2p24-new.json"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	const char *html = slurp(path);
+	ck_assert_int_eq(count(html, "<g class=\"ratio\""), 19);
+	ck_assert(strstr(html, "<g class=\"ratio\" data-exercise=\"reduce.unroll8\" data-verdict=\"faster\""));
+	ck_assert(strstr(html, "<g class=\"ratio\" data-exercise=\"reduce.best\" data-verdict=\"slower\""));
+	ck_assert_int_eq(count(html, "<section class=\"record\""), 2);
+	/* records that share no point are two sections, no comparison */
+	gpulab("report", sample("h200-reduce-2p24.json"), sample("h200-reduce-2p28.json"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	html = slurp(path);
+	ck_assert(!strstr(html, "class=\"comparison\"") && count(html, "<section class=\"record\"") == 2);
+}
+END_TEST
+
+START_TEST(one_chart_as_svg)
+{
+	char *dir = temp_dir(), path[4200];
+	snprintf(path, sizeof path, "%s/one.svg", dir);
+	gpulab("report", sample("h200-transpose-8192.json"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	const char *svg = slurp(path);
+	const char *head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
+	ck_assert_msg(!strncmp(svg, head, strlen(head)), "%.200s", svg);
+	ck_assert_int_eq(count(svg, "<svg "), 1);
+	ck_assert(!strstr(svg, "<html"));
+	ck_assert_int_eq(count(svg, "<g class=\"ceiling\""), 2); /* memcpy and copy_row */
+	/* two records: the first chart, and a warning that there are more */
+	gpulab("report", sample("h200-transpose-8192.json"), sample("h200-reduce-2p24.json"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.err, "warning: the .svg holds the first of 2 charts"), "%s", o.err);
+}
+END_TEST
+
+/* The samples are what gpulab run --output writes: they hold to its schema. */
+START_TEST(samples_hold_to_the_schema)
+{
+	static const char *const names[] = { "h200-reduce-2p24.json", "h200-reduce-2p24-new.json", "h200-reduce-2p28.json",
+					     "h200-reduce-sweep.json", "h200-reduce-blocks.json", "h200-transpose-8192.json",
+					     "h100-divergence-metrics.json", "h200-states.json" };
+	char err[512], path[4200];
+	snprintf(path, sizeof path, "%s/../../docs/record.schema.json", records);
+	struct json *schema = json_read_file(path, 1 << 20, err, sizeof err);
+	ck_assert_msg(schema, "%s", err);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct json *doc = json_read_file(sample(names[i]), 1 << 20, err, sizeof err);
+		ck_assert_msg(doc, "%s", err);
+		ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s: %s", names[i], err);
+		json_free(doc);
+	}
+	json_free(schema);
+}
+END_TEST
+
+/* --- hostile records ----------------------------------------------------------- */
+
+/* The 2^24 sample with `from` replaced by `to` (its first occurrence). */
+static const char *edited(const char *dir, const char *name, const char *from, const char *to)
+{
+	static char text[1 << 17];
+	char out[sizeof text];
+	slurp(sample("h200-reduce-2p24.json"));
+	snprintf(text, sizeof text, "%s", page);
+	char *at = strstr(text, from);
+	ck_assert_msg(at, "no '%s' in the sample", from);
+	snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return write_file(dir, name, out);
+}
+
+START_TEST(hostile_names_are_text)
+{
+	char *dir = temp_dir(), path[4200];
+	snprintf(path, sizeof path, "%s/h.html", dir);
+	const char *rec = edited(dir, "a.json", "\"reduce.neighbored\"", "\"reduce.</script><script>alert(1)</script>\"");
+	char in[4200];
+	snprintf(in, sizeof in, "%s", rec);
+	rec = edited(dir, "b.json", "\"type\": \"int\"", "\"type\": \"<svg onload=alert(1)>\\\" onmouseover='x'\"");
+	gpulab("report", in, rec, "-o", path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	const char *html = slurp(path);
+	ck_assert(!strstr(html, "<script") && !strstr(html, "<svg onload") && !strstr(html, "' onmouseover"));
+	ck_assert(strstr(html, "reduce.&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
+	ck_assert(strstr(html, "type=&lt;svg onload=alert(1)&gt;&quot; onmouseover=&#39;x&#39;"));
+	ck_assert(strstr(html, "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\""));
+}
+END_TEST
+
+START_TEST(hostile_records_refused)
+{
+	char *dir = temp_dir(), out[4200], *in = malloc(4200);
+	snprintf(out, sizeof out, "%s/r.html", dir);
+	write_file(dir, "r.html", "the old report\n");
+	struct {
+		const char *from, *to, *words;
+	} cases[] = {
+		{ "\"gbps\": 301.193", "\"gbps\": NaN", "line 1, column" },
+		{ "\"gbps\": 301.193, ", "", "result 1 (reduce.neighbored): \"gbps\" is missing" },
+		{ "\"gbps\": 301.193", "\"gbps\": \"fast\"", "result 1 (reduce.neighbored): \"gbps\": expected a number or null, found a string" },
+		{ "\"gbps\": 301.193", "\"gbps\": 1e300", "\"gbps\": 1e300 is outside 0 to 1e+09" },
+		{ "\"gbps\": 301.193", "\"gbps\": -1", "\"gbps\": -1 is outside" },
+		{ "\"status\": \"ok\"", "\"status\": \"fine\"", "\"status\": expected ok, unverified, FAILED, ERROR or skipped" },
+		{ "\"schema\": \"gpulab-record/1\"", "\"schema\": \"gpulab-record/2\"", "its schema is gpulab-record/2" },
+		{ "\"device\": {", "\"device\": 7, \"x\": {", "\"device\": expected an object or null, found a number" },
+		{ "\"command\": ", "\"commanded\": ", "\"command\" is missing" },
+		{ "\"elements\": 16777216", "\"elements\": 1.5", "\"elements\": expected a count, found 1.5" },
+		{ "\"throttled\": 0", "\"throttled\": -2", "expected a count of runs, found -2" },
+		{ "\"params\": {", "\"params\": {\"x\": [1], ", "\"params\": a value is an array" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(in, 4200, "%s", edited(dir, "bad.json", cases[i].from, cases[i].to));
+		gpulab("report", in, "-o", out, NULL);
+		expect_error(EXIT_USAGE, cases[i].words);
+		ck_assert_msg(strstr(o.err, in), "the file is not named: %s", o.err);
+	}
+	/* truncated: the reader says where it ran out */
+	slurp(sample("h200-reduce-2p24.json"));
+	page[strlen(page) / 2] = 0;
+	snprintf(in, 4200, "%s", write_file(dir, "cut.json", page));
+	gpulab("report", in, "-o", out, NULL);
+	expect_error(EXIT_USAGE, "cut.json: line 1, column");
+	/* nothing half-written: the old file stands, no temporary is left */
+	ck_assert_str_eq(slurp(out), "the old report\n");
+	gpulab("report", sample("h200-reduce-2p24.json"), "-o", "/nonexistent/r.html", NULL);
+	expect_error(EXIT_USAGE, "-o /nonexistent/r.html: cannot write beside it");
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	free(in);
+}
+END_TEST
+
+/* A record of 10^6 points is refused at once; so is one of more points
+ * than a run makes. */
+START_TEST(huge_records_refused)
+{
+	char *dir = temp_dir(), out[4200], path[4200];
+	snprintf(out, sizeof out, "%s/r.html", dir);
+	snprintf(path, sizeof path, "%s/huge.json", dir);
+	FILE *f = fopen(path, "w");
+	fputs("{\"schema\": \"gpulab-record/1\", \"results\": [", f);
+	for (int i = 0; i < 1000000; i++)
+		fprintf(f, "%s{\"exercise\": \"reduce.best\", \"params\": {\"n\": %d}}", i ? "," : "", i + 1);
+	fputs("]}\n", f);
+	fclose(f);
+	gpulab("report", path, "-o", out, NULL);
+	expect_error(EXIT_USAGE, "more than 1048576 values");
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"gpulab-record/1\", \"gpulab\": {\"version\": \"0.1.0\"}, \"host\": \"h\", \"date\": \"d\", "
+	      "\"command\": \"c\", \"device\": null, \"results\": [", f);
+	for (int i = 0; i < 10001; i++)
+		fprintf(f, "%s{\"exercise\": \"reduce.best\"}", i ? "," : "");
+	fputs("]}\n", f);
+	fclose(f);
+	gpulab("report", path, "-o", out, NULL);
+	expect_error(EXIT_USAGE, "10001 results, more than the 10000 one run makes");
+}
+END_TEST
+
+START_TEST(usage)
+{
+	gpulab("report", sample("h200-reduce-2p24.json"), NULL);
+	expect_error(EXIT_USAGE, "report: name the output with -o FILE.html");
+	gpulab("report", sample("h200-reduce-2p24.json"), "-o", "/tmp/x.png", NULL);
+	expect_error(EXIT_USAGE, "-o FILE.svg");
+	gpulab("report", "-o", "/tmp/x.html", NULL);
+	expect_error(EXIT_USAGE, "report: name at least one record");
+	gpulab("report", "/nonexistent.json", "-o", "/tmp/x.html", NULL);
+	expect_error(EXIT_USAGE, "/nonexistent.json: No such file or directory");
+	gpulab("--help", NULL);
+	ck_assert(strstr(o.out, "  report RECORD... -o FILE.html"));
+}
+END_TEST
+
+int main(void)
+{
+	bin = getenv("GPULAB_BIN");
+	if (!bin) {
+		fprintf(stderr, "GPULAB_BIN must be set (make check sets it)\n");
+		return 99;
+	}
+	snprintf(records, sizeof records, "%s/tests/records", getenv("srcdir") ? getenv("srcdir") : "..");
+	run_cmd_alarm(20);
+	Suite *s = suite_create("report");
+	TCase *t = tcase_create("report");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, samples_hold_to_the_schema);
+	tcase_add_test(t, ladder_is_bars);
+	tcase_add_test(t, sweep_is_lines);
+	tcase_add_test(t, states_cannot_pass_for_good);
+	tcase_add_test(t, blocks_are_grouped_metrics_beside);
+	tcase_add_test(t, two_records_compare);
+	tcase_add_test(t, one_chart_as_svg);
+	tcase_add_test(t, hostile_names_are_text);
+	tcase_add_test(t, hostile_records_refused);
+	tcase_add_test(t, huge_records_refused);
+	tcase_add_test(t, usage);
+	suite_add_tcase(s, t);
+	return run_suite(s, 0);
+}
