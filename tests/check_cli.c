@@ -499,6 +499,8 @@ START_TEST(noise_criterion)
 	 * above the limit, or it timed out */
 	ck_assert_msg(strstr(o.out, "\"converged\": false") && (strstr(o.out, "\"stopped_by\": \"stable\"")
 		      || strstr(o.out, "\"stopped_by\": \"timeout\"")), "%s", o.out);
+	/* a host-only exercise is timed on the host clock, and says so */
+	ck_assert_msg(strstr(o.out, "\"timing\": \"host\"") && !strstr(o.out, " UNHELD"), "%s", o.out);
 	char *table[] = { (char *)bin, "run", "fake.ok", "--timeout", "0.1", NULL };
 	run_cmd(&o, table, env);
 	ck_assert_msg(strstr(o.out, " NOISY") && strstr(o.out, "then runs until the noise is at most 0.5% over 0.1 s of GPU time, or 0.1 s"),

@@ -386,6 +386,32 @@ END_TEST
 
 /* --- gpulab try (issue 17): fixtures in tests/try, templates in plugins/try */
 
+/* The core holds a run's stream while the run is enqueued (core/run/hold.h);
+ * a run that waits for the GPU itself must not hang on it, but be timed
+ * unheld, say so, and still verify (tests/plugins/waits.c). */
+START_TEST(timing_holds_streams)
+{
+	char ini[4400], *dir = temp_dir();
+	snprintf(ini, sizeof ini, "[plugin waits]\nfile = %s/waits.so\n", getenv("GPULAB_TEST_PLUGINS"));
+	char *args[] = { "--config", (char *)write_file(dir, "waits.ini", ini), "run", "waits.async", "waits.sync",
+			 "-r", "20", "--format", "json", NULL };
+	run_cmd_alarm(20); /* a stream held for ever would hang here */
+	gpulab(args);
+	run_cmd_alarm(0);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	const char *async = strstr(o.out, "\"waits.async\""), *sync = strstr(o.out, "\"waits.sync\"");
+	ck_assert_msg(async && sync && async < sync, "%s", o.out);
+	const char *a = strstr(async, "\"timing\": "), *b = strstr(sync, "\"timing\": ");
+	ck_assert_msg(a && a < sync && !strncmp(a, "\"timing\": \"held\"", 17), "%s", o.out);
+	ck_assert_msg(b && !strncmp(b, "\"timing\": \"unheld\"", 19), "%s", o.out);
+	ck_assert_int_eq(occurrences("\"verified\": true"), 2);
+	ck_assert_int_eq(occurrences("\"runs\": 20"), 2);
+	char *table[] = { "--config", (char *)write_file(dir, "waits.ini", ini), "run", "waits.sync", "-r", "5", NULL };
+	gpulab(table);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "ok UNHELD") && strstr(o.out, "UNHELD: the run waited"), "%s", o.out);
+}
+END_TEST
+
 static char env_cache[4200];
 
 /* gpulab try ARGS... with its own kernel cache. */
@@ -552,6 +578,7 @@ int main(void)
 	tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
 	tcase_add_test(t, counts_past_int);
 	tcase_add_test(t, options_on_gpu);
+	tcase_add_test(t, timing_holds_streams);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
 	tcase_add_test(t, try_kernels_are_ranked);

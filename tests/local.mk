@@ -5,7 +5,7 @@
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
 	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la \
-	tests/plugins/faketry.la
+	tests/plugins/faketry.la tests/plugins/waits.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -23,6 +23,10 @@ tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
 tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
+# GPU exercises for check_gpu's timing test (core/run/hold.h)
+tests_plugins_waits_la_SOURCES = tests/plugins/waits.c
+tests_plugins_waits_la_LDFLAGS = $(fake_link_flags)
+tests_plugins_waits_la_LIBADD = $(CUDA_LIBS)
 tests_plugins_faketry_la_SOURCES = tests/plugins/fake.c
 tests_plugins_faketry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"try"' -DFAKE_TRY
 tests_plugins_faketry_la_CFLAGS = $(AM_CFLAGS) -Wno-unused-function -Wno-unused-const-variable

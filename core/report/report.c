@@ -285,8 +285,16 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
 	cell(out, 7, speedup > 0, " %*.2fx", speedup);
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", m && !j->res.converged ? " NOISY" : "",
-		notes[0] ? "  " : "", notes);
+	fprintf(out, "  %s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", m && !j->res.converged ? " NOISY" : "",
+		m && j->res.timing == TIMING_UNHELD ? " UNHELD" : "", notes[0] ? "  " : "", notes);
+}
+
+static int any_unheld(const struct report *r)
+{
+	for (size_t i = 0; i < r->njobs; i++)
+		if (measured(&r->jobs[i]) && r->jobs[i].res.timing == TIMING_UNHELD)
+			return 1;
+	return 0;
 }
 
 static int any_noisy(const struct report *r)
@@ -419,6 +427,9 @@ static void print_table(const struct report *r, FILE *out)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
 	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
 		any_noisy(r) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
+	if (any_unheld(r))
+		fprintf(out, "UNHELD: the run waited for the GPU itself, so its stream could not be held while it was\n"
+			     "enqueued: its time includes the host's launch gaps\n");
 	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
@@ -586,6 +597,11 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	fprintf(out, ", \"converged\": %s, \"stopped_by\": ", x->converged ? "true" : "false");
 	if (m)
 		fprintf(out, "\"%s\"", stop_reason_name(x->stopped_by));
+	else
+		fputs("null", out);
+	fputs(", \"timing\": ", out);
+	if (m)
+		fprintf(out, "\"%s\"", timing_mode_name(x->timing));
 	else
 		fputs("null", out);
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);

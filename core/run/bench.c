@@ -149,28 +149,60 @@ static void sample_clocks(const struct bench *b, struct clock_stats *c)
 	}
 }
 
+/* The run's streams held (run/hold.h), where the job may be and the hold
+ * can be had: 1; else 0, and the run goes unheld. */
+static int hold_run(struct bench *b, struct job *j)
+{
+	if (j->res.timing != TIMING_HELD)
+		return 0;
+	if (!b->hold_tried) {
+		b->hold_tried = 1;
+		b->hold = hold_open();
+	}
+	if (b->hold && hold_streams(b->hold, (cudaStream_t *)j->ctx.streams, j->ctx.devices, j->ctx.ndevices) == cudaSuccess)
+		return 1;
+	cudaGetLastError();
+	j->res.timing = TIMING_UNHELD;
+	return 0;
+}
+
+/* timed_run's answer where the sample must be taken again: the run
+ * waited for its held stream, and goes unheld from now on. */
+#define REDO_UNHELD (-1)
+
 /* run() alone, timed: with events on the stream, or with the host clock
- * for a host-only exercise. */
-static int timed_run_unguarded(struct job *j, struct timing *t, double *ms)
+ * for a host-only exercise; 0, an exit code, or REDO_UNHELD. */
+static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t, double *ms)
 {
 	cudaStream_t s = (cudaStream_t)j->ctx.stream;
 	cudaError_t ce;
 	float gpu_ms;
-	int rc;
+	int rc = GPULAB_OK, held;
 	if (host_only(j)) {
 		double t0 = now_ms();
 		rc = j->pick.ex->run(&j->ctx);
 		*ms = now_ms() - t0;
 		return rc == GPULAB_OK ? 0 : step_failed(j, rc, "run failed");
 	}
-	if ((ce = cudaEventRecord(t->start, s)) != cudaSuccess)
+	held = hold_run(b, j);
+	if ((ce = cudaEventRecord(t->start, s)) == cudaSuccess) {
+		rc = j->pick.ex->run(&j->ctx);
+		if (rc == GPULAB_OK)
+			ce = cudaEventRecord(t->stop, s);
+	}
+	if (held)
+		hold_release(b->hold);
+	if (ce != cudaSuccess)
 		return failed(j, EXIT_CUDA, "cudaEventRecord failed", ce);
-	if ((rc = j->pick.ex->run(&j->ctx)) != GPULAB_OK)
+	if (rc != GPULAB_OK)
 		return step_failed(j, rc, "run failed");
-	if ((ce = cudaEventRecord(t->stop, s)) != cudaSuccess || (ce = cudaEventSynchronize(t->stop)) != cudaSuccess
-	    || (ce = cudaGetLastError()) != cudaSuccess
+	if ((ce = cudaEventSynchronize(t->stop)) != cudaSuccess || (ce = cudaGetLastError()) != cudaSuccess
 	    || (ce = cudaEventElapsedTime(&gpu_ms, t->start, t->stop)) != cudaSuccess)
 		return failed(j, EXIT_CUDA, "the exercise's GPU work failed", ce);
+	if (held && hold_gave_up(b->hold)) {
+		j->res.timing = TIMING_UNHELD;
+		return REDO_UNHELD;
+	}
 	*ms = gpu_ms;
 	return 0;
 }
@@ -189,10 +221,10 @@ static void guard_run(const struct bench *b, const struct job *j)
 }
 
 /* The same under the watchdog. */
-static int timed_run(const struct bench *b, struct job *j, struct timing *t, double *ms)
+static int timed_run(struct bench *b, struct job *j, struct timing *t, double *ms)
 {
 	guard_run(b, j);
-	int rc = timed_run_unguarded(j, t, ms);
+	int rc = timed_run_unguarded(b, j, t, ms);
 	watchdog_disarm();
 	return rc;
 }
@@ -207,12 +239,14 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 	double ms = 0;
 	int rc;
 
-	if ((rc = restore(b, j)))
-		return rc;
 	snprintf(range, sizeof range, "%s %ld", slot < 0 ? "warmup" : "rep", slot < 0 ? slot + (long)j->warmup : slot);
-	nvtxRangePushA(range);
-	rc = timed_run(b, j, t, &ms);
-	nvtxRangePop();
+	do { /* at most twice: once more unheld where the run waited for the GPU */
+		if ((rc = restore(b, j)))
+			return rc;
+		nvtxRangePushA(range);
+		rc = timed_run(b, j, t, &ms);
+		nvtxRangePop();
+	} while (rc == REDO_UNHELD);
 	if (rc)
 		return rc;
 	double h0 = now_ms();
@@ -396,6 +430,7 @@ int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
 	int rc = open_streams(b, j);
+	j->res.timing = host_only(j) ? TIMING_HOST : TIMING_HELD;
 	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
 		rc = j->pick.ex->setup(&j->ctx);
@@ -416,4 +451,6 @@ void bench_free(struct bench *b)
 	if (b->flush_buf)
 		cudaFree(b->flush_buf);
 	b->flush_buf = NULL;
+	hold_close(b->hold);
+	b->hold = NULL;
 }

@@ -5,6 +5,7 @@
 
 #include "run/clocks.h"
 #include "run/device.h"
+#include "run/hold.h"
 #include "run/job.h"
 #include "run/profile.h"
 
@@ -18,6 +19,8 @@ struct bench {
 	double watchdog_s;     /* --watchdog: the longest one run may take; -1: not given */
 	void *flush_buf;       /* twice the L2, allocated on first use */
 	size_t flush_bytes;
+	struct hold *hold;     /* opened on first use; NULL: runs go unheld */
+	int hold_tried;
 };
 
 /* Fills j->res; with j->metrics, also the counters of extra runs after

@@ -20,6 +20,12 @@ const char *stop_reason_name(enum stop_reason why)
 	return names[why];
 }
 
+const char *timing_mode_name(enum timing_mode how)
+{
+	static const char *const names[] = { [TIMING_HELD] = "held", [TIMING_UNHELD] = "unheld", [TIMING_HOST] = "host" };
+	return names[how];
+}
+
 const char *job_name(const struct job *j, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s.%s", j->pick.plugin->name, j->pick.ex->name);

@@ -29,6 +29,12 @@ enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR, OUT
 enum stop_reason { STOP_COUNT, STOP_NOISE, STOP_STABLE, STOP_TIMEOUT, STOP_MAX_RUNS };
 const char *stop_reason_name(enum stop_reason why);
 
+/* How the samples were timed (run/hold.h): events around a held run, the
+ * GPU's work alone; events around an unheld one, because its run() waited
+ * for the GPU; or the host clock, for a host-only exercise. */
+enum timing_mode { TIMING_HELD, TIMING_UNHELD, TIMING_HOST };
+const char *timing_mode_name(enum timing_mode how);
+
 /* The clocks over a job's timed repetitions, where NVML could read them. */
 struct clock_stats {
 	unsigned samples;                   /* 0: unknown */
@@ -58,6 +64,7 @@ struct result {
 	double noise;                       /* relative standard deviation of the samples */
 	int converged;                      /* stopped with noise <= the limit, or at an exact count */
 	enum stop_reason stopped_by;
+	enum timing_mode timing;
 };
 
 /* One resolved parameter: what the reports record of it. */

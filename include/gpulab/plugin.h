@@ -25,7 +25,12 @@
  *   repeat warm-up + timed repetitions:
  *     reset   (optional, untimed) restore input an in-place kernel
  *             destroyed, poison outputs
- *     run     the GPU work, launched on ctx->stream; timed with events
+ *     run     the GPU work, launched on ctx->stream; timed with events.
+ *             It should only enqueue: the core holds the streams until
+ *             run returns, so the events time the GPU's work alone, not
+ *             the host's launches.  A run that waits for the GPU is
+ *             noticed (after 250 ms) and timed unheld, its launch gaps
+ *             included, and its rows say UNHELD.
  *     host    (optional) host work that finishes run (e.g. summing the
  *             per-block partial sums); timed with the host clock and
  *             reported apart from the GPU time
