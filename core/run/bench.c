@@ -150,10 +150,13 @@ static void sample_clocks(const struct bench *b, struct clock_stats *c)
 }
 
 /* The run's streams held (run/hold.h), where the job may be and the hold
- * can be had: 1; else 0, and the run goes unheld. */
-static int hold_run(struct bench *b, struct job *j)
+ * can be had: 1; else 0, and the run goes unheld.  The first warm-up
+ * always goes unheld: with CUDA's lazy loading, a kernel's first launch
+ * loads its module, which waits for the device to be idle, and so for
+ * the hold (the deadlock the CUDA guide warns of for spinning kernels). */
+static int hold_run(struct bench *b, struct job *j, long slot)
 {
-	if (j->res.timing != TIMING_HELD)
+	if (j->res.timing != TIMING_HELD || (j->warmup && slot == -(long)j->warmup))
 		return 0;
 	if (!b->hold_tried) {
 		b->hold_tried = 1;
@@ -166,13 +169,16 @@ static int hold_run(struct bench *b, struct job *j)
 	return 0;
 }
 
-/* timed_run's answer where the sample must be taken again: the run
- * waited for its held stream, and goes unheld from now on. */
-#define REDO_UNHELD (-1)
+/* timed_run's answer where the sample must be taken again: a spin gave
+ * up, the run having waited for its held stream.  Once may be a lazily
+ * loaded kernel (as above, with no warm-up); twice, the run waits for
+ * the GPU itself, and goes unheld from then on. */
+#define REDO (-1)
+#define GIVE_UPS_TO_UNHELD 2
 
 /* run() alone, timed: with events on the stream, or with the host clock
- * for a host-only exercise; 0, an exit code, or REDO_UNHELD. */
-static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t, double *ms)
+ * for a host-only exercise; 0, an exit code, or REDO. */
+static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t, long slot, double *ms)
 {
 	cudaStream_t s = (cudaStream_t)j->ctx.stream;
 	cudaError_t ce;
@@ -184,7 +190,7 @@ static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t,
 		*ms = now_ms() - t0;
 		return rc == GPULAB_OK ? 0 : step_failed(j, rc, "run failed");
 	}
-	held = hold_run(b, j);
+	held = hold_run(b, j, slot);
 	if ((ce = cudaEventRecord(t->start, s)) == cudaSuccess) {
 		rc = j->pick.ex->run(&j->ctx);
 		if (rc == GPULAB_OK)
@@ -200,8 +206,9 @@ static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t,
 	    || (ce = cudaEventElapsedTime(&gpu_ms, t->start, t->stop)) != cudaSuccess)
 		return failed(j, EXIT_CUDA, "the exercise's GPU work failed", ce);
 	if (held && hold_gave_up(b->hold)) {
-		j->res.timing = TIMING_UNHELD;
-		return REDO_UNHELD;
+		if (++j->gave_up >= GIVE_UPS_TO_UNHELD)
+			j->res.timing = TIMING_UNHELD;
+		return REDO;
 	}
 	*ms = gpu_ms;
 	return 0;
@@ -221,10 +228,10 @@ static void guard_run(const struct bench *b, const struct job *j)
 }
 
 /* The same under the watchdog. */
-static int timed_run(struct bench *b, struct job *j, struct timing *t, double *ms)
+static int timed_run(struct bench *b, struct job *j, struct timing *t, long slot, double *ms)
 {
 	guard_run(b, j);
-	int rc = timed_run_unguarded(b, j, t, ms);
+	int rc = timed_run_unguarded(b, j, t, slot, ms);
 	watchdog_disarm();
 	return rc;
 }
@@ -240,13 +247,13 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 	int rc;
 
 	snprintf(range, sizeof range, "%s %ld", slot < 0 ? "warmup" : "rep", slot < 0 ? slot + (long)j->warmup : slot);
-	do { /* at most twice: once more unheld where the run waited for the GPU */
+	do { /* at most GIVE_UPS_TO_UNHELD + 1 times */
 		if ((rc = restore(b, j)))
 			return rc;
 		nvtxRangePushA(range);
-		rc = timed_run(b, j, t, &ms);
+		rc = timed_run(b, j, t, slot, &ms);
 		nvtxRangePop();
-	} while (rc == REDO_UNHELD);
+	} while (rc == REDO);
 	if (rc)
 		return rc;
 	double h0 = now_ms();

@@ -94,6 +94,7 @@ struct job {
 	struct metric_set metrics;          /* ncols 0 without --metrics */
 	int devices[MAX_DEVICES];           /* ctx.devices and ctx.streams point here */
 	struct CUstream_st *streams[MAX_DEVICES];
+	unsigned gave_up;                   /* times the stream hold gave up (run/bench.c) */
 	struct gpulab_ctx ctx;
 	struct result res;
 };
