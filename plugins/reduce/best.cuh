@@ -1,6 +1,7 @@
 /*
  * `best`: a complete reduction in one launch.  A persistent grid (as many
- * blocks as fit on the GPU at once) streams the input with 16-byte loads,
+ * blocks as fit on the GPU at once, fewer where the input gives a block
+ * less than one round of loads) streams the input with 16-byte loads,
  * eight in flight per thread; each block reduces in registers with
  * shuffles, writes its sum, and the last block to finish (counted with an
  * atomic ticket after a fence) adds the block sums.  It returns one value,

@@ -240,7 +240,12 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid)
 	case 512: k = (const void *)reduceBest<T, 512>; break;
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	return lab::persistent_grid(ctx, k, ctx->block, lab::div_up(ctx->elements, 4ull * ctx->block), grid);
+	/* no more blocks than have a full round of loads to issue: below
+	 * that, more blocks add block sums and atomics to the last block's
+	 * work (held-timed on the H200, two blocks at n = 4096 took 4.8 us
+	 * where one took 3.6) but no bytes in flight */
+	uint64_t useful = lab::div_up(ctx->elements, 4ull * best_loads * ctx->block);
+	return lab::persistent_grid(ctx, k, ctx->block, useful, grid);
 }
 
 template <typename T>
