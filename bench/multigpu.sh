@@ -3,7 +3,7 @@
 # ways, a kernel reading another GPU), then the all-reduce, the hand-made
 # ring against NCCL, on 2, 4 and 8 GPUs as far as there are, for floats
 # from 1 KiB to 1 GiB (2^8 to 2^28 elements, a factor of 4 apart).  Each
-# table is followed by nccl-tests' figures, from each row's notes: algbw =
+# table is followed by nccl-tests' figures from gpulab's median: algbw =
 # bytes / time, busbw = algbw x 2(g-1)/g for the all-reduce (x 1 for the
 # links).  Each section's JSON record (--output) lies beside OUT.
 #   bench/multigpu.sh [OUT.md]      (default: docs/bench-multigpu.md)
@@ -16,23 +16,12 @@ out=${1:-docs/bench-multigpu.md}
 limit=${TIMEOUT:-3}
 sizes=2^8:2^28:2
 
-# busbw_table RECORD: the notes of every row of RECORD, as a Markdown table.
+# busbw_table RECORD: every row of RECORD with nccl-tests' two figures,
+# from gpulab's own median (the row's GB/s, which is algbw): busbw =
+# algbw x 2(g-1)/g for an all-reduce over g GPUs, algbw for the links.
 busbw_table()
 {
-	python3 - "$1" <<'EOF' >> "$out"
-import json, sys
-rows = json.load(open(sys.argv[1]))["results"]
-print()
-print("| exercise | bytes | GPUs | GPU us | algbw GB/s | busbw GB/s | status |")
-print("|---|---:|---:|---:|---:|---:|---|")
-for r in rows:
-    notes = r.get("notes") or {}
-    gpus = notes.get("gpus", 2)
-    t = r.get("median_ms")
-    cell = lambda v, f: "-" if v is None else f.format(v)
-    print(f"| {r['exercise']} | {4 * r['elements']} | {gpus:g} | {cell(t and 1e3 * t, '{:.1f}')} | "
-          f"{cell(notes.get('algbw'), '{:.2f}')} | {cell(notes.get('busbw'), '{:.2f}')} | {r['status']} |")
-EOF
+	python3 "$here/busbw.py" "$1" >> "$out"
 }
 
 gpus=$($gpulab info | grep -c '^device ' || true)
