@@ -19,6 +19,7 @@ def main(path):
         params = " ".join(f"{k}={v}" for k, v in r["params"].items() if k not in ("reps", "warmup"))
         status = r["status"] + (" THROTTLED" if (r.get("clocks") or {}).get("throttled") else "")
         status += "" if r["converged"] else " NOISY"
+        status += " UNHELD" if r.get("timing") == "unheld" else ""
         print(f"| {r['exercise']} | {params} | {cell(r['median_ms'], '{:.4f}')} | {r['runs']} | "
               f"{cell(r['noise_pct'], '{:.2f}')} | {cell(r['host_ms'], '{:.4f}')} | {cell(r['gbps'], '{:.1f}')} | "
               f"{cell(r['peak_pct'], '{:.1f}')} | {cell(r['speedup'], '{:.2f}x')} | "

@@ -39,7 +39,7 @@ struct state : lab::state {
 	int *a = nullptr, *b = nullptr, *c = nullptr;
 	size_t b_at = 0;      /* B's offset from A: n rounded up to 64 ints, so B is 256-byte aligned */
 	size_t copied = 0;    /* COPY: ints moved, the sum's traffic as a copy */
-	unsigned grid = 0;    /* BEST: a persistent grid */
+	unsigned grid = 0;    /* BEST: one block per best_block vectors */
 	std::vector<int> want;
 };
 
