@@ -616,6 +616,15 @@ START_TEST(compare_records)
 		      && strstr(o.out, "1 point slower by more than 10%"), "exit %d: %s%s", o.status, o.out, o.err);
 	gpulab("compare", c, d, "--fail-above", "25", NULL);
 	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.out);
+	/* a significant 20% counts as the same only under a larger --min-change */
+	gpulab("compare", c, d, "--min-change", "10", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "  slower") && strstr(o.out, "under 10% counts as the same"), "%s", o.out);
+	gpulab("compare", c, d, "--min-change", "25", "--fail-above", "10", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && strstr(o.out, "\"min_change_pct\": 25")
+		      && strstr(o.out, "\"verdict\": \"same\"") && strstr(o.out, "\"slower_than_allowed\": 0"),
+		      "exit %d: %s", o.status, o.out);
+	gpulab("compare", c, d, "--min-change", "101", NULL);
+	expect_error(EXIT_USAGE, "--min-change 101: expected a number from 0 to 100");
 	gpulab("compare", c, c, NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "  same"), "%s", o.out);
 	/* bad input: one line, exit 2 */

@@ -10,7 +10,7 @@
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
-       OPT_FAIL_ABOVE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE };
+       OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -31,6 +31,7 @@ static const struct option long_options[] = {
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+	{ "min-change", required_argument, NULL, OPT_MIN_CHANGE },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "new", required_argument, NULL, OPT_NEW },
 	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
@@ -90,6 +91,7 @@ void usage(FILE *out)
 	      "\n"
 	      "options for compare:\n"
 	      "      --fail-above PCT exit %d if a point is slower by more than PCT %%, with confidence\n"
+	      "      --min-change PCT a significant change under PCT %% counts as the same (default 0)\n"
 	      "      --base EX        the base side is exercise EX's points alone...\n"
 	      "      --new EX         ...and the new side EX's, matched by the parameters both take\n"
 	      "      --format F       table, csv or json (default table)\n"
@@ -203,6 +205,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
 	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
 	case OPT_FAIL_ABOVE: rc = number("--fail-above", arg, 0, 1000, 1, &o->fail_above, err, errlen); break;
+	case OPT_MIN_CHANGE: rc = number("--min-change", arg, 0, 100, 1, &o->min_change, err, errlen); break;
 	case OPT_BASE: o->base_exercise = arg; break;
 	case OPT_NEW: o->new_exercise = arg; break;
 	case OPT_WATCHDOG: rc = number("--watchdog", arg, 0, 86400, 1, &o->watchdog, err, errlen); break;

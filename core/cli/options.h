@@ -60,6 +60,7 @@ struct options {
 	int template_only;         /* try --template */
 	const char *output;        /* -o, --output FILE: run's JSON record, samples included; report's page */
 	double fail_above;         /* compare --fail-above PCT; -1 without */
+	double min_change;         /* compare --min-change PCT: smaller changes are "same"; 0 without */
 	const char *base_exercise; /* compare --base EX and --new EX: one exercise */
 	const char *new_exercise;  /* against another; NULL without */
 	enum format format;

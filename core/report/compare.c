@@ -76,20 +76,24 @@ static void print_row(const struct record_pair *pr, enum format f, FILE *out, in
 	}
 }
 
-static void print_head(const struct record *a, const struct record *b, enum format f, FILE *out)
+static void print_head(const struct record *a, const struct record *b, const struct options *o, FILE *out)
 {
+	enum format f = o->format;
 	if (f == FORMAT_JSON) {
 		fputs("{\n  \"base\": ", out);
 		emit_json(out, a->path);
 		fputs(", \"new\": ", out);
 		emit_json(out, b->path);
-		fprintf(out, ", \"test\": \"Mann-Whitney U, two-sided\", \"alpha\": %g,\n  \"points\": [\n", STATS_ALPHA);
+		fprintf(out, ", \"test\": \"Mann-Whitney U, two-sided\", \"alpha\": %g, \"min_change_pct\": %g,\n  \"points\": [\n",
+			STATS_ALPHA, o->min_change);
 	} else if (f == FORMAT_CSV) {
 		fputs("exercise,params,base_ms,new_ms,ratio,p,verdict\n", out);
 	} else {
 		fprintf(out, "base %s%s%s, new %s%s%s: medians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
 			a->exercise ? a->exercise : "", a->exercise ? " of " : "", a->path, b->exercise ? b->exercise : "",
 			b->exercise ? " of " : "", b->path, STATS_ALPHA);
+		if (o->min_change > 0)
+			fprintf(out, "a change under %g%% counts as the same, however small its p\n", o->min_change);
 		fprintf(out, "%-28s %-32s %10s %10s %9s %8s  %s\n", "exercise", "params", "base ms", "new ms", "change", "p",
 			"verdict");
 	}
@@ -123,6 +127,16 @@ static void print_unmatched(const struct record *s, const char *which, enum form
 	}
 }
 
+/* A significant change too small to matter is "same": with thousands of
+ * samples the U test finds 0.1% shifts that two identical runs a minute
+ * apart also show (clocks, DRAM, the L2's state drift); --min-change
+ * says how much a user counts, as NVBench's compare does with the noise. */
+static void apply_min_change(struct record_pair *pr, double pct)
+{
+	if ((pr->verdict == STATS_FASTER || pr->verdict == STATS_SLOWER) && fabs(100 * (pr->c.ratio - 1)) < pct)
+		pr->verdict = STATS_SAME;
+}
+
 /* Slower by more than pct, with confidence? */
 static int too_slow(const struct record_pair *pr, double pct)
 {
@@ -136,8 +150,9 @@ static int report(struct record *a, struct record *b, const struct options *o, F
 	if (!pairs)
 		return EXIT_NOMEM;
 	size_t n = record_pair_up(a, b, pairs);
-	print_head(a, b, o->format, out);
+	print_head(a, b, o, out);
 	for (size_t i = 0; i < n; i++) {
+		apply_min_change(&pairs[i], o->min_change);
 		print_row(&pairs[i], o->format, out, i == 0);
 		slow += too_slow(&pairs[i], o->fail_above);
 	}
