@@ -143,11 +143,7 @@ static void json_plugin(const struct plugin *p, FILE *out)
 	emit_json(out, p->path);
 	fputs(", \"ini\": ", out);
 	emit_json(out, p->ini);
-	fputs(", \"error\": ", out);
-	if (p->error)
-		emit_json(out, p->error);
-	else
-		fputs("null", out);
+	emit_json_string(out, "error", p->error);
 	fputs(", \"exercises\": [", out);
 	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
 		fputs(k ? ",\n      " : "\n      ", out);

@@ -56,3 +56,12 @@ void emit_json_number(FILE *out, const char *key, int have, double v)
 	else
 		fputs("null", out);
 }
+
+void emit_json_string(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (s)
+		emit_json(out, s);
+	else
+		fputs("null", out);
+}

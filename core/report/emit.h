@@ -16,4 +16,7 @@ void emit_json(FILE *out, const char *s);
  * no NaN or infinity). */
 void emit_json_number(FILE *out, const char *key, int have, double v);
 
+/* `, "key": "s"`, escaped as emit_json does, or null where s is NULL. */
+void emit_json_string(FILE *out, const char *key, const char *s);
+
 #endif

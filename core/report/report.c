@@ -15,6 +15,18 @@ static int measured(const struct job *j)
 	return j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED;
 }
 
+/* A measured row whose noise stayed above the limit: NOISY. */
+static int noisy(const struct job *j)
+{
+	return measured(j) && !j->res.converged;
+}
+
+/* A measured row whose run could not be held (run/hold.h): UNHELD. */
+static int unheld(const struct job *j)
+{
+	return measured(j) && j->res.timing == TIMING_UNHELD;
+}
+
 /* Did the GPU slow down during any of the job's timed runs? */
 static int throttled(const struct job *j)
 {
@@ -285,22 +297,15 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
 	cell(out, 7, speedup > 0, " %*.2fx", speedup);
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", m && !j->res.converged ? " NOISY" : "",
-		m && j->res.timing == TIMING_UNHELD ? " UNHELD" : "", notes[0] ? "  " : "", notes);
+	fprintf(out, "  %s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", notes[0] ? "  " : "", notes);
 }
 
-static int any_unheld(const struct report *r)
+/* Does any row of r say what `is` asks (and so need its legend)? */
+static int any_row(const struct report *r, int (*is)(const struct job *))
 {
 	for (size_t i = 0; i < r->njobs; i++)
-		if (measured(&r->jobs[i]) && r->jobs[i].res.timing == TIMING_UNHELD)
-			return 1;
-	return 0;
-}
-
-static int any_noisy(const struct report *r)
-{
-	for (size_t i = 0; i < r->njobs; i++)
-		if (measured(&r->jobs[i]) && !r->jobs[i].res.converged)
+		if (is(&r->jobs[i]))
 			return 1;
 	return 0;
 }
@@ -426,8 +431,8 @@ static void print_table(const struct report *r, FILE *out)
 	if (with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
 	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
-		any_noisy(r) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
-	if (any_unheld(r))
+		any_row(r, noisy) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
+	if (any_row(r, unheld))
 		fprintf(out, "UNHELD: the run waited for the GPU itself, so its stream could not be held while it was\n"
 			     "enqueued: its time includes the host's launch gaps\n");
 	print_metrics_table(r, out, namew);
@@ -594,16 +599,9 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	emit_json_number(out, "max_ms", m, x->gpu_max);
 	fprintf(out, ", \"runs\": %u", x->nsamples);
 	emit_json_number(out, "noise_pct", m && noise_pct(j) >= 0, noise_pct(j));
-	fprintf(out, ", \"converged\": %s, \"stopped_by\": ", x->converged ? "true" : "false");
-	if (m)
-		fprintf(out, "\"%s\"", stop_reason_name(x->stopped_by));
-	else
-		fputs("null", out);
-	fputs(", \"timing\": ", out);
-	if (m)
-		fprintf(out, "\"%s\"", timing_mode_name(x->timing));
-	else
-		fputs("null", out);
+	fprintf(out, ", \"converged\": %s", x->converged ? "true" : "false");
+	emit_json_string(out, "stopped_by", m ? stop_reason_name(x->stopped_by) : NULL);
+	emit_json_string(out, "timing", m ? timing_mode_name(x->timing) : NULL);
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
 	emit_json_number(out, "total_ms", m, x->total_med);
 	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
