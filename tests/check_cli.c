@@ -170,7 +170,7 @@ START_TEST(list_shows_good_refuses_bad)
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
 	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.1") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.2") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
@@ -714,6 +714,53 @@ START_TEST(reset_before_every_run)
 }
 END_TEST
 
+/* --batch K: each timed sample is K runs with one reset before them;
+ * warm-ups stay single; an exercise whose reset may restore a consumed
+ * input is skipped, the others run; the records say so. */
+START_TEST(batches_of_runs)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.repeats", "-r", "5", "-w", "2", "--batch", "4", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"resets\": 7, \"runs\": 22") && strstr(o.out, "\"runs\": 5,")
+		      && strstr(o.out, "\"batch\": 4,") && strstr(o.out, " --batch 4\""), "%s", o.out);
+	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"exercise\": \"fake.resets\"") && strstr(o.out, "\"status\": \"skipped\", "
+		      "\"message\": \"takes no --batch: each run needs its reset first (an input it consumes)\""), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "\"resets\": 6, \"runs\": 33"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
+	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together; median of 3 "
+		      "samples after"), "%s", o.out);
+	gpulab("run", "fake.ok", "-r", "3", "--format", "json", NULL);
+	ck_assert_msg(strstr(o.out, "\"batch\": 1,") && !strstr(o.out, "--batch"), "%s", o.out);
+	char *dir = temp_dir(), a[4200], b[4200];
+	snprintf(a, sizeof a, "%s/one.json", dir);
+	snprintf(b, sizeof b, "%s/four.json", dir);
+	gpulab("run", "fake.ok", "-r", "6", "--output", a, NULL);
+	gpulab("run", "fake.ok", "-r", "6", "--batch", "4", "--output", b, NULL);
+	gpulab("compare", a, b, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.err, "warning: the records time batches of 1 and 4 runs (--batch)"), "%s",
+		      o.err);
+	free(dir);
+	gpulab("run", "fake.resets", "--batch", "2", NULL);
+	expect_error(EXIT_PARAM, "fake.resets: takes no --batch");
+	static const char *const bad[][2] = { { "0", "--batch 0: expected a whole number of runs from 1 to 1000" },
+					      { "1001", "--batch 1001: expected a whole number" },
+					      { "2.5", "--batch 2.5: expected a whole number" },
+					      { "-3", "--batch -3: expected a whole number" },
+					      { "x", "--batch x: expected a whole number" } };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		gpulab("run", "fake.ok", "--batch", bad[i][0], NULL);
+		expect_error(EXIT_USAGE, bad[i][1]);
+	}
+	gpulab("run", "fake.ok", "--batch", "2", "--cold", NULL);
+	expect_error(EXIT_USAGE, "--batch runs back to back: it takes no --cold");
+	gpulab("run", "fake.ok", "--batch", "2", "--profile", NULL);
+	expect_error(EXIT_USAGE, "--batch runs back to back: it takes no --profile");
+}
+END_TEST
+
 int main(void)
 {
 	bin = getenv("GPULAB_BIN");
@@ -745,6 +792,7 @@ int main(void)
 	tcase_add_test(t, compare_exercises);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
+	tcase_add_test(t, batches_of_runs);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

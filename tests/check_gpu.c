@@ -315,6 +315,53 @@ START_TEST(options_on_gpu)
 }
 END_TEST
 
+/* Row `exercise`'s number `key` (median_ms, say) in a JSON report; NaN if none. */
+static double row_number(const char *exercise, const char *key)
+{
+	char row[160], k[80];
+	snprintf(row, sizeof row, "\"exercise\": \"%s\"", exercise);
+	snprintf(k, sizeof k, "\"%s\": ", key);
+	const char *p = strstr(o.out, row), *end = p ? strstr(p + 1, "\"exercise\": ") : NULL;
+	if (!p || !(p = strstr(p, k)) || (end && p > end))
+		return NAN;
+	return strncmp(p + strlen(k), "null", 4) ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+/* --batch K on the GPU: K held runs per sample, still verified; the
+ * sample is one run's time (a 2^20-int best takes microseconds alone, and
+ * no less than a fifth of that back to back, so the batch's time was
+ * divided by K, once); in-place kernels are skipped, with the reason; a
+ * run that waits for the GPU goes unheld and still finishes. */
+START_TEST(batches_time_one_run)
+{
+	char *one[] = { "run", "reduce.best", "-n", "2^20", "-r", "30", "--format", "json", NULL };
+	gpulab(one);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	double single = row_number("reduce.best", "median_ms");
+	char *batch[] = { "run", "reduce.best", "reduce.neigh*", "-n", "2^20", "-r", "30", "--batch", "50", "--format",
+			  "json", NULL };
+	gpulab(batch);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	double each = row_number("reduce.best", "median_ms");
+	ck_assert_msg(each > single / 5 && each < single * 1.1, "one run %g ms, in batches of 50 %g ms: %s", single, each,
+		      o.out);
+	ck_assert_msg(strstr(o.out, "\"batch\": 50,") && strstr(o.out, "\"timing\": \"held\"")
+		      && strstr(o.out, "\"verified\": true") && strstr(o.out, " --batch 50\""), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "\"exercise\": \"reduce.neighbored\"") && strstr(o.out, "\"message\": \"takes no --batch"),
+		      "%s", o.out);
+	char ini[4400], *dir = temp_dir();
+	snprintf(ini, sizeof ini, "[plugin waits]\nfile = %s/waits.so\n", getenv("GPULAB_TEST_PLUGINS"));
+	char *waits[] = { "--config", (char *)write_file(dir, "waits.ini", ini), "run", "waits.async", "waits.sync",
+			  "-r", "5", "--batch", "20", "--format", "json", NULL };
+	run_cmd_alarm(20);
+	gpulab(waits);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && strstr(o.out, "\"timing\": \"held\"")
+		      && strstr(o.out, "\"timing\": \"unheld\"") && !strstr(o.out, "\"verified\": false"), "exit %d: %s%s",
+		      o.status, o.out, o.err);
+	free(dir);
+}
+END_TEST
+
 /* Row `exercise`'s value of metric `label` in a JSON report; NaN if none. */
 static double metric_value(const char *exercise, const char *label)
 {
@@ -586,6 +633,7 @@ int main(void)
 	tcase_add_test(t, counts_past_int);
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, timing_holds_streams);
+	tcase_add_test(t, batches_time_one_run);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
 	tcase_add_test(t, try_kernels_are_ranked);

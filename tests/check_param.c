@@ -374,7 +374,7 @@ START_TEST(seed_drawn_and_recorded)
 	ck_assert_uint_eq(strtoull(p->text, NULL, 10), stored); /* what the report says is what the plugin got */
 	ck_assert_str_ne(p->text, "random");
 	char cmd[512];
-	job_command(&job, 1, cmd, sizeof cmd);
+	job_command(&job, 1, 1, cmd, sizeof cmd);
 	char want[128];
 	/* reps was not asked for: the run stopped on noise, and so will the rerun */
 	snprintf(want, sizeof want, "gpulab run p.shaped -t float -w 3 -p seed=%s --cold", p->text);

@@ -280,7 +280,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		return rc;
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
-	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .verify = o->verify, .prof = prof,
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .verify = o->verify, .prof = prof,
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
 	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
 	for (size_t i = 0; i < n; i++) {
@@ -296,7 +296,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		fputs("\r\033[K", stderr); /* the report follows on a clean line */
 	bench_free(&b);
 	profiler_close(prof);
-	struct report r = { o->format, gpu ? &d : NULL, o->cold, jobs, n, gpu ? &clk : NULL, o->command_line, o->samples,
+	struct report r = { o->format, gpu ? &d : NULL, o->cold, o->batch, jobs, n, gpu ? &clk : NULL, o->command_line, o->samples,
 			    o->stop };
 	report_print(&r, stdout);
 	rc = close_output(&record, &r);

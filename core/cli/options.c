@@ -10,7 +10,8 @@
 
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
-       OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE };
+       OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
+       OPT_BATCH };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -20,6 +21,7 @@ static const struct option long_options[] = {
 	{ "type", required_argument, NULL, 't' },
 	{ "param", required_argument, NULL, 'p' },
 	{ "cold", no_argument, NULL, OPT_COLD },
+	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -74,6 +76,8 @@ void usage(FILE *out)
 	      "  -w, --warmup N       untimed runs first (default %s)\n"
 	      "  -p, --param KEY=VAL  an exercise's own key (see gpulab list)\n"
 	      "      --cold           flush the L2 cache before every repetition\n"
+	      "      --batch K        time K runs back to back per sample, and take the time\n"
+	      "                       over K (default 1; at most %d): less noise, no launch gaps\n"
 	      "      --format F       table, csv or json (default table)\n"
 	      "      --max-noise PCT  repeat each point until the relative standard deviation\n"
 	      "                       of its samples is at most PCT %% (default %g), unless -r\n"
@@ -100,7 +104,7 @@ void usage(FILE *out)
 	      "  --help, --version\n"
 	      "\n"
 	      "See gpulab(1) for the configuration files and the exit codes.\n",
-	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def, 100 * stop.max_noise, stop.min_time_s,
+	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def, BATCH_MAX, 100 * stop.max_noise, stop.min_time_s,
 	      stop.timeout_s, EXIT_WATCHDOG, WATCHDOG_DEFAULT_S, EXIT_SLOWER);
 }
 
@@ -185,6 +189,18 @@ static int number(const char *opt, const char *arg, double lo, double hi, double
 	return 0;
 }
 
+/* --batch K: a whole number of runs per sample. */
+static int parse_batch(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	double k;
+	if (number("--batch", arg, 1, BATCH_MAX, 1, &k, err, errlen) || k != (unsigned)k) {
+		snprintf(err, errlen, "--batch %s: expected a whole number of runs from 1 to %d", arg, BATCH_MAX);
+		return EXIT_USAGE;
+	}
+	o->batch = (unsigned)k;
+	return 0;
+}
+
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -194,6 +210,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	switch (c) {
 	case 'p': rc = add_param(o, arg, err, errlen); break;
 	case OPT_COLD: o->cold = 1; break;
+	case OPT_BATCH: rc = parse_batch(o, arg, err, errlen); break;
 	case OPT_FORMAT: rc = parse_format(o, arg, err, errlen); break;
 	case OPT_NO_VERIFY: o->verify = 0; break;
 	case OPT_QUIET: o->quiet = 1; break;
@@ -251,7 +268,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 {
 	int c, rc;
 	const char *forced = NULL;
-	*o = (struct options){ .verify = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1, .watchdog = -1 };
+	*o = (struct options){ .verify = 1, .batch = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1, .watchdog = -1 };
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 0; /* glibc: start afresh, even where an error left getopt mid-argument */
@@ -267,6 +284,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (o->profile && (o->generic[GEN_REPS] || o->generic[GEN_WARMUP])) {
 		snprintf(err, errlen, "--profile runs each exercise once: it takes no -r or -w");
+		return EXIT_USAGE;
+	}
+	if (o->batch > 1 && (o->cold || o->profile)) {
+		snprintf(err, errlen, "--batch runs back to back: it takes no %s", o->cold ? "--cold (a flush before every run)"
+			 : "--profile (one run)");
 		return EXIT_USAGE;
 	}
 	if (o->profile) /* one run, as if asked for on the command line */

@@ -42,6 +42,10 @@ struct keyval {
 };
 
 #define MAX_KEYVALS 64
+/* --batch: K runs stay queued behind the hold until the last is
+ * enqueued; a few thousand launches would fill the launch queue and
+ * make the host wait for a held stream */
+#define BATCH_MAX 1000
 
 struct options {
 	const char *command;       /* list, info, metrics, run, compare, report, try, help, version */
@@ -53,6 +57,7 @@ struct options {
 	struct keyval params[MAX_KEYVALS]; /* -p for the exercises' own keys */
 	int nparams;
 	int cold, verify, quiet;
+	unsigned batch;            /* --batch K: runs per timed sample; 1 without */
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
 	int samples;               /* --samples: every sample in the JSON report */
 	struct stopping stop;

@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Runs per sample: "batch", absent from records made before --batch. */
+static double batch_of(const struct json *doc)
+{
+	const struct json *k = json_get(doc, "batch");
+	return json_type(k) == JSON_NUMBER ? json_number(k) : 1;
+}
+
 /* Where the records differ in what the numbers depend on, say so. */
 static void warn_conditions(const struct record *a, const struct record *b, FILE *err)
 {
@@ -23,6 +30,9 @@ static void warn_conditions(const struct record *a, const struct record *b, FILE
 	}
 	if (json_bool(json_get(a->doc, "cold")) != json_bool(json_get(b->doc, "cold")))
 		fprintf(err, "gpulab: warning: one record flushed the L2 cache (--cold) and the other did not\n");
+	if (batch_of(a->doc) != batch_of(b->doc))
+		fprintf(err, "gpulab: warning: the records time batches of %g and %g runs (--batch): launch gaps count "
+			"differently\n", batch_of(a->doc), batch_of(b->doc));
 }
 
 static void print_row(const struct record_pair *pr, enum format f, FILE *out, int first)

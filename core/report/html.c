@@ -106,6 +106,7 @@ static void header(FILE *out, const struct plot *pl)
 	item(out, "host", json_get(doc, "host"), "");
 	item(out, "date", json_get(doc, "date"), "");
 	item(out, "L2 flushed before each run", json_get(doc, "cold"), "");
+	item(out, "runs per sample (--batch)", json_get(doc, "batch"), "");
 	item(out, "noise limit", json_get(stop, "max_noise_pct"), " % (unless an exact -r)");
 	fputs("<div class=\"command\"><dt>command</dt><dd><code>", out);
 	text(out, json_string(json_get(doc, "command")));

@@ -319,13 +319,16 @@ static void table_title(const struct report *r, FILE *out)
 			r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
 	else
 		fprintf(out, "on the host, no GPU");
+	if (r->batch > 1)
+		fprintf(out, "; each sample %u runs back to back, timed together", r->batch);
 	const struct job *f;
 	unsigned warmup;
+	const char *runs = r->batch > 1 ? "samples" : "runs";
 	if (same_repetitions(r, &warmup, &f) && f->exact_reps)
-		fprintf(out, "; median of %u runs after %u warm-up", f->reps, warmup);
+		fprintf(out, "; median of %u %s after %u warm-up", f->reps, runs, warmup);
 	else if (f)
-		fprintf(out, "; %s%u warm-up, then runs until the noise is at most %g%% over %g s of GPU time, or %g s",
-			f == NULL || !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, 100 * r->stop.max_noise,
+		fprintf(out, "; %s%u warm-up, then %s until the noise is at most %g%% over %g s of GPU time, or %g s",
+			f == NULL || !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, runs, 100 * r->stop.max_noise,
 			r->stop.min_time_s, r->stop.timeout_s);
 	fputc('\n', out);
 }
@@ -455,7 +458,7 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ';');
 	params_text(j, params, sizeof params, ';');
-	job_command(j, r->cold, rerun, sizeof rerun);
+	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
 	emit_csv(out, job_name(j, name, sizeof name));
 	fputc(',', out);
 	emit_csv(out, generic_text(j, GEN_TYPE));
@@ -627,7 +630,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 			fprintf(out, "%s%.6g", i ? ", " : "", x->samples[i]);
 		fputc(']', out);
 	}
-	job_command(j, r->cold, rerun, sizeof rerun);
+	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
 	emit_json(out, rerun);
 	fputc('}', out);
@@ -687,8 +690,8 @@ static void print_json(const struct report *r, FILE *out)
 	emit_json(out, GPULAB_REVISION);
 	fprintf(out, ", \"abi\": \"%d.%d\"},\n", GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
 	json_provenance(r, out);
-	fprintf(out, "  \"cold\": %s,\n  \"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, \"timeout_s\": %g, "
-		"\"min_runs\": %d},\n  \"device\": ", r->cold ? "true" : "false", 100 * r->stop.max_noise, r->stop.min_time_s,
+	fprintf(out, "  \"cold\": %s,\n  \"batch\": %u,\n  \"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, \"timeout_s\": %g, "
+		"\"min_runs\": %d},\n  \"device\": ", r->cold ? "true" : "false", r->batch > 1 ? r->batch : 1, 100 * r->stop.max_noise, r->stop.min_time_s,
 		r->stop.timeout_s, MIN_SAMPLES);
 	json_device(r, out);
 	fputs(",\n  \"results\": [\n", out);

@@ -16,6 +16,7 @@ struct report {
 	enum format format;
 	const struct device_info *dev;
 	int cold;
+	unsigned batch;             /* --batch: runs per timed sample; 0 or 1: one */
 	const struct job *jobs;
 	size_t njobs;
 	const struct clocks *clk;   /* NULL without a GPU */

@@ -176,23 +176,42 @@ static int hold_run(struct bench *b, struct job *j, long slot)
 #define REDO (-1)
 #define GIVE_UPS_TO_UNHELD 2
 
-/* run() alone, timed: with events on the stream, or with the host clock
- * for a host-only exercise; 0, an exit code, or REDO. */
+/* How many runs a sample of this slot times: --batch for a timed one
+ * (job_plan refused the exercises that cannot repeat), one for a
+ * warm-up. */
+static unsigned batch_of(const struct bench *b, long slot)
+{
+	return slot >= 0 && b->batch > 1 ? b->batch : 1;
+}
+
+/* k runs, back to back. */
+static int run_k(struct job *j, unsigned k)
+{
+	int rc = GPULAB_OK;
+	for (unsigned i = 0; i < k && rc == GPULAB_OK; i++)
+		rc = j->pick.ex->run(&j->ctx);
+	return rc;
+}
+
+/* run() alone (k of them, under --batch), timed: with events on the
+ * stream, or with the host clock for a host-only exercise; 0, an exit
+ * code, or REDO.  *ms is the time of one run: the batch's over k. */
 static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t, long slot, double *ms)
 {
 	cudaStream_t s = (cudaStream_t)j->ctx.stream;
 	cudaError_t ce;
 	float gpu_ms;
+	unsigned k = batch_of(b, slot);
 	int rc = GPULAB_OK, held;
 	if (host_only(j)) {
 		double t0 = now_ms();
-		rc = j->pick.ex->run(&j->ctx);
-		*ms = now_ms() - t0;
+		rc = run_k(j, k);
+		*ms = (now_ms() - t0) / k;
 		return rc == GPULAB_OK ? 0 : step_failed(j, rc, "run failed");
 	}
 	held = hold_run(b, j, slot);
 	if ((ce = cudaEventRecord(t->start, s)) == cudaSuccess) {
-		rc = j->pick.ex->run(&j->ctx);
+		rc = run_k(j, k);
 		if (rc == GPULAB_OK)
 			ce = cudaEventRecord(t->stop, s);
 	}
@@ -210,7 +229,7 @@ static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t,
 			j->res.timing = TIMING_UNHELD;
 		return REDO;
 	}
-	*ms = gpu_ms;
+	*ms = gpu_ms / k;
 	return 0;
 }
 
@@ -236,8 +255,8 @@ static int timed_run(struct bench *b, struct job *j, struct timing *t, long slot
 	return rc;
 }
 
-/* One repetition: untimed restore, then the timed run, then the host
- * step on the host clock.  An NVTX range names it for ncu and nsys:
+/* One repetition: untimed restore, then the timed run (or batch of
+ * them), then the host step on the host clock.  An NVTX range names it for ncu and nsys:
  * "warmup 0", ..., "rep 0", ... inside the exercise's own range. */
 static int repetition(struct bench *b, struct job *j, struct timing *t, long slot)
 {
@@ -270,7 +289,7 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 		t->n = (size_t)slot + 1;
 		t->mean += d / (double)t->n;
 		t->m2 += d * (ms - t->mean);
-		t->sum += ms;
+		t->sum += ms * batch_of(b, slot); /* the GPU time spent, for --min-time */
 	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 struct bench {
 	const struct device_info *dev;
 	int cold;              /* flush L2 before every repetition */
+	unsigned batch;        /* runs per timed sample, back to back; 0 or 1: one */
 	int verify;
 	struct profiler *prof; /* for --metrics */
 	const struct clocks *clk; /* NVML, where it can be had */

@@ -273,6 +273,8 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	j->ctx.elements = j->ctx.n;
 	if (o->metrics && metrics_resolve(&j->metrics, o->metrics, p->ex->metrics, why, sizeof why))
 		return refuse(j, EXIT_USAGE, "%s", why);
+	if (o->batch > 1 && p->ex->reset && !(p->ex->flags & GPULAB_REPEATS))
+		return refuse(j, EXIT_PARAM, "takes no --batch: each run needs its reset first (an input it consumes)");
 	rc = p->ex->plan(&j->ctx);
 	if (rc == GPULAB_OK)
 		return 0;
@@ -290,7 +292,7 @@ void job_free(struct job *j)
 	j->res.samples = NULL;
 }
 
-void job_command(const struct job *j, int cold, char *buf, size_t len)
+void job_command(const struct job *j, int cold, unsigned batch, char *buf, size_t len)
 {
 	char name[256];
 	snprintf(buf, len, "gpulab run %s", job_name(j, name, sizeof name));
@@ -307,4 +309,6 @@ void job_command(const struct job *j, int cold, char *buf, size_t len)
 	}
 	if (cold)
 		snprintf(buf + strlen(buf), len - strlen(buf), " --cold");
+	if (batch > 1)
+		snprintf(buf + strlen(buf), len - strlen(buf), " --batch %u", batch);
 }

@@ -115,7 +115,7 @@ size_t job_points(const struct pick *p, const struct options *o, const struct co
 void job_free(struct job *j);
 
 /* The rerun of this job's row: "gpulab run plugin.exercise -n ... -p ...". */
-void job_command(const struct job *j, int cold, char *buf, size_t len);
+void job_command(const struct job *j, int cold, unsigned batch, char *buf, size_t len);
 
 /* "plugin.exercise" */
 const char *job_name(const struct job *j, char *buf, size_t len);

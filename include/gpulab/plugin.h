@@ -38,6 +38,11 @@
  *   teardown  free everything; also called after a failed setup, so it
  *             must cope with a half-built state
  *
+ * With --batch K, each timed sample is K runs enqueued back to back
+ * between one pair of events, with no reset or host step between them;
+ * the sample is the time over K.  Only exercises with no reset, or with
+ * GPULAB_REPEATS, take it.
+ *
  * Every callback returns GPULAB_OK or one of the codes below, after
  * saying what went wrong through ctx->error().  The core alone turns a
  * code into gpulab's exit status.
@@ -62,7 +67,7 @@ extern "C" {
 #endif
 
 #define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
-#define GPULAB_ABI_MINOR 1    /* fields added at the ends of structs */
+#define GPULAB_ABI_MINOR 2    /* fields added at the ends of structs, flags */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -124,6 +129,13 @@ struct gpulab_param {
 #define GPULAB_USER_CODE 2u /* 2.1: runs code a user wrote (gpulab try): the
 			     * core stops a run that never ends (--watchdog)
 			     * by default, not only when asked */
+#define GPULAB_REPEATS 4u   /* 2.2: run() may follow itself with no reset
+			     * between and compute the same (its reset only
+			     * poisons outputs), so the core may time a batch
+			     * of runs back to back (--batch).  An exercise
+			     * with a reset and without this flag is never
+			     * batched: its reset may restore an input the
+			     * run consumed */
 
 struct CUstream_st; /* cudaStream_t is a pointer to this */
 
@@ -195,7 +207,7 @@ struct gpulab_exercise {
 	const void *data;             /* handed to the callbacks as ctx->data */
 
 	const char *metrics;          /* default --metrics list; may be NULL */
-	unsigned flags;               /* GPULAB_HOST_ONLY */
+	unsigned flags;               /* GPULAB_HOST_ONLY, ... */
 	unsigned max_devices;         /* 0 or 1: one GPU; more: up to that many */
 	/* 2.1 */
 	const char *peers;            /* a plugin whose baseline and reference this

@@ -137,22 +137,24 @@ const char lesson_metrics[] = "warp_execution_efficiency,branch_efficiency,inst_
 /* The book's kernels index with int (and have no bounds test): 2^31 - 1024. */
 #define BOOK .dtypes = GPULAB_FLOAT32, .n = 1u << 22, .n_max = (1ull << 31) - 1024, .block = 64, STEPS
 #define STEPS .plan = plan, .setup = setup, .reset = reset, .run = run, .verify = verify, .teardown = lab::teardown<state>
+/* reset only poisons the output: runs can follow each other (--batch) */
+#define LESSON .metrics = lesson_metrics, .flags = GPULAB_REPEATS
 
 const gpulab_exercise exercises[] = {
 	{ .name = "warmup", .summary = "the book's warmingup: mathKernel2, run first so start-up costs land here",
-	  WORK, .data = &v_math2, .metrics = lesson_metrics },
+	  WORK, .data = &v_math2, LESSON },
 	{ .name = "math1", .summary = "branch on tid % 2: both branches run in every warp, one after the other",
-	  WORK, .data = &v_math1, .metrics = lesson_metrics },
+	  WORK, .data = &v_math1, LESSON },
 	{ .name = "math2", .summary = "branch on (tid / warpSize) % 2: whole warps take one branch, no divergence",
-	  WORK, .data = &v_math2, .metrics = lesson_metrics },
+	  WORK, .data = &v_math2, LESSON },
 	{ .name = "math3", .summary = "math1's branch as two ifs on a predicate: still divergent",
-	  WORK, .data = &v_math3, .metrics = lesson_metrics },
+	  WORK, .data = &v_math3, LESSON },
 	{ .name = "math1_debug", .summary = "the book's mathKernel1, one assignment per branch, built with -G",
-	  BOOK, .data = &v_math1_debug, .metrics = lesson_metrics },
+	  BOOK, .data = &v_math1_debug, LESSON },
 	{ .name = "math2_debug", .summary = "the book's mathKernel2, built with -G",
-	  BOOK, .data = &v_math2_debug, .metrics = lesson_metrics },
+	  BOOK, .data = &v_math2_debug, LESSON },
 	{ .name = "math3_debug", .summary = "the book's mathKernel3, built with -G",
-	  BOOK, .data = &v_math3_debug, .metrics = lesson_metrics },
+	  BOOK, .data = &v_math3_debug, LESSON },
 };
 
 const gpulab_plugin plugin = {

@@ -346,7 +346,7 @@ const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld
 	.dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = max, .block = b, .params = params, \
 	.params_size = sizeof(opts), .plan = plan, .setup = LAB_TYPED(setup_t), .reset = reset, .run = LAB_TYPED(run_t), \
 	.host = LAB_TYPED(host_t), .verify = LAB_TYPED(verify_t), .teardown = lab::teardown<state>, .data = &v, \
-	.metrics = lesson_metrics
+	.metrics = lesson_metrics, .flags = (v).in_place ? 0u : GPULAB_REPEATS /* only in-place kernels need reset() */
 #define REDUCE(b, v) REDUCE_UPTO(b, v, 0x7fffffff)
 #define REDUCE64(b, v) REDUCE_UPTO(b, v, 1ull << 36)
 

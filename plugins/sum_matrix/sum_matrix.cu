@@ -165,7 +165,8 @@ const char lesson_metrics[] = "achieved_occupancy,gld_throughput,gld_efficiency,
  * own key, and copy and best choose theirs. */
 #define SUM(p, k) \
 	.dtypes = GPULAB_INT32, .params = p, .params_size = sizeof(opts), .plan = plan, .setup = setup, .reset = reset, \
-	.run = run, .verify = verify, .teardown = lab::teardown<state>, .data = &k, .metrics = lesson_metrics
+	.run = run, .verify = verify, .teardown = lab::teardown<state>, .data = &k, .metrics = lesson_metrics, \
+	.flags = GPULAB_REPEATS
 
 const gpulab_exercise exercises[] = {
 	{ .name = "block32x32", .summary = "C = A + B with 32x32 blocks (1024 threads: fewest blocks)", SUM(p32x32, k_book) },

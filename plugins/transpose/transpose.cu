@@ -149,7 +149,7 @@ const char lesson_metrics[] = "gld_transactions_per_request,gst_transactions_per
 #define TRANSPOSE(v) \
 	.dtypes = GPULAB_FLOAT32 | GPULAB_INT32, .params = params, .params_size = sizeof(opts), .plan = plan, \
 	.setup = LAB_TYPED(setup_t), .reset = LAB_TYPED(reset_t), .run = LAB_TYPED(run_t), .verify = LAB_TYPED(verify_t), \
-	.teardown = lab::teardown<state>, .data = &v, .metrics = lesson_metrics
+	.teardown = lab::teardown<state>, .data = &v, .metrics = lesson_metrics, .flags = GPULAB_REPEATS
 
 const gpulab_exercise exercises[] = {
 	{ .name = "memcpy", .summary = "ceiling: cudaMemcpyAsync device to device, the hardware's copy rate", TRANSPOSE(v_memcpy) },

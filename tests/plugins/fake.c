@@ -49,6 +49,7 @@ struct shaped_opts {
 
 struct state {
 	unsigned resets;
+	unsigned runs; /* by run_counted */
 };
 
 static int plan(struct gpulab_ctx *ctx)
@@ -115,6 +116,12 @@ static int run(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+static int run_counted(struct gpulab_ctx *ctx)
+{
+	((struct state *)ctx->state)->runs++;
+	return GPULAB_OK;
+}
+
 static int run_fails(struct gpulab_ctx *ctx)
 {
 	ctx->error(ctx, "kernel launch: an illegal memory access was encountered");
@@ -126,6 +133,8 @@ static int verify_ok(struct gpulab_ctx *ctx)
 	struct state *s = ctx->state;
 	if (s->resets)
 		ctx->note(ctx, "resets", s->resets);
+	if (s->runs)
+		ctx->note(ctx, "runs", s->runs);
 	return GPULAB_OK;
 }
 
@@ -220,6 +229,9 @@ static const EXERCISE exercises[] = {
 	  .plan = plan, .setup = setup_fails, .run = run, .verify = verify_ok, HOST },
 	{ .name = "failrun", .summary = "run fails as a CUDA call would", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run_fails, .verify = verify_ok, HOST },
+	{ .name = "repeats", .summary = "counts its resets and runs; may be batched", .dtypes = GPULAB_INT32, .n = 64,
+	  .block = 32, .plan = plan, .setup = setup, .reset = reset, .run = run_counted, .verify = verify_ok,
+	  .flags = GPULAB_HOST_ONLY | GPULAB_REPEATS, .teardown = teardown },
 };
 
 #endif

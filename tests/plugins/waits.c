@@ -4,7 +4,8 @@
  * stream while it does; `sync` waits for the GPU inside run(), as a
  * careless plugin might, so a held stream would never move: the core must
  * notice, time it unheld, and still finish.  Both fill a buffer with a
- * byte and verify it, so the work is known to have run.
+ * byte and verify it, so the work is known to have run.  Their reset only
+ * poisons the buffer, so both can be batched (--batch).
  */
 #include <gpulab/plugin.h>
 
@@ -83,10 +84,11 @@ static void teardown(struct gpulab_ctx *ctx)
 
 static const struct gpulab_exercise exercises[] = {
 	{ .name = "async", .summary = "enqueues a memset", .dtypes = GPULAB_INT32, .n = 1 << 20, .block = 256,
-	  .plan = plan, .setup = setup, .reset = reset, .run = run_async, .verify = verify, .teardown = teardown },
+	  .plan = plan, .setup = setup, .reset = reset, .run = run_async, .verify = verify, .teardown = teardown,
+	  .flags = GPULAB_REPEATS },
 	{ .name = "sync", .summary = "enqueues a memset and waits for it", .dtypes = GPULAB_INT32, .n = 1 << 20,
 	  .block = 256, .plan = plan, .setup = setup, .reset = reset, .run = run_sync, .verify = verify,
-	  .teardown = teardown },
+	  .teardown = teardown, .flags = GPULAB_REPEATS },
 };
 
 static const struct gpulab_plugin plugin = {
