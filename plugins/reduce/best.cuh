@@ -4,13 +4,16 @@
  * less than one round of loads) streams the input with 16-byte loads,
  * eight in flight per thread; each block reduces in registers with
  * shuffles, writes its sum, and the last block to finish (counted with an
- * atomic ticket after a fence) adds the block sums.  It returns one value,
+ * atomic ticket after a fence) adds the block sums; a grid of one cluster
+ * adds them in distributed shared memory instead.  It returns one value,
  * as cub::DeviceReduce::Sum does, but in one launch instead of two.
  */
 #ifndef GPULAB_REDUCE_BEST_CUH
 #define GPULAB_REDUCE_BEST_CUH
 
 #include "book.cuh"
+
+#include <cooperative_groups.h>
 
 template <typename T> struct vec4;
 template <> struct vec4<int> { using type = int4; };
@@ -42,9 +45,10 @@ __device__ T block_sum(T v)
  * enough bytes in flight to cover device-memory latency at full rate. */
 const int best_loads = 8;
 
+/* This thread's share of the sum: the grid streams the input with
+ * 16-byte loads, best_loads in flight per thread. */
 template <typename T, unsigned BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T *out)
+__device__ __forceinline__ T stream_sum(const T *__restrict__ in, size_t n)
 {
 	using V = typename vec4<T>::type;
 	const V *in4 = reinterpret_cast<const V *>(in); /* cudaMalloc aligns to 256 B */
@@ -64,7 +68,14 @@ reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T
 	size_t t = nv * 4 + (size_t)blockIdx.x * BLOCK + threadIdx.x; /* the last n % 4 */
 	if (t < n)
 		sum += in[t];
-	sum = block_sum<T, BLOCK>(sum);
+	return sum;
+}
+
+template <typename T, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK)
+reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T *out)
+{
+	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n));
 	if (gridDim.x == 1) { /* small n: one block has the whole sum, with no fence, atomic or second pass */
 		if (threadIdx.x == 0)
 			*out = sum;
@@ -88,6 +99,32 @@ reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T
 		*out = sum;
 		*tickets = 0; /* ready for the next launch */
 	}
+}
+
+/*
+ * Where the grid is small enough to be one thread-block cluster (Hopper:
+ * up to 16 blocks on SMs of one GPC), the block sums meet in distributed
+ * shared memory behind the cluster's hardware barrier, with no fence,
+ * atomic or second trip through L2.
+ */
+template <typename T, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK)
+reduceBestCluster(const T *__restrict__ in, size_t n, T *out)
+{
+	namespace cg = cooperative_groups;
+	cg::cluster_group cluster = cg::this_cluster();
+	__shared__ T total;
+	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n));
+	if (threadIdx.x == 0)
+		total = sum;
+	cluster.sync(); /* every block's total is written */
+	if (cluster.block_rank() == 0 && threadIdx.x < 32) {
+		T v = threadIdx.x < cluster.num_blocks() ? *cluster.map_shared_rank(&total, threadIdx.x) : T(0);
+		v = warp_reduce_shfl(v);
+		if (threadIdx.x == 0)
+			*out = v;
+	}
+	cluster.sync(); /* no block exits, freeing its total, before rank 0 has read it */
 }
 
 #endif

@@ -29,6 +29,7 @@ struct args {
 	size_t n;             /* the book's kernels take it as unsigned: they stop at 2^31 - 1 */
 	unsigned grid, block;
 	cudaStream_t s;
+	bool cluster;         /* best: the grid is one cluster (reduceBestCluster) */
 };
 
 template <typename T> using launch_fn = void (*)(const args<T> &);
@@ -116,7 +117,22 @@ template <typename T> void shfl(const args<T> &a)
 template <typename T, unsigned B> struct best_k {
 	static void go(const args<T> &a)
 	{
-		reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, a.partials, a.tickets, a.out);
+		if (!a.cluster) {
+			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, a.partials, a.tickets, a.out);
+			return;
+		}
+		cudaLaunchAttribute one_cluster = { .id = cudaLaunchAttributeClusterDimension };
+		one_cluster.val.clusterDim = { a.grid, 1, 1 };
+		cudaLaunchConfig_t c = { .gridDim = a.grid, .blockDim = B, .stream = a.s, .attrs = &one_cluster, .numAttrs = 1 };
+		cudaLaunchKernelEx(&c, reduceBestCluster<T, B>, a.in, a.n, a.out); /* its error: LAB_LAUNCHED */
+	}
+	/* The most blocks of B threads one cluster holds on this GPU: 16 on
+	 * a Hopper with every SM of a GPC free, past the portable 8. */
+	static cudaError_t max_cluster(int *blocks)
+	{
+		cudaError_t e = cudaFuncSetAttribute(reduceBestCluster<T, B>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+		cudaLaunchConfig_t c = { .gridDim = 16, .blockDim = B };
+		return e ? e : cudaOccupancyMaxPotentialClusterSize(blocks, reduceBestCluster<T, B>, &c);
 	}
 };
 template <typename T> void best(const args<T> &a) { by_block<T, best_k>(a); }
@@ -163,7 +179,11 @@ const variant v_best = { false, false, 1, 64, true, BOTH(best) };
 
 struct opts {
 	uint64_t seed;
+	uint64_t blocks; /* best's grid; 0: best_grid() chooses */
+	unsigned finish; /* best: how block sums meet; enum finish */
 };
+
+enum finish { FINISH_AUTO, FINISH_LAST_BLOCK, FINISH_CLUSTER };
 
 struct state : lab::state {
 	void *in = nullptr, *work = nullptr, *partials = nullptr, *out = nullptr, *temp = nullptr;
@@ -171,6 +191,7 @@ struct state : lab::state {
 	void *h_partials = nullptr;    /* pinned, so the copy back is asynchronous */
 	size_t temp_bytes = 0, n_pad = 0;
 	unsigned grid = 0;
+	bool cluster = false;          /* best: its grid is one cluster */
 	double want = 0, sum_abs = 0;  /* the CPU's sum and the sum of magnitudes */
 	double host_sum = 0;           /* host_finish: what host() added up */
 };
@@ -227,11 +248,31 @@ int make_input(gpulab_ctx *ctx, state *s)
 	return GPULAB_OK;
 }
 
-/* Enough blocks of `best` to fill every SM once, with no block without
- * a vector to load. */
+/* The most blocks of best's that one cluster holds here. */
 template <typename T>
-int best_grid(gpulab_ctx *ctx, unsigned *grid)
+cudaError_t best_max_cluster(unsigned block, int *blocks)
 {
+	switch (block) {
+	case 64: return best_k<T, 64>::max_cluster(blocks);
+	case 128: return best_k<T, 128>::max_cluster(blocks);
+	case 256: return best_k<T, 256>::max_cluster(blocks);
+	case 512: return best_k<T, 512>::max_cluster(blocks);
+	default: return best_k<T, 1024>::max_cluster(blocks);
+	}
+}
+
+/* best's grid, and whether it is one cluster.  Enough blocks to fill
+ * every SM once, but none without a full round of loads to issue: below
+ * that, more blocks add block sums to combine but no bytes in flight.
+ * Where that leaves several blocks but few enough for one cluster, their
+ * sums meet in the cluster's shared memory; the last-block finish
+ * (fence, atomic ticket, the partial sums read back from L2) cost two
+ * blocks at n = 4096 4.8 us on the H200, held-timed, where one block
+ * took 3.6.  -p blocks and -p finish choose instead, for the lesson. */
+template <typename T>
+int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
+{
+	const opts &o = lab::opts<opts>(ctx);
 	const void *k;
 	switch (ctx->block) {
 	case 64: k = (const void *)reduceBest<T, 64>; break;
@@ -240,12 +281,23 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid)
 	case 512: k = (const void *)reduceBest<T, 512>; break;
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	/* no more blocks than have a full round of loads to issue: below
-	 * that, more blocks add block sums and atomics to the last block's
-	 * work (held-timed on the H200, two blocks at n = 4096 took 4.8 us
-	 * where one took 3.6) but no bytes in flight */
-	uint64_t useful = lab::div_up(ctx->elements, 4ull * best_loads * ctx->block);
-	return lab::persistent_grid(ctx, k, ctx->block, useful, grid);
+	int rc, most = 0;
+	*cluster = false;
+	if (o.blocks)
+		*grid = (unsigned)o.blocks;
+	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
+					    lab::div_up(ctx->elements, 4ull * best_loads * ctx->block), grid)))
+		return rc;
+	if (o.finish == FINISH_LAST_BLOCK || *grid == 1)
+		return GPULAB_OK;
+	LAB_TRY(ctx, best_max_cluster<T>(ctx->block, &most));
+	*cluster = *grid <= (unsigned)most;
+	if (o.finish == FINISH_CLUSTER && !*cluster) {
+		ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here", *grid,
+			   ctx->block, most);
+		return GPULAB_EPARAM;
+	}
+	return GPULAB_OK;
 }
 
 template <typename T>
@@ -259,8 +311,8 @@ int setup_t(gpulab_ctx *ctx)
 		return rc;
 	s->grid = (unsigned)lab::div_up(n, per_block(ctx, v));
 	s->n_pad = (size_t)s->grid * per_block(ctx, v);
-	if (v->launch_int == best<int> && best_grid<T>(ctx, &s->grid) != GPULAB_OK)
-		return GPULAB_ECUDA;
+	if (v->launch_int == best<int> && (rc = best_grid<T>(ctx, &s->grid, &s->cluster)) != GPULAB_OK)
+		return rc;
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
 	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
 	    || (v->in_place && (rc = s->alloc(ctx, (T **)&s->work, s->n_pad)))
@@ -298,7 +350,7 @@ int run_t(gpulab_ctx *ctx)
 	const variant *v = of(ctx);
 	state *s = st(ctx);
 	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
-		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx) };
+		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx), s->cluster };
 	launcher<T>(v)(a);
 	LAB_LAUNCHED(ctx);
 	if (v->host_finish)
@@ -334,6 +386,18 @@ const gpulab_param params[] = {
 	{ nullptr }
 };
 
+/* best's grid and finish, to be varied: the lesson of what meeting costs */
+const gpulab_param best_params[] = {
+	LAB_SEED(opts, seed),
+	{ .key = "blocks", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, blocks), .def = "0",
+	  .help = "blocks in the grid; 0: one per round of loads, at most what the GPU holds at once", .min = 0,
+	  .max = 1 << 20 },
+	{ .key = "finish", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, finish), .def = "auto",
+	  .help = "how the block sums meet: in one cluster's shared memory where the grid fits one, else the last block; "
+		  "or either", .choices = "auto|last_block|cluster" },
+	{ nullptr }
+};
+
 /* --metrics default: the chapters' evidence, global load efficiency and
  * instructions per warp. */
 const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld_efficiency,gld_throughput,inst_per_warp";
@@ -342,13 +406,13 @@ const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld
  * book's kernels index with int and take at most 2^31 - 1; cub and best
  * index with 64 bits and take up to 2^36 (256 GiB of ints: what fits the
  * GPU's memory decides before that). */
-#define REDUCE_UPTO(b, v, max) \
-	.dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = max, .block = b, .params = params, \
+#define REDUCE_UPTO(b, v, max, p) \
+	.dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = max, .block = b, .params = p, \
 	.params_size = sizeof(opts), .plan = plan, .setup = LAB_TYPED(setup_t), .reset = reset, .run = LAB_TYPED(run_t), \
 	.host = LAB_TYPED(host_t), .verify = LAB_TYPED(verify_t), .teardown = lab::teardown<state>, .data = &v, \
 	.metrics = lesson_metrics, .flags = (v).in_place ? 0u : GPULAB_REPEATS /* only in-place kernels need reset() */
-#define REDUCE(b, v) REDUCE_UPTO(b, v, 0x7fffffff)
-#define REDUCE64(b, v) REDUCE_UPTO(b, v, 1ull << 36)
+#define REDUCE(b, v) REDUCE_UPTO(b, v, 0x7fffffff, params)
+#define REDUCE64(b, v, p) REDUCE_UPTO(b, v, 1ull << 36, p)
 
 const gpulab_exercise exercises[] = {
 	{ .name = "neighbored", .summary = "neighbored pairs, tid % (2*stride): divergent warps; in place in global memory", REDUCE(512, v_neighbored) },
@@ -368,8 +432,8 @@ const gpulab_exercise exercises[] = {
 	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch)", REDUCE(512, v_smem_dyn) },
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
-	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub) },
-	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", REDUCE64(512, v_best) },
+	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", REDUCE64(512, v_best, best_params) },
 };
 
 const gpulab_plugin plugin = {
