@@ -261,14 +261,24 @@ cudaError_t best_max_cluster(unsigned block, int *blocks)
 	}
 }
 
-/* best's grid, and whether it is one cluster.  Enough blocks to fill
- * every SM once, but none without a full round of loads to issue: below
- * that, more blocks add block sums to combine but no bytes in flight.
- * Where that leaves several blocks but few enough for one cluster, their
- * sums meet in the cluster's shared memory; the last-block finish
- * (fence, atomic ticket, the partial sums read back from L2) cost two
- * blocks at n = 4096 4.8 us on the H200, held-timed, where one block
- * took 3.6.  -p blocks and -p finish choose instead, for the lesson. */
+/* Blocks that each have a full round of loads to issue (more add block
+ * sums to combine but no bytes in flight), and one block where there are
+ * at most two rounds: combining the sums of several blocks costs about a
+ * microsecond, more than one SM takes over a second round.  Held-timed
+ * on the H200 (docs/bench-reduce-small.md): 2^15 ints took 4.5 us in one
+ * block of 512, 4.8 in two; 2^16 took 5.4 in one, 5.1 in four. */
+uint64_t useful_blocks(uint64_t n, unsigned block)
+{
+	uint64_t rounds = lab::div_up(n, 4ull * best_loads * block);
+	return rounds <= 2 ? 1 : rounds;
+}
+
+/* best's grid, and whether it is one cluster: useful blocks, as many as
+ * the GPU holds at once at most.  Where that is several blocks but few
+ * enough for one cluster, their sums meet in the cluster's shared memory
+ * rather than through a fence, an atomic ticket and the last block's
+ * read of the sums from L2 (2^16 ints: 5.1 us against 5.5).  -p blocks
+ * and -p finish choose instead, for the lesson. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 {
@@ -285,8 +295,7 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 	*cluster = false;
 	if (o.blocks)
 		*grid = (unsigned)o.blocks;
-	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
-					    lab::div_up(ctx->elements, 4ull * best_loads * ctx->block), grid)))
+	else if ((rc = lab::persistent_grid(ctx, k, ctx->block, useful_blocks(ctx->elements, ctx->block), grid)))
 		return rc;
 	if (o.finish == FINISH_LAST_BLOCK || *grid == 1)
 		return GPULAB_OK;
@@ -433,7 +442,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
-	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles, last block adds the block sums", REDUCE64(512, v_best, best_params) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles; block sums meet in a cluster or the last block", REDUCE64(512, v_best, best_params) },
 };
 
 const gpulab_plugin plugin = {
