@@ -235,6 +235,15 @@ START_TEST(verdict_shift)
 	ck_assert(c.ratio < 1);
 	/* at a stricter level than its p, the same shift is not enough */
 	ck_assert_int_eq(stats_verdict(base, 30, slow, 30, 1e-5, &c), STATS_SAME);
+	/* U says the candidate is larger (it beats half the base, and all of
+	 * it for 14 samples), its median is lower: they disagree, "same" */
+	double two_modes_base[30], two_modes[30];
+	for (int k = 0; k < 30; k++) {
+		two_modes_base[k] = k < 15 ? 9.0 : 15.0;
+		two_modes[k] = k < 16 ? 9.99 : 20.0;
+	}
+	ck_assert_int_eq(stats_verdict(two_modes_base, 30, two_modes, 30, STATS_ALPHA, &c), STATS_SAME);
+	ck_assert(c.mw.p < STATS_ALPHA && c.mw.u > 450 && c.ratio < 1);
 	ck_assert_str_eq(stats_verdict_name(STATS_SLOWER), "slower");
 	ck_assert_str_eq(stats_verdict_name(STATS_FASTER), "faster");
 	free(base);
