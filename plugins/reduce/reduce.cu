@@ -263,10 +263,10 @@ cudaError_t best_max_cluster(unsigned block, int *blocks)
 
 /* Blocks that each have a full round of loads to issue (more add block
  * sums to combine but no bytes in flight), and one block where there are
- * at most two rounds: combining the sums of several blocks costs about a
- * microsecond, more than one SM takes over a second round.  Held-timed
- * on the H200 (docs/bench-reduce-small.md): 2^15 ints took 4.5 us in one
- * block of 512, 4.8 in two; 2^16 took 5.4 in one, 5.1 in four. */
+ * at most two rounds: combining the sums of several blocks costs about
+ * as much as one SM's second round.  Held-timed on the H200
+ * (docs/bench-reduce-small.md): 2^15 ints took 4.6 us in one block of
+ * 512 and 4.6-4.7 in two; 2^16 took 5.5 in one and 5.2-5.4 in four. */
 uint64_t useful_blocks(uint64_t n, unsigned block)
 {
 	uint64_t rounds = lab::div_up(n, 4ull * best_loads * block);
@@ -277,8 +277,9 @@ uint64_t useful_blocks(uint64_t n, unsigned block)
  * the GPU holds at once at most.  Where that is several blocks but few
  * enough for one cluster, their sums meet in the cluster's shared memory
  * rather than through a fence, an atomic ticket and the last block's
- * read of the sums from L2 (2^16 ints: 5.1 us against 5.5).  -p blocks
- * and -p finish choose instead, for the lesson. */
+ * read of the sums from L2: at 2^16 ints 5.2 us against 5.4, level from
+ * 2^17 (the barrier costs about what the ticket did).  -p blocks and
+ * -p finish choose instead, for the lesson. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 {
