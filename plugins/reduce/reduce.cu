@@ -127,10 +127,16 @@ template <typename T, unsigned B> struct best_k {
 		cudaLaunchKernelEx(&c, reduceBestCluster<T, B>, a.in, a.n, a.out); /* its error: LAB_LAUNCHED */
 	}
 	/* The most blocks of B threads one cluster holds on this GPU: 16 on
-	 * a Hopper with every SM of a GPC free, past the portable 8. */
+	 * a Hopper with every SM of a GPC free, past the portable 8; 0 on a
+	 * GPU without clusters (before Hopper). */
 	static cudaError_t max_cluster(int *blocks)
 	{
-		cudaError_t e = cudaFuncSetAttribute(reduceBestCluster<T, B>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+		int dev, can = 0;
+		cudaError_t e = cudaGetDevice(&dev);
+		*blocks = 0;
+		if (e || (e = cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev)) || !can)
+			return e;
+		e = cudaFuncSetAttribute(reduceBestCluster<T, B>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
 		cudaLaunchConfig_t c = { .gridDim = 16, .blockDim = B };
 		return e ? e : cudaOccupancyMaxPotentialClusterSize(blocks, reduceBestCluster<T, B>, &c);
 	}
@@ -276,10 +282,9 @@ uint64_t useful_blocks(uint64_t n, unsigned block)
 /* best's grid, and whether it is one cluster: useful blocks, as many as
  * the GPU holds at once at most.  Where that is several blocks but few
  * enough for one cluster, their sums meet in the cluster's shared memory
- * rather than through a fence, an atomic ticket and the last block's
- * read of the sums from L2: at 2^16 ints 5.2 us against 5.4, level from
- * 2^17 (the barrier costs about what the ticket did).  -p blocks and
- * -p finish choose instead, for the lesson. */
+ * rather than through an atomic ticket and the last block's read of the
+ * sums from L2 (2^16 ints: 4.7 us against 5.2).  -p blocks and -p finish
+ * choose instead, for the lesson. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 {
@@ -292,7 +297,7 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 	case 512: k = (const void *)reduceBest<T, 512>; break;
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	int rc, most = 0;
+	int rc, most;
 	*cluster = false;
 	if (o.blocks)
 		*grid = (unsigned)o.blocks;
@@ -301,10 +306,13 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 	if (o.finish == FINISH_LAST_BLOCK || *grid == 1)
 		return GPULAB_OK;
 	LAB_TRY(ctx, best_max_cluster<T>(ctx->block, &most));
-	*cluster = *grid <= (unsigned)most;
+	*cluster = *grid <= (unsigned)most && most <= 16; /* reduceBestCluster's sums[] */
 	if (o.finish == FINISH_CLUSTER && !*cluster) {
-		ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here", *grid,
-			   ctx->block, most);
+		if (most)
+			ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here",
+				   *grid, ctx->block, most);
+		else
+			ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
 		return GPULAB_EPARAM;
 	}
 	return GPULAB_OK;
