@@ -280,7 +280,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		return rc;
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
-	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .verify = o->verify, .prof = prof,
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .profile = o->profile, .verify = o->verify, .prof = prof,
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
 	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
 	for (size_t i = 0; i < n; i++) {

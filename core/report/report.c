@@ -436,8 +436,8 @@ static void print_table(const struct report *r, FILE *out)
 	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
 		any_row(r, noisy) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
 	if (any_row(r, unheld))
-		fprintf(out, "UNHELD: the run waited for the GPU itself, so its stream could not be held while it was\n"
-			     "enqueued: its time includes the host's launch gaps\n");
+		fprintf(out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
+			     "itself, or --profile): its time includes the host's launch gaps\n");
 	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];

@@ -456,7 +456,7 @@ int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
 	int rc = open_streams(b, j);
-	j->res.timing = host_only(j) ? TIMING_HOST : TIMING_HELD;
+	j->res.timing = host_only(j) ? TIMING_HOST : b->profile ? TIMING_UNHELD : TIMING_HELD;
 	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
 		rc = j->pick.ex->setup(&j->ctx);
