@@ -727,7 +727,7 @@ START_TEST(batches_of_runs)
 	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
 	ck_assert_msg(strstr(o.out, "\"exercise\": \"fake.resets\"") && strstr(o.out, "\"status\": \"skipped\", "
-		      "\"message\": \"takes no --batch: each run needs its reset first (an input it consumes)\""), "%s", o.out);
+		      "\"message\": \"takes no --batch: each run needs its reset first (it may restore an input the run consumes)\""), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "\"resets\": 6, \"runs\": 33"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
 	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together; median of 3 "
@@ -754,6 +754,8 @@ START_TEST(batches_of_runs)
 		gpulab("run", "fake.ok", "--batch", bad[i][0], NULL);
 		expect_error(EXIT_USAGE, bad[i][1]);
 	}
+	gpulab("try", "reduce", "kernel.cu", "--batch", "2", NULL);
+	expect_error(EXIT_USAGE, "try: --batch is for run; try times one call per sample");
 	gpulab("run", "fake.ok", "--batch", "2", "--cold", NULL);
 	expect_error(EXIT_USAGE, "--batch runs back to back: it takes no --cold");
 	gpulab("run", "fake.ok", "--batch", "2", "--profile", NULL);

@@ -315,6 +315,29 @@ START_TEST(options_on_gpu)
 }
 END_TEST
 
+/* reduce.best's finishes, each verified in both types: one cluster (2 to
+ * 16 blocks, the sums meeting in rank 0's shared memory), the last block's
+ * ticket, and the automatic choice, at sizes with tails; a cluster larger
+ * than the GPU's is refused in one line. */
+START_TEST(best_finishes_verify)
+{
+	char *sizes[] = { "run", "reduce.best", "-n", "65536,262144,100003,4099", "-t", "int,float", "-p",
+			  "finish=auto,cluster,last_block", "-b", "512", "-r", "3", "-w", "1", "--format", "json", NULL };
+	gpulab(sizes);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && !strstr(o.out, "\"verified\": false"), "exit %d: %s%s", o.status,
+		      o.out, o.err);
+	char *blocks[] = { "run", "reduce.best", "-n", "100003", "-t", "int,float", "-p", "blocks=2,3,7,16", "-p",
+			   "finish=cluster,last_block", "-b", "128,1024", "-r", "3", "-w", "1", "--format", "json", NULL };
+	gpulab(blocks);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && !strstr(o.out, "\"verified\": false")
+		      && strstr(o.out, "\"blocks\": 16, \"finish\": \"cluster\""), "exit %d: %s%s", o.status, o.out, o.err);
+	char *too_big[] = { "run", "reduce.best", "-n", "100003", "-p", "blocks=17", "-p", "finish=cluster", NULL };
+	gpulab(too_big);
+	ck_assert_msg(o.status == EXIT_PARAM && strstr(o.out, "17 blocks of 512 threads, and a cluster holds at most 16 here"),
+		      "exit %d: %s%s", o.status, o.out, o.err);
+}
+END_TEST
+
 /* Row `exercise`'s number `key` (median_ms, say) in a JSON report; NaN if none. */
 static double row_number(const char *exercise, const char *key)
 {
@@ -643,6 +666,7 @@ int main(void)
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, timing_holds_streams);
 	tcase_add_test(t, batches_time_one_run);
+	tcase_add_test(t, best_finishes_verify);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
 	tcase_add_test(t, try_kernels_are_ranked);

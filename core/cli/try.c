@@ -179,6 +179,8 @@ int cmd_try(const struct options *o)
 	if (o->npatterns != 2 || o->template_only)
 		return fail(EXIT_USAGE, "try: name a challenge and your kernel, `gpulab try reduce FILE.cu`, or ask for a "
 					"start, `gpulab try reduce --template > FILE.cu`");
+	if (o->batch > 1) /* the ladder a kernel joins is ranked one call at a time */
+		return fail(EXIT_USAGE, "try: --batch is for run; try times one call per sample");
 	const char *challenge = o->patterns[0], *file = o->patterns[1];
 	char *pattern = name;
 	snprintf(name, sizeof name, "try.%s", challenge);

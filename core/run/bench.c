@@ -233,14 +233,15 @@ static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t,
 	return 0;
 }
 
-/* The watchdog over one run and the wait for it: --watchdog where given,
- * else a default for a user's code alone. */
-static void guard_run(const struct bench *b, const struct job *j)
+/* The watchdog over k runs and the wait for them: --watchdog (a limit
+ * for one run) where given, else a default for a user's code alone. */
+static void guard_run(const struct bench *b, const struct job *j, unsigned k)
 {
 	char name[256], point[512], line[1024];
 	double s = b->watchdog_s >= 0 ? b->watchdog_s : (j->pick.ex->flags & GPULAB_USER_CODE) ? WATCHDOG_DEFAULT_S : 0;
 	if (s <= 0)
 		return;
+	s *= k;
 	snprintf(line, sizeof line, "gpulab: %s (%s): still running after %g s, stopped by the watchdog (--watchdog)\n",
 		 job_name(j, name, sizeof name), job_case(j, point, sizeof point), s);
 	watchdog_arm(s, line);
@@ -249,7 +250,7 @@ static void guard_run(const struct bench *b, const struct job *j)
 /* The same under the watchdog. */
 static int timed_run(struct bench *b, struct job *j, struct timing *t, long slot, double *ms)
 {
-	guard_run(b, j);
+	guard_run(b, j, batch_of(b, slot));
 	int rc = timed_run_unguarded(b, j, t, slot, ms);
 	watchdog_disarm();
 	return rc;
@@ -386,7 +387,7 @@ static int launch_pass(void *arg)
 {
 	struct pass *p = arg;
 	cudaError_t ce = cudaSuccess;
-	guard_run(p->b, p->j);
+	guard_run(p->b, p->j, 1);
 	int rc = p->j->pick.ex->run(&p->j->ctx);
 	if (rc == GPULAB_OK)
 		ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream);

@@ -274,7 +274,7 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	if (o->metrics && metrics_resolve(&j->metrics, o->metrics, p->ex->metrics, why, sizeof why))
 		return refuse(j, EXIT_USAGE, "%s", why);
 	if (o->batch > 1 && p->ex->reset && !(p->ex->flags & GPULAB_REPEATS))
-		return refuse(j, EXIT_PARAM, "takes no --batch: each run needs its reset first (an input it consumes)");
+		return refuse(j, EXIT_PARAM, "takes no --batch: each run needs its reset first (it may restore an input the run consumes)");
 	rc = p->ex->plan(&j->ctx);
 	if (rc == GPULAB_OK)
 		return 0;

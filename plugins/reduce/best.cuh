@@ -1,11 +1,11 @@
 /*
  * `best`: a complete reduction in one launch.  A persistent grid (as many
  * blocks as fit on the GPU at once, fewer where the input gives a block
- * less than one round of loads) streams the input with 16-byte loads,
- * eight in flight per thread; each block reduces in registers with
- * shuffles, writes its sum, and the last block to finish (counted with an
- * atomic ticket after a fence) adds the block sums; a grid of one cluster
- * adds them in distributed shared memory instead.  It returns one value,
+ * less than one round of loads, and one block up to two rounds) streams
+ * the input with 16-byte loads, eight in flight per thread; each block
+ * reduces in registers with shuffles, writes its sum, and the last block
+ * to finish (counted with an acq_rel atomic ticket) adds the block sums;
+ * a grid of one cluster adds them in distributed shared memory instead.  It returns one value,
  * as cub::DeviceReduce::Sum does, but in one launch instead of two.
  */
 #ifndef GPULAB_REDUCE_BEST_CUH
@@ -98,7 +98,7 @@ reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T
 		return;
 	sum = 0;
 	for (unsigned k = threadIdx.x; k < gridDim.x; k += BLOCK)
-		sum += __ldcg(&partials[k]); /* from L2, where the fences put them */
+		sum += __ldcg(&partials[k]); /* from L2, where the ticket's release put them */
 	sum = block_sum<T, BLOCK>(sum);
 	if (threadIdx.x == 0) {
 		*out = sum;

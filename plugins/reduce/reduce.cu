@@ -11,6 +11,7 @@
 
 #include <cub/device/device_reduce.cuh>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
@@ -233,7 +234,7 @@ int plan(gpulab_ctx *ctx)
 	if (check_block(ctx, v) != GPULAB_OK) /* n's largest is declared: cub and the book index with int */
 		return GPULAB_EPARAM;
 	size_t e = elem(ctx);
-	uint64_t grid = lab::div_up(ctx->elements, per_block(ctx, v));
+	uint64_t grid = std::max(lab::div_up(ctx->elements, per_block(ctx, v)), lab::opts<opts>(ctx).blocks);
 	ctx->bytes_read = ctx->elements * e;
 	ctx->bytes_written = v->host_finish ? grid * e : e;
 	/* input, padded copy, partial sums, and slack for cub's scratch */
@@ -273,18 +274,19 @@ cudaError_t best_max_cluster(unsigned block, int *blocks)
  * as much as one SM's second round.  Held-timed on the H200
  * (docs/bench-reduce-small.md): 2^15 ints took 4.6 us in one block of
  * 512 and 4.6-4.7 in two; 2^16 took 5.5 in one and 5.2-5.4 in four. */
-uint64_t useful_blocks(uint64_t n, unsigned block)
+uint64_t useful_blocks(uint64_t n, unsigned block, bool one_up_to_two)
 {
 	uint64_t rounds = lab::div_up(n, 4ull * best_loads * block);
-	return rounds <= 2 ? 1 : rounds;
+	return rounds <= 2 && one_up_to_two ? 1 : rounds;
 }
 
 /* best's grid, and whether it is one cluster: useful blocks, as many as
  * the GPU holds at once at most.  Where that is several blocks but few
  * enough for one cluster, their sums meet in the cluster's shared memory
  * rather than through an atomic ticket and the last block's read of the
- * sums from L2 (2^16 ints: 4.7 us against 5.2).  -p blocks and -p finish
- * choose instead, for the lesson. */
+ * sums from L2 (2^16 ints: 4.8 us against 5.4).  -p blocks and -p finish
+ * choose instead, for the lesson; a finish asked for keeps two blocks
+ * at two rounds, so that it is what runs. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 {
@@ -297,20 +299,24 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 	case 512: k = (const void *)reduceBest<T, 512>; break;
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	int rc, most;
+	int rc, most = 0;
 	*cluster = false;
 	if (o.blocks)
 		*grid = (unsigned)o.blocks;
-	else if ((rc = lab::persistent_grid(ctx, k, ctx->block, useful_blocks(ctx->elements, ctx->block), grid)))
+	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
+					    useful_blocks(ctx->elements, ctx->block, o.finish == FINISH_AUTO), grid)))
 		return rc;
 	if (o.finish == FINISH_LAST_BLOCK || *grid == 1)
 		return GPULAB_OK;
-	LAB_TRY(ctx, best_max_cluster<T>(ctx->block, &most));
-	*cluster = *grid <= (unsigned)most && most <= 16; /* reduceBestCluster's sums[] */
+	if (*grid <= 16 && best_max_cluster<T>(ctx->block, &most) != cudaSuccess) {
+		cudaGetLastError(); /* no cluster, then: the last block finishes */
+		most = 0;
+	}
+	*cluster = *grid <= (unsigned)std::min(most, 16); /* 16: reduceBestCluster's sums[] */
 	if (o.finish == FINISH_CLUSTER && !*cluster) {
 		if (most)
 			ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here",
-				   *grid, ctx->block, most);
+				   *grid, ctx->block, std::min(most, 16));
 		else
 			ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
 		return GPULAB_EPARAM;
@@ -408,7 +414,8 @@ const gpulab_param params[] = {
 const gpulab_param best_params[] = {
 	LAB_SEED(opts, seed),
 	{ .key = "blocks", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, blocks), .def = "0",
-	  .help = "blocks in the grid; 0: one per round of loads, at most what the GPU holds at once", .min = 0,
+	  .help = "blocks in the grid; 0: one per round of loads (one block up to two), at most what the GPU holds at once",
+	  .min = 0,
 	  .max = 1 << 20 },
 	{ .key = "finish", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, finish), .def = "auto",
 	  .help = "how the block sums meet: in one cluster's shared memory where the grid fits one, else the last block; "
