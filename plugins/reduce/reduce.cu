@@ -314,9 +314,9 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 	}
 	*cluster = *grid <= (unsigned)std::min(most, 16); /* 16: reduceBestCluster's sums[] */
 	if (o.finish == FINISH_CLUSTER && !*cluster) {
-		if (most)
+		if (most || *grid > 16) /* past 16, unasked: reduceBestCluster's own limit */
 			ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here",
-				   *grid, ctx->block, std::min(most, 16));
+				   *grid, ctx->block, *grid > 16 ? 16 : std::min(most, 16));
 		else
 			ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
 		return GPULAB_EPARAM;
