@@ -338,16 +338,40 @@ START_TEST(best_finishes_verify)
 }
 END_TEST
 
+/* In row `exercise` of a JSON report, what follows the first `text`;
+ * NULL if the row lacks it. */
+static const char *in_row(const char *exercise, const char *text)
+{
+	char row[160];
+	snprintf(row, sizeof row, "\"exercise\": \"%s\"", exercise);
+	const char *p = strstr(o.out, row), *end = p ? strstr(p + 1, "\"exercise\": ") : NULL;
+	if (!p || !(p = strstr(p, text)) || (end && p > end))
+		return NULL;
+	return p + strlen(text);
+}
+
+/* A JSON number at p; NaN for null. */
+static double json_number_at(const char *p)
+{
+	return strncmp(p, "null", 4) ? strtod(p, NULL) : NAN;
+}
+
 /* Row `exercise`'s number `key` (median_ms, say) in a JSON report; NaN if none. */
 static double row_number(const char *exercise, const char *key)
 {
-	char row[160], k[80];
-	snprintf(row, sizeof row, "\"exercise\": \"%s\"", exercise);
+	char k[80];
 	snprintf(k, sizeof k, "\"%s\": ", key);
-	const char *p = strstr(o.out, row), *end = p ? strstr(p + 1, "\"exercise\": ") : NULL;
-	if (!p || !(p = strstr(p, k)) || (end && p > end))
-		return NAN;
-	return strncmp(p + strlen(k), "null", 4) ? strtod(p + strlen(k), NULL) : NAN;
+	const char *p = in_row(exercise, k);
+	return p ? json_number_at(p) : NAN;
+}
+
+/* The test plugin of timing (tests/plugins/waits.c), as a configuration
+ * file in dir: its path. */
+static char *waits_config(const char *dir)
+{
+	char ini[4400];
+	snprintf(ini, sizeof ini, "[plugin waits]\nfile = %s/waits.so\n", getenv("GPULAB_TEST_PLUGINS"));
+	return (char *)write_file(dir, "waits.ini", ini);
 }
 
 /* --batch K on the GPU: K held runs per sample, still verified; the
@@ -372,9 +396,8 @@ START_TEST(batches_time_one_run)
 		      && strstr(o.out, "\"verified\": true") && strstr(o.out, " --batch 50\""), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "\"exercise\": \"reduce.neighbored\"") && strstr(o.out, "\"message\": \"takes no --batch"),
 		      "%s", o.out);
-	char ini[4400], *dir = temp_dir();
-	snprintf(ini, sizeof ini, "[plugin waits]\nfile = %s/waits.so\n", getenv("GPULAB_TEST_PLUGINS"));
-	char *waits[] = { "--config", (char *)write_file(dir, "waits.ini", ini), "run", "waits.async", "waits.sync",
+	char *dir = temp_dir();
+	char *waits[] = { "--config", waits_config(dir), "run", "waits.async", "waits.sync",
 			  "-r", "5", "--batch", "20", "--format", "json", NULL };
 	run_cmd_alarm(20);
 	gpulab(waits);
@@ -388,13 +411,12 @@ END_TEST
 /* Row `exercise`'s value of metric `label` in a JSON report; NaN if none. */
 static double metric_value(const char *exercise, const char *label)
 {
-	char row[160], key[160];
-	snprintf(row, sizeof row, "\"exercise\": \"%s\"", exercise);
+	char key[160];
 	snprintf(key, sizeof key, "\"%s\": {\"metric\": ", label);
-	const char *p = strstr(o.out, row), *end = p ? strstr(p + 1, "\"exercise\": ") : NULL;
-	if (!p || !(p = strstr(p, key)) || (end && p > end) || !(p = strstr(p, "\"value\": ")))
+	const char *p = in_row(exercise, key);
+	if (!p || !(p = strstr(p, "\"value\": ")))
 		return NAN;
-	return strncmp(p + 9, "null", 4) ? strtod(p + 9, NULL) : NAN;
+	return json_number_at(p + 9);
 }
 
 static void run_metrics(char **args)
@@ -461,9 +483,8 @@ END_TEST
  * unheld, say so, and still verify (tests/plugins/waits.c). */
 START_TEST(timing_holds_streams)
 {
-	char ini[4400], *dir = temp_dir();
-	snprintf(ini, sizeof ini, "[plugin waits]\nfile = %s/waits.so\n", getenv("GPULAB_TEST_PLUGINS"));
-	char *args[] = { "--config", (char *)write_file(dir, "waits.ini", ini), "run", "waits.async", "waits.sync",
+	char *dir = temp_dir();
+	char *args[] = { "--config", waits_config(dir), "run", "waits.async", "waits.sync",
 			 "-r", "20", "--format", "json", NULL };
 	run_cmd_alarm(20); /* a stream held for ever would hang here */
 	gpulab(args);
@@ -483,7 +504,7 @@ START_TEST(timing_holds_streams)
 			 NULL };
 	gpulab(lazy);
 	ck_assert_msg(o.status == 0 && occurrences("\"timing\": \"held\"") == 2, "exit %d: %s%s", o.status, o.out, o.err);
-	char *table[] = { "--config", (char *)write_file(dir, "waits.ini", ini), "run", "waits.sync", "-r", "5", NULL };
+	char *table[] = { "--config", waits_config(dir), "run", "waits.sync", "-r", "5", NULL };
 	gpulab(table);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "ok UNHELD") && strstr(o.out, "UNHELD: its stream was not held"), "%s", o.out);
 	/* --profile holds nothing: under a profiler, which runs kernels one at
