@@ -488,20 +488,20 @@ START_TEST(noise_criterion)
 	int fields;
 	configure("[plugin fake]\nfile = fake.so\n");
 	char *env[] = { env_sys, env_path, "XDG_CONFIG_HOME=/nonexistent", "GPULAB_CONFIG=", NULL };
-	char *argv[] = { (char *)bin, "run", "fake.ok", "--timeout", "0.2", "--min-time", "0", "--format", "json", NULL };
+	char *argv[] = { (char *)bin, "run", "fake.jittery", "--timeout", "0.2", "--min-time", "0", "--format", "json", NULL };
 	run_cmd(&o, argv, env); /* without the tests' reps = 5 */
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
 	ck_assert_msg(strstr(o.out, "\"stopping\": {\"max_noise_pct\": 0.5, "
 		      "\"min_time_s\": 0, \"timeout_s\": 0.2, \"min_runs\": 10}"), "%s", o.out);
 	ck_assert_msg(!strstr(o.out, "\"reps\""), "reps is no parameter of a run stopped by noise: %s", o.out);
 	ck_assert_msg(!strstr(o.out, " -r "), "the rerun must not fix the count: %s", o.out);
-	/* an empty loop's host-clock times never get quiet: its noise settled
+	/* a run that takes 0 or 50 us never gets quiet: its noise settled
 	 * above the limit, or it timed out */
 	ck_assert_msg(strstr(o.out, "\"converged\": false") && (strstr(o.out, "\"stopped_by\": \"stable\"")
 		      || strstr(o.out, "\"stopped_by\": \"timeout\"")), "%s", o.out);
 	/* a host-only exercise is timed on the host clock, and says so */
 	ck_assert_msg(strstr(o.out, "\"timing\": \"host\"") && !strstr(o.out, " UNHELD"), "%s", o.out);
-	char *table[] = { (char *)bin, "run", "fake.ok", "--timeout", "0.1", NULL };
+	char *table[] = { (char *)bin, "run", "fake.jittery", "--timeout", "0.1", NULL };
 	run_cmd(&o, table, env);
 	ck_assert_msg(strstr(o.out, " NOISY") && strstr(o.out, "then runs until the noise is at most 0.5% over 0.1 s of GPU time, or 0.1 s"),
 		      "%s", o.out);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef FAKE_NAME
@@ -119,6 +120,21 @@ static int run(struct gpulab_ctx *ctx)
 static int run_counted(struct gpulab_ctx *ctx)
 {
 	((struct state *)ctx->state)->runs++;
+	return GPULAB_OK;
+}
+
+/* Every other run spins 50 us: a noise (about 100%) no number of runs
+ * lowers, where a no-op's host-clock times can all round to one value on
+ * an idle machine and look perfectly quiet. */
+static int run_jittery(struct gpulab_ctx *ctx)
+{
+	struct timespec t0, t;
+	if (((struct state *)ctx->state)->runs++ % 2)
+		return GPULAB_OK;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000);
 	return GPULAB_OK;
 }
 
@@ -232,6 +248,8 @@ static const EXERCISE exercises[] = {
 	{ .name = "repeats", .summary = "counts its resets and runs; may be batched", .dtypes = GPULAB_INT32, .n = 64,
 	  .block = 32, .plan = plan, .setup = setup, .reset = reset, .run = run_counted, .verify = verify_ok,
 	  .flags = GPULAB_HOST_ONLY | GPULAB_REPEATS, .teardown = teardown },
+	{ .name = "jittery", .summary = "every other run takes 50 us: never quiet", .dtypes = GPULAB_INT32, .n = 64,
+	  .block = 32, .plan = plan, .setup = setup, .run = run_jittery, .verify = verify_ok, HOST },
 };
 
 #endif
