@@ -592,6 +592,49 @@ START_TEST(compare_exercises)
 }
 END_TEST
 
+/* A record of four points of fake.ok with 300000 samples each, more
+ * than the JSON reader's 2^20 values all told (a sweep of 52 points made
+ * 1.3 million): 5 * (20 + k % 6) ms, times 6/5 where slow, so that the
+ * medians are 20% apart exactly.  Three bytes a sample keep it fast. */
+static void write_many_samples(const char *path, int slow)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"schema\": \"gpulab-record/1\", \"device\": {\"name\": \"GPU\"}, \"cold\": false, \"results\": [", f);
+	for (int p = 0; p < 4; p++) {
+		fprintf(f, "%s{\"exercise\": \"fake.ok\", \"params\": {\"n\": %d}, \"status\": \"ok\", \"samples_ms\": [",
+			p ? ", " : "", 1024 << p);
+		for (int k = 0; k < 300000; k++)
+			fprintf(f, "%s%d", k ? "," : "", (slow ? 6 : 5) * (20 + k % 6));
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Samples are read packed (core/report/json.h), so 1.2 million of them
+ * in a record are compared, where they were once refused. */
+START_TEST(compare_many_samples)
+{
+	char *dir = temp_dir(), a[4200], b[4200];
+	configure("[plugin fake]\nfile = fake.so\n");
+	snprintf(a, sizeof a, "%s/base.json", dir);
+	snprintf(b, sizeof b, "%s/slow.json", dir);
+	write_many_samples(a, 0);
+	write_many_samples(b, 1);
+	gpulab("compare", a, b, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "exit %d: %s%s", o.status, o.out, o.err);
+	const char *at = o.out;
+	for (int p = 0; p < 4; p++) {
+		char n[32];
+		snprintf(n, sizeof n, "n=%d ", 1024 << p);
+		at = strstr(at, n);
+		ck_assert_msg(at && strstr(at, "+20.0%") && strstr(at, "slower"), "n=%d: %s", 1024 << p, o.out);
+	}
+	free(dir);
+}
+END_TEST
+
 /* gpulab compare: points matched across records, a verdict from the
  * samples, a gate for CI, and bad records refused in one line. */
 START_TEST(compare_records)
@@ -792,6 +835,7 @@ int main(void)
 	tcase_add_test(t, noise_criterion);
 	tcase_add_test(t, compare_records);
 	tcase_add_test(t, compare_exercises);
+	tcase_add_test(t, compare_many_samples);
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	tcase_add_test(t, batches_of_runs);

@@ -356,21 +356,258 @@ END_TEST
 
 START_TEST(node_limit)
 {
-	/* the root and JSON_MAX_NODES - 1 elements fit; one more does not */
-	size_t n = JSON_MAX_NODES - 1, len = 2 * n + 1;
-	char *s = malloc(len + 2);
+	/* the root and JSON_MAX_NODES - 1 elements fit; one more does not.
+	 * The elements are empty arrays: an array of numbers alone would be
+	 * packed, its numbers counted against JSON_MAX_NUMBERS instead (the
+	 * tests below) */
+	size_t n = JSON_MAX_NODES - 1, len = 3 * n + 1;
+	char *s = malloc(len + 3);
 	s[0] = '[';
 	for (size_t i = 0; i < n; i++)
-		s[1 + 2 * i] = '0', s[2 + 2 * i] = ',';
+		s[1 + 3 * i] = '[', s[2 + 3 * i] = ']', s[3 + 3 * i] = ',';
 	s[len - 1] = ']';
 	struct json *j = json_parse(s, len, err, sizeof err);
 	ck_assert_msg(j != NULL, "%s", err);
 	ck_assert_uint_eq(json_len(j), n);
 	json_free(j);
-	s[len - 1] = ',', s[len] = '0', s[len + 1] = ']';
-	ck_assert_ptr_null(json_parse(s, len + 2, err, sizeof err));
-	ck_assert_str_eq(err, "line 1, column 2097152: more than 1048576 values");
+	s[len - 1] = ',', s[len] = '[', s[len + 1] = ']', s[len + 2] = ']';
+	ck_assert_ptr_null(json_parse(s, len + 3, err, sizeof err));
+	ck_assert_str_eq(err, "line 1, column 3145727: more than 1048576 values");
 	free(s);
+}
+END_TEST
+
+/* --- packed arrays (json.h) -------------------------------------------------- */
+START_TEST(packed_arrays)
+{
+	static const char *const text[] = { "1", "2.5", "-0", "1000", "0.0034", "1.5", "-0.007" };
+	size_t count = 99;
+	uint64_t u;
+	struct json *j = parse_ok("[1, 2.5, -0, 1e3, 0.0034, 1.50, -7e-3]");
+	const double *v = json_numbers(j, &count);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(count, 7);
+	ck_assert_uint_eq(json_len(j), 7);
+	ck_assert(v[0] == 1.0 && v[1] == 2.5 && v[2] == 0.0 && signbit(v[2]) && v[3] == 1000.0);
+	ck_assert(v[4] == 0.0034 && v[5] == 1.5 && v[6] == -0.007);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert(json_number_at(j, i) == v[i]);
+	ck_assert(isnan(json_number_at(j, 7)));
+	/* json_index builds the nodes once; their text is rebuilt, shortest first */
+	const struct json *k = json_index(j, 4);
+	ck_assert_int_eq(json_type(k), JSON_NUMBER);
+	ck_assert(json_number(k) == 0.0034);
+	ck_assert_ptr_eq(json_index(j, 4), k);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_str_eq(json_number_text(json_index(j, i)), text[i]);
+	ck_assert_ptr_null(json_index(j, 7));
+	ck_assert_int_eq(json_u64(json_index(j, 0), &u), 0);
+	ck_assert_uint_eq(u, 1);
+	ck_assert_int_eq(json_u64(json_index(j, 2), &u), -1);
+	ck_assert_ptr_eq(json_numbers(j, NULL), v); /* the doubles stay */
+	ck_assert(json_number_at(j, 6) == -0.007);
+	json_free(j);
+
+	/* nothing else is packed; json_number_at reads as json_index does */
+	j = parse_ok("{\"e\": [], \"o\": {\"a\": 1}, \"s\": \"x\"}");
+	ck_assert_ptr_null(json_numbers(json_get(j, "e"), &count));
+	ck_assert_uint_eq(count, 0);
+	count = 99;
+	ck_assert_ptr_null(json_numbers(json_get(j, "o"), &count));
+	ck_assert_uint_eq(count, 0);
+	ck_assert_ptr_null(json_numbers(json_get(j, "s"), NULL));
+	ck_assert_ptr_null(json_numbers(NULL, &count));
+	ck_assert(json_number_at(json_get(j, "o"), 0) == 1.0);
+	ck_assert(isnan(json_number_at(j, 0)));
+	ck_assert(isnan(json_number_at(json_get(j, "e"), 0)));
+	ck_assert(isnan(json_number_at(json_get(j, "s"), 0)));
+	ck_assert(isnan(json_number_at(NULL, 0)));
+	json_free(j);
+}
+END_TEST
+
+/* An array that holds more than numbers is an ordinary one, its numbers
+ * with their text as written, wherever the first non-number stands. */
+START_TEST(mixed_arrays)
+{
+	size_t count = 99;
+	uint64_t u;
+	struct json *j = parse_ok("[1, 2.5, \"x\", 3]");
+	ck_assert_ptr_null(json_numbers(j, &count));
+	ck_assert_uint_eq(count, 0);
+	ck_assert_uint_eq(json_len(j), 4);
+	ck_assert_int_eq(json_type(json_index(j, 0)), JSON_NUMBER);
+	ck_assert_int_eq(json_type(json_index(j, 1)), JSON_NUMBER);
+	ck_assert_int_eq(json_type(json_index(j, 2)), JSON_STRING);
+	ck_assert_int_eq(json_type(json_index(j, 3)), JSON_NUMBER);
+	ck_assert(json_number(json_index(j, 0)) == 1.0 && json_number(json_index(j, 1)) == 2.5);
+	ck_assert_str_eq(json_string(json_index(j, 2)), "x");
+	ck_assert(json_number(json_index(j, 3)) == 3.0);
+	ck_assert_str_eq(json_number_text(json_index(j, 1)), "2.5");
+	ck_assert(json_number_at(j, 1) == 2.5 && isnan(json_number_at(j, 2)) && json_number_at(j, 3) == 3.0);
+	json_free(j);
+
+	j = parse_ok("[1.50, 1e3, {}]");
+	ck_assert_uint_eq(json_len(j), 3);
+	ck_assert_str_eq(json_number_text(json_index(j, 0)), "1.50");
+	ck_assert_str_eq(json_number_text(json_index(j, 1)), "1e3");
+	ck_assert_int_eq(json_u64(json_index(j, 1), &u), -1);
+	ck_assert_int_eq(json_type(json_index(j, 2)), JSON_OBJECT);
+	json_free(j);
+
+	j = parse_ok("[\"a\", 1, 2]");
+	ck_assert_ptr_null(json_numbers(j, NULL));
+	ck_assert_str_eq(json_number_text(json_index(j, 2)), "2");
+	json_free(j);
+
+	j = parse_ok("[1, null, true, false, [2]]");
+	ck_assert_int_eq(json_type(json_index(j, 1)), JSON_NULL);
+	ck_assert_int_eq(json_bool(json_index(j, 2)), 1);
+	ck_assert_int_eq(json_bool(json_index(j, 3)), 0);
+	ck_assert(json_number_at(json_index(j, 4), 0) == 2.0);
+	json_free(j);
+
+	/* an integer past 2^53 says more in its text than in its double */
+	j = parse_ok("[1, 18446744073709551615, 2]");
+	ck_assert_ptr_null(json_numbers(j, NULL));
+	ck_assert_int_eq(json_u64(json_index(j, 1), &u), 0);
+	ck_assert_uint_eq(u, UINT64_MAX);
+	ck_assert_str_eq(json_number_text(json_index(j, 2)), "2");
+	json_free(j);
+	j = parse_ok("[9007199254740991, -9007199254740993]"); /* 2^53 - 1 and a negative: packed */
+	ck_assert_ptr_nonnull(json_numbers(j, NULL));
+	ck_assert_int_eq(json_u64(json_index(j, 0), &u), 0);
+	ck_assert_uint_eq(u, 9007199254740991ull);
+	json_free(j);
+}
+END_TEST
+
+START_TEST(nested_packed)
+{
+	size_t count;
+	struct json *j = parse_ok("{\"m\": [[1, 2], [3.5], [], [[4, 5], 6]], \"s\": [7,8,9]}");
+	const struct json *m = json_get(j, "m");
+	const double *v;
+	ck_assert_ptr_null(json_numbers(m, NULL));
+	ck_assert_uint_eq(json_len(m), 4);
+	v = json_numbers(json_index(m, 0), &count);
+	ck_assert(v && count == 2 && v[0] == 1.0 && v[1] == 2.0);
+	v = json_numbers(json_index(m, 1), &count);
+	ck_assert(v && count == 1 && v[0] == 3.5);
+	ck_assert_ptr_null(json_numbers(json_index(m, 2), &count));
+	ck_assert_uint_eq(json_len(json_index(m, 2)), 0);
+	const struct json *last = json_index(m, 3);
+	ck_assert_ptr_null(json_numbers(last, NULL));
+	v = json_numbers(json_index(last, 0), &count);
+	ck_assert(v && count == 2 && v[0] == 4.0 && v[1] == 5.0);
+	ck_assert(json_number_at(last, 1) == 6.0);
+	v = json_numbers(json_get(j, "s"), &count);
+	ck_assert(v && count == 3 && v[0] == 7.0 && v[1] == 8.0 && v[2] == 9.0);
+	json_free(j);
+}
+END_TEST
+
+/* "[0,1,2,...]" of n numbers, and where the element at `mark` starts. */
+static char *counting(size_t n, size_t mark, size_t *len, size_t *at)
+{
+	size_t cap = n * 9 + 16, k = 0;
+	char *s = malloc(cap);
+	s[k++] = '[';
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			s[k++] = ',';
+		if (i == mark)
+			*at = k;
+		k += (size_t)snprintf(s + k, cap - k, "%zu", i);
+	}
+	s[k++] = ']';
+	*len = k;
+	return s;
+}
+
+/* More numbers than JSON_MAX_NODES read packed, exactly; the same with
+ * a string at the end is an ordinary array again, and refused at the
+ * node limit where it was before. */
+START_TEST(packed_past_node_limit)
+{
+	size_t n = JSON_MAX_NODES + 10, len, at = 0, count;
+	char *s = counting(n, JSON_MAX_NODES - 1, &len, &at), want[128];
+	struct json *j = json_parse(s, len, err, sizeof err);
+	ck_assert_msg(j != NULL, "%s", err);
+	ck_assert_uint_eq(json_len(j), n);
+	const double *v = json_numbers(j, &count);
+	ck_assert(v && count == n);
+	ck_assert(v[0] == 0.0 && v[1] == 1.0 && v[JSON_MAX_NODES] == (double)JSON_MAX_NODES && v[n - 1] == (double)(n - 1));
+	ck_assert(json_number_at(j, 123456) == 123456.0);
+	json_free(j);
+	s = realloc(s, len + 8);
+	memcpy(s + len - 1, ",\"x\"]", 5);
+	snprintf(want, sizeof want, "line 1, column %zu: more than 1048576 values", at + 1);
+	ck_assert_ptr_null(json_parse(s, len + 4, err, sizeof err));
+	ck_assert_str_eq(err, want);
+	free(s);
+}
+END_TEST
+
+/* JSON_MAX_NUMBERS numbers in arrays, all told, and one more: refused
+ * with its own message where the one more stands. */
+START_TEST(number_limit)
+{
+	size_t half = JSON_MAX_NUMBERS / 2, len = 4 * half + 8, k = 0;
+	char *s = malloc(len), want[128];
+	s[k++] = '[';
+	for (int a = 0; a < 2; a++) {
+		s[k++] = '[';
+		for (size_t i = 0; i < half + (size_t)a; i++)
+			s[k++] = '0', s[k++] = ',';
+		s[k - 1] = ']', s[k++] = ',';
+	}
+	s[k - 1] = ']';
+	ck_assert_uint_le(k, len);
+	ck_assert_ptr_null(json_parse(s, k, err, sizeof err));
+	snprintf(want, sizeof want, "line 1, column %zu: more than 16777216 numbers in arrays", k - 2);
+	ck_assert_str_eq(err, want);
+	free(s);
+}
+END_TEST
+
+/* Inside a packed array, every refusal is word for word what it is in an
+ * ordinary one: "[11, e]" against "[{}, e]", the same columns. */
+START_TEST(packed_refusals)
+{
+	static const char *const bad[] = { "01", "-", "1e999", "-1e999", "2.", ".5", "+1", "1e", "x", "nan",
+					   "-Infinity", "0x10", "1 2", "1,", "\"a", "\f1", "1.5e+", NULL };
+	char packed[64], plain[64], said[512];
+	for (int i = 0; bad[i]; i++) {
+		snprintf(packed, sizeof packed, "[11, %s]", bad[i]);
+		snprintf(plain, sizeof plain, "[{}, %s]", bad[i]);
+		ck_assert_msg(!parse(plain), "accepted %s", plain);
+		snprintf(said, sizeof said, "%s", err);
+		refused(packed, said);
+	}
+	refused("[1, 01]", "line 1, column 5: a number may not have leading zeros");
+	refused("[1, -]", "line 1, column 6: expected a digit after '-', found ']'");
+	refused("[1, 1e999]", "line 1, column 5: number too large for a double");
+	refused("[1 2]", "line 1, column 4: expected ',' or ']', found '2'");
+	refused("[1,]", "line 1, column 4: expected a value after ',' (JSON has no trailing commas)");
+	refused("[1, 2", "line 1, column 6: expected ',' or ']', found the end of the input");
+	/* a number longer than the stack's copy of it */
+	char big[600];
+	snprintf(big, sizeof big, "[1, 1%0400d]", 0);
+	refused(big, "line 1, column 5: number too large for a double");
+	snprintf(big, sizeof big, "[1, 0.%0300d1, 2]", 0);
+	struct json *j = parse_ok(big);
+	ck_assert(json_number_at(j, 1) == 1e-301 && json_number_at(j, 2) == 2.0);
+	json_free(j);
+	/* every prefix, from a buffer of exactly its size (for ASan) */
+	static const char doc[] = "{\"a\": [1, -2.5e3, 0.125], \"b\": [[3, 4], [5, \"x\", 6]]}";
+	for (size_t k = 0; k < sizeof doc - 1; k++) {
+		char *cut = malloc(k ? k : 1);
+		memcpy(cut, doc, k);
+		ck_assert_ptr_null(json_parse(cut, k, err, sizeof err));
+		free(cut);
+	}
+	json_free(parse_ok(doc));
 }
 END_TEST
 
@@ -592,6 +829,12 @@ int main(void)
 	tcase_add_test(t, duplicate_keys_at_scale);
 	tcase_add_test(t, depth_limit);
 	tcase_add_test(t, node_limit);
+	tcase_add_test(t, packed_arrays);
+	tcase_add_test(t, mixed_arrays);
+	tcase_add_test(t, nested_packed);
+	tcase_add_test(t, packed_past_node_limit);
+	tcase_add_test(t, number_limit);
+	tcase_add_test(t, packed_refusals);
 	tcase_add_test(t, record_values);
 	tcase_add_test(t, record_round_trip);
 	tcase_add_test(t, emit_round_trip);

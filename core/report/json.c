@@ -19,15 +19,16 @@ struct json {
 	double number;
 	char *text;          /* a string decoded, or a number as written; NUL-terminated */
 	size_t len;          /* a string's bytes in text */
-	struct json **kids;  /* an array's elements, an object's members */
-	size_t n, cap;
+	struct json **kids;  /* an array's elements, an object's members; a packed array's once built */
+	double *nums;        /* a packed array's elements (json.h), or NULL */
+	size_t n, cap;       /* elements, and room for them in kids or, while packing, nums */
 	char *key;           /* as an object's member: its name */
 	size_t keylen, at;   /* the name's bytes, and where it stood in the text */
 };
 
 struct parser {
 	const char *s;
-	size_t len, pos, nodes;
+	size_t len, pos, nodes, numbers;
 	char *err;
 	size_t errlen;
 };
@@ -260,9 +261,9 @@ static void digits(struct parser *p)
 		p->pos++;
 }
 
-/* RFC 8259's grammar to the letter; strtod then reads what it took.
- * gpulab never calls setlocale(), so strtod's decimal point is '.'. */
-static int parse_number(struct parser *p, struct json *n)
+/* RFC 8259's grammar to the letter, from pos to the number's end; the
+ * one grammar for numbers in nodes and in packed arrays alike. */
+static int scan_number(struct parser *p)
 {
 	size_t start = p->pos;
 	accept(p, '-');
@@ -281,13 +282,52 @@ static int parse_number(struct parser *p, struct json *n)
 			return expected(p, "a digit in the exponent");
 		digits(p);
 	}
+	return 0;
+}
+
+/* strtod on the text of the number at start, NUL-terminated.  gpulab
+ * never calls setlocale(), so strtod's decimal point is '.'. */
+static int to_double(struct parser *p, size_t start, const char *text, double *out)
+{
+	*out = strtod(text, NULL);
+	return isinf(*out) ? fail_at(p, start, "number too large for a double") : 0;
+}
+
+static int parse_number(struct parser *p, struct json *n)
+{
+	size_t start = p->pos;
+	if (scan_number(p))
+		return -1;
 	n->type = JSON_NUMBER;
 	if (!(n->text = strndup(p->s + start, p->pos - start)))
 		return fail_at(p, start, "out of memory");
-	n->number = strtod(n->text, NULL);
-	if (isinf(n->number))
-		return fail_at(p, start, "number too large for a double");
-	return 0;
+	return to_double(p, start, n->text, &n->number);
+}
+
+/* The number at pos as a double alone, for a packed array: 0, -1 on a
+ * fault, or 1 for a whole number of 2^53 or more in plain digits, whose
+ * text says more than its double (json_u64 reads the text, a seed
+ * lives there), so that its array is not packed.  strtod needs a NUL
+ * after the number, which text[len) need not have: a short one is
+ * copied to the stack, a long one (a thousand digits is JSON too) to the
+ * heap. */
+static int packed_number(struct parser *p, double *out)
+{
+	size_t start = p->pos, len;
+	char buf[64], *text = buf;
+	if (scan_number(p))
+		return -1;
+	len = p->pos - start;
+	if (len >= sizeof buf && !(text = malloc(len + 1)))
+		return fail_at(p, start, "out of memory");
+	memcpy(text, p->s + start, len);
+	text[len] = 0;
+	int rc = to_double(p, start, text, out);
+	if (!rc && *out >= 0x1p53 && strspn(text, "0123456789") == len)
+		rc = 1;
+	if (text != buf)
+		free(text);
+	return rc;
 }
 
 static int parse_word(struct parser *p, struct json *n, const char *word, enum json_type type, int boolean)
@@ -383,12 +423,94 @@ static int parse_key(struct parser *p, struct json *kid)
 	return accept(p, ':') ? 0 : expected(p, "':'");
 }
 
+/* What follows an element: 1 for the closing bracket, 0 for a ',' and
+ * the next element, -1 for anything else. */
+static int next_element(struct parser *p, int object)
+{
+	char close = object ? '}' : ']';
+	skip_ws(p);
+	if (accept(p, close))
+		return 1;
+	if (!accept(p, ','))
+		return expected(p, object ? "',' or '}'" : "',' or ']'");
+	skip_ws(p);
+	if (peek(p) == close)
+		return fail_at(p, p->pos, "expected a %s after ',' (JSON has no trailing commas)",
+			       object ? "key" : "value");
+	return 0;
+}
+
+/* Whether the value at pos is one parse_value() reads as a number: all
+ * but these, so that what is neither a number nor one of these is
+ * refused by parse_number in a packed array as in any other. */
+static int number_ahead(const struct parser *p)
+{
+	int c = peek(p);
+	return c != '{' && c != '[' && c != '"' && c != 't' && c != 'f' && c != 'n';
+}
+
+/* Room for one more number in the packed array n, within
+ * JSON_MAX_NUMBERS.  nums is attached as it grows, so freeing the root
+ * frees it however far the parse got. */
+static int room_for_number(struct parser *p, struct json *n)
+{
+	if (p->numbers >= JSON_MAX_NUMBERS)
+		return fail_at(p, p->pos, "more than %u numbers in arrays", JSON_MAX_NUMBERS);
+	if (n->n == n->cap) {
+		size_t cap = n->cap ? 2 * n->cap : 16;
+		double *v = realloc(n->nums, cap * sizeof *v);
+		if (!v)
+			return fail_at(p, p->pos, "out of memory");
+		n->nums = v, n->cap = cap;
+	}
+	return 0;
+}
+
+/* The elements of the array n, from its first, as doubles alone while
+ * they are numbers: 0 at its end, 1 at an element that cannot be packed
+ * (not a number, or a seed-like integer), -1 on a fault. */
+static int parse_packed(struct parser *p, struct json *n)
+{
+	int end = 0, rc;
+	while (!end) {
+		if (!number_ahead(p))
+			return 1;
+		if (room_for_number(p, n))
+			return -1;
+		if ((rc = packed_number(p, &n->nums[n->n])))
+			return rc;
+		p->numbers++, n->n++;
+		end = next_element(p, 0);
+	}
+	if (end < 0)
+		return -1;
+	double *fit = realloc(n->nums, n->n * sizeof *fit); /* the doubling's slack back */
+	if (fit)
+		n->nums = fit, n->cap = n->n;
+	return 0;
+}
+
+/* An array found not to be numbers alone after all: forget its doubles
+ * and read it again from its first element as an ordinary array, so that
+ * its numbers keep their text as written and its limits and messages are
+ * those of any array.  What is read again is numbers alone, never a
+ * nested array, so no byte of the text is read more than twice. */
+static void unpack(struct parser *p, struct json *n, size_t first)
+{
+	p->numbers -= n->n;
+	free(n->nums);
+	n->nums = NULL;
+	n->n = n->cap = 0;
+	p->pos = first;
+}
+
 static int parse_value(struct parser *p, struct json *n, int depth);
 
-/* An array or object at pos, one level deeper than depth. */
+/* An array or object at pos, one level deeper than depth; an array
+ * whose first element is a number is tried packed. */
 static int parse_container(struct parser *p, struct json *n, int depth, enum json_type type)
 {
-	int object = type == JSON_OBJECT;
+	int object = type == JSON_OBJECT, end, packed;
 	char close = object ? '}' : ']';
 	if (depth >= JSON_MAX_DEPTH)
 		return fail_at(p, p->pos, "nested deeper than %d arrays and objects", JSON_MAX_DEPTH);
@@ -397,19 +519,18 @@ static int parse_container(struct parser *p, struct json *n, int depth, enum jso
 	skip_ws(p);
 	if (accept(p, close))
 		return 0;
+	if (!object && number_ahead(p)) {
+		size_t first = p->pos;
+		if ((packed = parse_packed(p, n)) <= 0)
+			return packed;
+		unpack(p, n, first);
+	}
 	for (;;) {
 		struct json *kid = add_kid(p, n);
 		if (!kid || (object && parse_key(p, kid)) || parse_value(p, kid, depth + 1))
 			return -1;
-		skip_ws(p);
-		if (accept(p, close))
-			return object ? check_duplicates(p, n) : 0;
-		if (!accept(p, ','))
-			return expected(p, object ? "',' or '}'" : "',' or ']'");
-		skip_ws(p);
-		if (peek(p) == close)
-			return fail_at(p, p->pos, "expected a %s after ',' (JSON has no trailing commas)",
-				       object ? "key" : "value");
+		if ((end = next_element(p, object)))
+			return end < 0 ? -1 : object ? check_duplicates(p, n) : 0;
 	}
 }
 
@@ -450,9 +571,10 @@ void json_free(struct json *n)
 {
 	if (!n)
 		return;
-	for (size_t i = 0; i < n->n; i++)
+	for (size_t i = 0; n->kids && i < n->n; i++)
 		json_free(n->kids[i]);
 	free(n->kids);
+	free(n->nums);
 	free(n->text);
 	free(n->key);
 	free(n);
@@ -523,9 +645,71 @@ const struct json *json_get(const struct json *obj, const char *key)
 	return NULL;
 }
 
+/* A packed number's text, rebuilt from its double when its node is
+ * built (json.h): the shortest of %.15g to %.17g that reads back as the
+ * same double.  A whole number below 1e17 goes straight to %.17g, which
+ * writes it in plain digits where %.15g would write 1e+15. */
+static const char *number_text(double v, char *buf, size_t len)
+{
+	for (int prec = v == floor(v) && fabs(v) < 1e17 ? 17 : 15; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+/* The nodes of a packed array, for json_index: built only when a reader
+ * asks for one, so that one reading the numbers alone (record.c) never
+ * pays 100 bytes a number for them.  All or none: 0 or -1. */
+static int build_kids(struct json *arr)
+{
+	char text[32];
+	size_t i;
+	struct json **kids = calloc(arr->n, sizeof *kids);
+	if (!kids)
+		return -1;
+	for (i = 0; i < arr->n; i++) {
+		struct json *k = kids[i] = calloc(1, sizeof *k);
+		if (!k || !(k->text = strdup(number_text(arr->nums[i], text, sizeof text))))
+			break;
+		k->type = JSON_NUMBER;
+		k->number = arr->nums[i];
+	}
+	if (i < arr->n) {
+		for (size_t k = 0; k <= i; k++)
+			json_free(kids[k]);
+		free(kids);
+		return -1;
+	}
+	arr->kids = kids;
+	return 0;
+}
+
+/* The cast is sound: every node was allocated writable by json_parse. */
 const struct json *json_index(const struct json *n, size_t i)
 {
-	return n && i < n->n ? n->kids[i] : NULL;
+	if (!n || i >= n->n)
+		return NULL;
+	if (n->nums && !n->kids && build_kids((struct json *)n))
+		return NULL;
+	return n->kids[i];
+}
+
+const double *json_numbers(const struct json *arr, size_t *count)
+{
+	int packed = json_type(arr) == JSON_ARRAY && arr->nums;
+	if (count)
+		*count = packed ? arr->n : 0;
+	return packed ? arr->nums : NULL;
+}
+
+double json_number_at(const struct json *n, size_t i)
+{
+	if (!n || i >= n->n)
+		return NAN;
+	return n->nums ? n->nums[i] : json_number(n->kids[i]);
 }
 
 const char *json_key(const struct json *obj, size_t i)

@@ -102,7 +102,9 @@ void record_free(struct record *r)
 	r->n = 0;
 }
 
-/* A point's samples, or NULL (with *n 0) where it has none. */
+/* A point's samples, or NULL (with *n 0) where it has none.  Read with
+ * json_number_at, so that a packed samples_ms (json.h) is copied from its
+ * doubles, never given a node for each sample. */
 static double *samples(const struct record_point *p, size_t *n)
 {
 	const struct json *s = json_get(p->row, "samples_ms");
@@ -113,7 +115,7 @@ static double *samples(const struct record_point *p, size_t *n)
 	    || !(v = malloc(json_len(s) * sizeof *v)))
 		return NULL;
 	for (size_t i = 0; i < json_len(s); i++)
-		v[(*n)++] = json_number(json_index(s, i));
+		v[(*n)++] = json_number_at(s, i);
 	return v;
 }
 
