@@ -315,22 +315,36 @@ START_TEST(options_on_gpu)
 }
 END_TEST
 
-/* reduce.best's finishes, each verified in both types: one cluster (2 to
- * 16 blocks, the sums meeting in rank 0's shared memory), the last block's
- * ticket, and the automatic choice, at sizes with tails; a cluster larger
- * than the GPU's is refused in one line. */
+/* reduce.best's finishes, each verified in both types: block 0 gathering
+ * the epoch-tagged sums (auto), one cluster (2 to 16 blocks, the sums
+ * meeting in rank 0's shared memory) and the last block's ticket, at
+ * sizes with tails and at the edges of one block's single round (16384
+ * at 512 threads); block 0 also gathers from a grid larger than the GPU
+ * holds at once, whose blocks wait for one another's places; a cluster
+ * larger than the GPU's is refused in one line. */
 START_TEST(best_finishes_verify)
 {
-	char *sizes[] = { "run", "reduce.best", "-n", "65536,262144,100003,4099", "-t", "int,float", "-p",
-			  "finish=auto,cluster,last_block", "-b", "512", "-r", "3", "-w", "1", "--format", "json", NULL };
-	gpulab(sizes);
-	ck_assert_msg(o.status == 0 && json_valid(o.out) && !strstr(o.out, "\"verified\": false"), "exit %d: %s%s", o.status,
+	/* one finish a run: 18 rows of JSON stay within what run_cmd keeps */
+	char *finishes[] = { "finish=auto", "finish=first_block", "finish=cluster", "finish=last_block" };
+	for (int f = 0; f < 4; f++) {
+		char *sizes[] = { "run", "reduce.best", "-n", "1,3,4096,16384,16387,65536,262144,100003,4099", "-t",
+				  "int,float", "-p", finishes[f], "-b", "512", "-r", "3", "-w", "1", "--format", "json", NULL };
+		gpulab(sizes);
+		ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 18,
+			      "%s: exit %d: %.2000s%s", finishes[f], o.status, o.out, o.err);
+		char *blocks[] = { "run", "reduce.best", "-n", "100003", "-t", "int,float", "-p", "blocks=2,3,7,16", "-p",
+				   finishes[f], "-b", "128,1024", "-r", "3", "-w", "1", "--format", "json", NULL };
+		gpulab(blocks);
+		ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 16,
+			      "%s, blocks=2,3,7,16: exit %d: %.2000s%s", finishes[f], o.status, o.out, o.err);
+	}
+	ck_assert_msg(strstr(o.out, "\"blocks\": 16, \"finish\": \"last_block\""), "%.2000s", o.out);
+	char *crowded[] = { "run", "reduce.best", "-n", "1000003", "-t", "int,float", "-p", "blocks=1000", "-p",
+			    "finish=first_block,last_block", "-b", "1024", "-r", "3", "-w", "1", "--format", "json", NULL };
+	gpulab(crowded);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 4
+		      && strstr(o.out, "\"blocks\": 1000, \"finish\": \"first_block\""), "exit %d: %.2000s%s", o.status,
 		      o.out, o.err);
-	char *blocks[] = { "run", "reduce.best", "-n", "100003", "-t", "int,float", "-p", "blocks=2,3,7,16", "-p",
-			   "finish=cluster,last_block", "-b", "128,1024", "-r", "3", "-w", "1", "--format", "json", NULL };
-	gpulab(blocks);
-	ck_assert_msg(o.status == 0 && json_valid(o.out) && !strstr(o.out, "\"verified\": false")
-		      && strstr(o.out, "\"blocks\": 16, \"finish\": \"cluster\""), "exit %d: %s%s", o.status, o.out, o.err);
 	char *too_big[] = { "run", "reduce.best", "-n", "100003", "-p", "blocks=17", "-p", "finish=cluster", NULL };
 	gpulab(too_big);
 	ck_assert_msg(o.status == EXIT_PARAM && strstr(o.out, "17 blocks of 512 threads, and a cluster holds at most 16 here"),

@@ -158,7 +158,7 @@ int traffic(gpulab_ctx *ctx, uint64_t read, uint64_t written, uint64_t device)
 
 /* --- the `best` reduction on one GPU ---------------------------------------------- */
 
-template <typename T> using best_fn = void (*)(const T *, size_t, T *, unsigned *, T *);
+template <typename T> using best_fn = void (*)(const T *, size_t, best_meet<T>, T *);
 
 template <typename T>
 best_fn<T> best_kernel(unsigned block)
@@ -208,7 +208,8 @@ struct summer {
 			LAB_TRY(ctx, cudaMemsetAsync(out, 0, sizeof(T), q));
 			return GPULAB_OK;
 		}
-		best_kernel<T>(block)<<<grid, block, 0, q>>>(in, n, partials, tickets, out);
+		best_meet<T> last_block = { nullptr, 0, partials, tickets }; /* the ticket: no epoch to keep per launch */
+		best_kernel<T>(block)<<<grid, block, 0, q>>>(in, n, last_block, out);
 		LAB_LAUNCHED(ctx);
 		return GPULAB_OK;
 	}

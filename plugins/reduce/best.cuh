@@ -1,12 +1,14 @@
 /*
  * `best`: a complete reduction in one launch.  A persistent grid (as many
- * blocks as fit on the GPU at once, fewer where the input gives a block
- * less than one round of loads, and one block up to two rounds) streams
- * the input with 16-byte loads, eight in flight per thread; each block
- * reduces in registers with shuffles, writes its sum, and the last block
- * to finish (counted with an acq_rel atomic ticket) adds the block sums;
- * a grid of one cluster adds them in distributed shared memory instead.  It returns one value,
- * as cub::DeviceReduce::Sum does, but in one launch instead of two.
+ * blocks as fit on the GPU at once, fewer where the input is small)
+ * streams the input with 16-byte loads, eight in flight per thread; each
+ * block reduces in registers with shuffles, and the block sums meet in
+ * one of three ways (best_meet): block 0 gathers every block's sum,
+ * tagged with the launch's epoch; or the last block to finish, counted
+ * with an atomic ticket, adds them (the CUDA samples' threadFenceReduction);
+ * or, where the grid is one thread-block cluster, in distributed shared
+ * memory.  It returns one value, as cub::DeviceReduce::Sum does, but in
+ * one launch instead of two.
  */
 #ifndef GPULAB_REDUCE_BEST_CUH
 #define GPULAB_REDUCE_BEST_CUH
@@ -15,6 +17,9 @@
 
 #include <cooperative_groups.h>
 #include <cuda/atomic>
+
+#include <cstring>
+#include <type_traits>
 
 template <typename T> struct vec4;
 template <> struct vec4<int> { using type = int4; };
@@ -26,25 +31,95 @@ __device__ __forceinline__ auto hsum(V v) -> decltype(v.x)
 	return (v.x + v.y) + (v.z + v.w);
 }
 
-/* The sum of the block's `v`s, in thread 0. */
-template <typename T, unsigned BLOCK>
-__device__ T block_sum(T v)
+/* The sum of the `v`s of a warp's first `used` lanes (of at most
+ * `lanes`, a power of two; the rest hold 0), in lane 0.  Ints in one
+ * instruction where the GPU has it (redux.sync, sm_80 on): a block's sum
+ * is on the critical path of every launch, and five dependent shuffles
+ * cost more than the loads of a small input.  Floats in as many
+ * shuffles as `used` needs. */
+template <typename T, unsigned lanes = 32>
+__device__ __forceinline__ T warp_sum(T v, unsigned used = lanes)
 {
-	__shared__ T warp_sums[BLOCK / 32];
-	unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	v = warp_reduce_shfl(v);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	constexpr bool redux = std::is_same_v<T, int>;
+#else
+	constexpr bool redux = false;
+#endif
+	if constexpr (redux) {
+		return __reduce_add_sync(0xffffffffu, v);
+	} else {
+#pragma unroll
+		for (unsigned off = lanes / 2; off > 0; off >>= 1)
+			if (off < used) /* the same in every lane */
+				v += __shfl_down_sync(0xffffffffu, v, off);
+		return v;
+	}
+}
+
+/* The sum of the `v`s of the block's first `threads` threads (a
+ * multiple of 32; the others have left), in thread 0: each warp's sum,
+ * then warp 0 adds those. */
+template <typename T, unsigned BLOCK>
+__device__ T block_sum(T v, unsigned threads = BLOCK)
+{
+	constexpr unsigned warps = BLOCK / 32;
+	__shared__ T warp_sums[warps];
+	unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, used = threads / 32;
+	v = warp_sum(v);
 	if (lane == 0)
 		warp_sums[warp] = v;
-	__syncthreads();
-	v = threadIdx.x < BLOCK / 32 ? warp_sums[threadIdx.x] : T(0);
+	if (threads == BLOCK)
+		__syncthreads();
+	else /* a barrier of the threads still here */
+		asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
 	if (warp == 0)
-		v = warp_reduce_shfl(v);
+		v = warp_sum<T, warps>(lane < used ? warp_sums[lane] : T(0), used);
 	return v;
 }
 
 /* Loads issued together per thread and iteration: with 16 B each, 8 keep
  * enough bytes in flight to cover device-memory latency at full rate. */
 const int best_loads = 8;
+
+/* best's kernels promise the compiler at most 1024 threads per SM (half
+ * of Hopper's 2048), so it may give each thread 64 registers.  Aiming at
+ * 2048, it keeps 32, enough for only four 16-byte loads in flight: the
+ * other four waited for the first four's adds (seen in the SASS), which
+ * put a second memory latency into every round of loads. */
+#define BEST_BOUNDS(BLOCK) __launch_bounds__(BLOCK, 1024 / (BLOCK))
+
+/* Where one block covers the input in one round (a small n), the threads
+ * it takes: a warp for each best_loads * 32 vectors, at least one (the
+ * last n % 4 are warp 0's).  The rest leave at once, so that the block's
+ * sum waits on no warp without data. */
+template <unsigned BLOCK>
+__device__ __forceinline__ unsigned tile_threads(unsigned n)
+{
+	unsigned warps = (n / 4 + best_loads * 32 - 1) / (best_loads * 32);
+	return warps == 0 ? 32 : warps * 32 < BLOCK ? warps * 32 : BLOCK;
+}
+
+/* This thread's share of such a sum, over `threads` threads: 32-bit
+ * indices, one base address and a multiple of the stride per load.
+ * On an input this small, the block's instructions, not its bytes, are
+ * the time (2^12 ints, read in ncu: stream_sum's took 160 warp
+ * instructions a warp against cub's 55). */
+template <typename T>
+__device__ __forceinline__ T tile_sum(const T *__restrict__ in, unsigned n, unsigned threads)
+{
+	using V = typename vec4<T>::type;
+	const V *in4 = reinterpret_cast<const V *>(in) + threadIdx.x;
+	const unsigned nv = n / 4, t = nv * 4 + threadIdx.x;
+	T sum = t < n ? in[t] : T(0);
+	V v[best_loads];
+#pragma unroll
+	for (int k = 0; k < best_loads; k++)
+		v[k] = threadIdx.x + k * threads < nv ? in4[k * threads] : V{ 0, 0, 0, 0 };
+#pragma unroll
+	for (int k = 0; k < best_loads; k++)
+		sum += hsum(v[k]);
+	return sum;
+}
 
 /* This thread's share of the sum: the grid streams the input with
  * 16-byte loads, best_loads in flight per thread. */
@@ -54,7 +129,9 @@ __device__ __forceinline__ T stream_sum(const T *__restrict__ in, size_t n)
 	using V = typename vec4<T>::type;
 	const V *in4 = reinterpret_cast<const V *>(in); /* cudaMalloc aligns to 256 B */
 	const size_t nv = n / 4, stride = (size_t)gridDim.x * BLOCK;
-	T sum = 0;
+	/* the last n % 4, loaded first so that it is in flight with the rest */
+	size_t t = nv * 4 + (size_t)blockIdx.x * BLOCK + threadIdx.x;
+	T sum = t < n ? in[t] : T(0);
 	/* predicated rather than a separate remainder loop, so the last
 	 * iteration's loads are in flight together too */
 	for (size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x; i < nv; i += best_loads * stride) {
@@ -66,31 +143,80 @@ __device__ __forceinline__ T stream_sum(const T *__restrict__ in, size_t n)
 		for (int k = 0; k < best_loads; k++)
 			sum += hsum(v[k]);
 	}
-	size_t t = nv * 4 + (size_t)blockIdx.x * BLOCK + threadIdx.x; /* the last n % 4 */
-	if (t < n)
-		sum += in[t];
 	return sum;
 }
 
-template <typename T, unsigned BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T *out)
+/* Where the block sums of a grid of several blocks meet.  With `tagged`,
+ * block 0 gathers them: each other block stores its sum and this
+ * launch's epoch in one 64-bit word, and block 0 waits for every word to
+ * carry the epoch.  One store each and one read, with no fence, atomic
+ * or counter to reset; a new epoch per launch tells this launch's sums
+ * from the last one's.  Without it, the last block to take a ticket adds
+ * the sums that the others stored before taking theirs. */
+template <typename T>
+struct best_meet {
+	unsigned long long *tagged; /* first block: one {epoch, sum} per block, zero before the first launch */
+	unsigned epoch;             /* first block: this launch's, never 0 */
+	T *partials;                /* last block: one sum per block */
+	unsigned *tickets;          /* last block: blocks finished, 0 between launches */
+};
+
+template <typename T>
+__device__ __forceinline__ unsigned long long tag(T sum, unsigned epoch)
 {
-	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n));
-	if (gridDim.x == 1) { /* small n: one block has the whole sum, with no fence, atomic or second pass */
+	unsigned bits;
+	static_assert(sizeof(T) == sizeof bits, "a 32-bit sum");
+	memcpy(&bits, &sum, sizeof bits);
+	return (unsigned long long)epoch << 32 | bits;
+}
+
+/* The sum in *word once it carries `epoch`. */
+template <typename T>
+__device__ __forceinline__ T wait_for(unsigned long long *word, unsigned epoch)
+{
+	cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(*word);
+	unsigned long long x;
+	while ((unsigned)((x = w.load(cuda::memory_order_relaxed)) >> 32) != epoch)
+		;
+	unsigned bits = (unsigned)x;
+	T sum;
+	memcpy(&sum, &bits, sizeof sum);
+	return sum;
+}
+
+/* Block 0 adds every block's sum, in a fixed order, so a float total is
+ * the same from launch to launch; the other blocks only store theirs. */
+template <typename T, unsigned BLOCK>
+__device__ void gather_first(T sum, const best_meet<T> &m, T *out)
+{
+	if (blockIdx.x != 0) {
 		if (threadIdx.x == 0)
-			*out = sum;
+			cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(m.tagged[blockIdx.x])
+				.store(tag(sum, m.epoch), cuda::memory_order_relaxed);
 		return;
 	}
+	T v = threadIdx.x == 0 ? sum : T(0);
+	for (unsigned k = threadIdx.x; k < gridDim.x; k += BLOCK)
+		if (k)
+			v += wait_for<T>(&m.tagged[k], m.epoch);
+	__syncthreads(); /* block_sum's warp_sums: its first use is read */
+	v = block_sum<T, BLOCK>(v);
+	if (threadIdx.x == 0)
+		*out = v;
+}
 
+/* The last block to take a ticket adds the sums the others stored. */
+template <typename T, unsigned BLOCK>
+__device__ void last_adds(T sum, const best_meet<T> &m, T *out)
+{
 	__shared__ bool last;
 	if (threadIdx.x == 0) {
-		partials[blockIdx.x] = sum;
+		m.partials[blockIdx.x] = sum;
 		/* release: the sum is visible before the ticket is; acquire:
 		 * the last block sees every sum.  The book's __threadfence()
 		 * is a sequentially consistent fence, more than this needs
 		 * (measured level or slightly slower, docs/bench-reduce-small.md) */
-		cuda::atomic_ref<unsigned, cuda::thread_scope_device> ticket(*tickets);
+		cuda::atomic_ref<unsigned, cuda::thread_scope_device> ticket(*m.tickets);
 		last = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
 	}
 	__syncthreads();
@@ -98,11 +224,34 @@ reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T
 		return;
 	sum = 0;
 	for (unsigned k = threadIdx.x; k < gridDim.x; k += BLOCK)
-		sum += __ldcg(&partials[k]); /* from L2, where the ticket's release put them */
+		sum += __ldcg(&m.partials[k]); /* from L2, where the ticket's release put them */
 	sum = block_sum<T, BLOCK>(sum);
 	if (threadIdx.x == 0) {
 		*out = sum;
-		*tickets = 0; /* ready for the next launch */
+		*m.tickets = 0; /* ready for the next launch */
+	}
+}
+
+template <typename T, unsigned BLOCK>
+__global__ void BEST_BOUNDS(BLOCK) reduceBest(const T *__restrict__ in, size_t n, best_meet<T> m, T *out)
+{
+	if (gridDim.x == 1 && n <= 4ull * best_loads * BLOCK) { /* small n: one round of one block */
+		unsigned threads = tile_threads<BLOCK>((unsigned)n);
+		if (threadIdx.x >= threads)
+			return;
+		T sum = block_sum<T, BLOCK>(tile_sum<T>(in, (unsigned)n, threads), threads);
+		if (threadIdx.x == 0)
+			*out = sum;
+		return;
+	}
+	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n));
+	if (gridDim.x == 1) { /* -p blocks=1: one block has the whole sum */
+		if (threadIdx.x == 0)
+			*out = sum;
+	} else if (m.tagged) {
+		gather_first<T, BLOCK>(sum, m, out);
+	} else {
+		last_adds<T, BLOCK>(sum, m, out);
 	}
 }
 
@@ -119,8 +268,7 @@ reduceBest(const T *__restrict__ in, size_t n, T *partials, unsigned *tickets, T
  * by rank 0 from the others, took 5.1 us at 2^16 ints; this, 4.7.)
  */
 template <typename T, unsigned BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-reduceBestCluster(const T *__restrict__ in, size_t n, T *out)
+__global__ void BEST_BOUNDS(BLOCK) reduceBestCluster(const T *__restrict__ in, size_t n, T *out)
 {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 	namespace cg = cooperative_groups;
@@ -138,7 +286,7 @@ reduceBestCluster(const T *__restrict__ in, size_t n, T *out)
 	asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
 	if (threadIdx.x < 32) {
 		T v = threadIdx.x < cluster.num_blocks() ? sums[threadIdx.x] : T(0);
-		v = warp_reduce_shfl(v);
+		v = warp_sum<T, 16>(v);
 		if (threadIdx.x == 0)
 			*out = v;
 	}

@@ -24,13 +24,15 @@ struct args {
 	T *work;              /* in-place kernels: a padded copy of in */
 	T *partials;          /* one per block */
 	T *out;               /* complete reductions: the sum */
-	unsigned *tickets;    /* best: blocks finished */
+	unsigned *tickets;    /* best, last block: blocks finished */
 	void *temp;           /* cub: its temporary storage */
 	size_t temp_bytes;
 	size_t n;             /* the book's kernels take it as unsigned: they stop at 2^31 - 1 */
 	unsigned grid, block;
 	cudaStream_t s;
 	bool cluster;         /* best: the grid is one cluster (reduceBestCluster) */
+	unsigned long long *tagged; /* best, first block: one {epoch, sum} per block; null: the last block adds */
+	unsigned epoch;       /* best, first block: this launch's */
 };
 
 template <typename T> using launch_fn = void (*)(const args<T> &);
@@ -119,7 +121,8 @@ template <typename T, unsigned B> struct best_k {
 	static void go(const args<T> &a)
 	{
 		if (!a.cluster) {
-			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, a.partials, a.tickets, a.out);
+			best_meet<T> m = { a.tagged, a.epoch, a.partials, a.tickets };
+			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, m, a.out);
 			return;
 		}
 		cudaLaunchAttribute one_cluster = { .id = cudaLaunchAttributeClusterDimension };
@@ -190,15 +193,17 @@ struct opts {
 	unsigned finish; /* best: how block sums meet; enum finish */
 };
 
-enum finish { FINISH_AUTO, FINISH_LAST_BLOCK, FINISH_CLUSTER };
+enum finish { FINISH_AUTO, FINISH_FIRST_BLOCK, FINISH_LAST_BLOCK, FINISH_CLUSTER };
 
 struct state : lab::state {
 	void *in = nullptr, *work = nullptr, *partials = nullptr, *out = nullptr, *temp = nullptr;
 	unsigned *tickets = nullptr;
+	unsigned long long *tagged = nullptr; /* best: its first block gathers; null otherwise */
+	unsigned epoch = 0;            /* best: the last launch's, for tagged */
 	void *h_partials = nullptr;    /* pinned, so the copy back is asynchronous */
 	size_t temp_bytes = 0, n_pad = 0;
 	unsigned grid = 0;
-	bool cluster = false;          /* best: its grid is one cluster */
+	unsigned meet = 0;             /* best: how its block sums meet (enum finish, not auto) */
 	double want = 0, sum_abs = 0;  /* the CPU's sum and the sum of magnitudes */
 	double host_sum = 0;           /* host_finish: what host() added up */
 };
@@ -268,27 +273,34 @@ cudaError_t best_max_cluster(unsigned block, int *blocks)
 	}
 }
 
-/* Blocks that each have a full round of loads to issue (more add block
- * sums to combine but no bytes in flight), and one block where there are
- * at most two rounds: combining the sums of several blocks costs about
- * as much as one SM's second round.  Held-timed on the H200
- * (docs/bench-reduce-small.md): 2^15 ints took 4.6 us in one block of
- * 512 and 4.6-4.7 in two; 2^16 took 5.5 in one and 5.2-5.4 in four. */
-uint64_t useful_blocks(uint64_t n, unsigned block, bool one_up_to_two)
+/* Blocks worth launching for n, in rounds (one round: every thread of
+ * one block with its best_loads loads in flight).  One block while n is
+ * at most one round, since its sum needs no meeting; then two blocks a
+ * round, so that a thread has about half a round in flight and more SMs
+ * pull from L2 at once, up to one block an SM; from one round an SM on,
+ * as many as the GPU holds (persistent_grid caps it).  Held-timed over
+ * -p blocks on the H200 (docs/bench-reduce-small.md, the grid): 2^14
+ * ints in one block of 512, 3.8 us against 4.1-4.4 in 4 to 264; 2^20,
+ * 4.7 in 66 or 132 against 5.6 in 16 and 4.9 in 264. */
+uint64_t useful_blocks(uint64_t n, unsigned block, unsigned sms, bool one_for_one_round)
 {
 	uint64_t rounds = lab::div_up(n, 4ull * best_loads * block);
-	return rounds <= 2 && one_up_to_two ? 1 : rounds;
+	if (rounds <= 1 && one_for_one_round)
+		return 1;
+	return rounds >= sms ? rounds : std::min<uint64_t>(2 * rounds, sms);
 }
 
-/* best's grid, and whether it is one cluster: useful blocks, as many as
- * the GPU holds at once at most.  Where that is several blocks but few
- * enough for one cluster, their sums meet in the cluster's shared memory
- * rather than through an atomic ticket and the last block's read of the
- * sums from L2 (2^16 ints: 4.8 us against 5.4).  -p blocks and -p finish
- * choose instead, for the lesson; a finish asked for keeps two blocks
- * at two rounds, so that it is what runs. */
+/* best's grid, and how its block sums meet (*meet: enum finish, never
+ * auto): useful blocks, as many as the GPU holds at once at most, and
+ * block 0 gathers their sums.  A cluster no longer pays there: 16
+ * blocks at 2^16 ints took 4.0 us so on the H200, 4.4 in a cluster and
+ * 4.9 with the ticket (docs/bench-reduce-small.md).  -p blocks and
+ * -p finish choose instead,
+ * for the lesson: a finish asked for keeps two blocks at one round, so
+ * that it is what runs, and a cluster asked for gets no more blocks
+ * than one holds, unless -p blocks says how many. */
 template <typename T>
-int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
+int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 {
 	const opts &o = lab::opts<opts>(ctx);
 	const void *k;
@@ -299,29 +311,33 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, bool *cluster)
 	case 512: k = (const void *)reduceBest<T, 512>; break;
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	int rc, most = 0;
-	*cluster = false;
+	int rc, dev, sms, most = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (o.blocks)
 		*grid = (unsigned)o.blocks;
 	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
-					    useful_blocks(ctx->elements, ctx->block, o.finish == FINISH_AUTO), grid)))
+					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
-	if (o.finish == FINISH_LAST_BLOCK || *grid == 1)
+	/* auto: block 0 gathers; and one block has nothing to meet: it writes its sum */
+	*meet = *grid == 1 || o.finish == FINISH_AUTO ? FINISH_FIRST_BLOCK : o.finish;
+	if (*meet != FINISH_CLUSTER)
 		return GPULAB_OK;
-	if (*grid <= 16 && best_max_cluster<T>(ctx->block, &most) != cudaSuccess) {
-		cudaGetLastError(); /* no cluster, then: the last block finishes */
+	if (best_max_cluster<T>(ctx->block, &most) != cudaSuccess) {
+		cudaGetLastError(); /* no cluster, then */
 		most = 0;
 	}
-	*cluster = *grid <= (unsigned)std::min(most, 16); /* 16: reduceBestCluster's sums[] */
-	if (o.finish == FINISH_CLUSTER && !*cluster) {
-		if (most || *grid > 16) /* past 16, unasked: reduceBestCluster's own limit */
-			ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here",
-				   *grid, ctx->block, *grid > 16 ? 16 : std::min(most, 16));
-		else
-			ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
-		return GPULAB_EPARAM;
-	}
-	return GPULAB_OK;
+	most = std::min(most, 16); /* 16: reduceBestCluster's sums[] */
+	if (most && !o.blocks) /* a cluster asked for, and no grid: as many blocks as one holds */
+		*grid = std::min(*grid, (unsigned)most);
+	if (*grid <= (unsigned)most)
+		return GPULAB_OK;
+	if (most)
+		ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here", *grid,
+			   ctx->block, most);
+	else
+		ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
+	return GPULAB_EPARAM;
 }
 
 template <typename T>
@@ -335,7 +351,7 @@ int setup_t(gpulab_ctx *ctx)
 		return rc;
 	s->grid = (unsigned)lab::div_up(n, per_block(ctx, v));
 	s->n_pad = (size_t)s->grid * per_block(ctx, v);
-	if (v->launch_int == best<int> && (rc = best_grid<T>(ctx, &s->grid, &s->cluster)) != GPULAB_OK)
+	if (v->launch_int == best<int> && (rc = best_grid<T>(ctx, &s->grid, &s->meet)) != GPULAB_OK)
 		return rc;
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
 	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
@@ -343,6 +359,11 @@ int setup_t(gpulab_ctx *ctx)
 	    || (v->host_finish && (rc = s->alloc_pinned(ctx, (T **)&s->h_partials, s->grid))))
 		return rc;
 	LAB_TRY(ctx, cudaMemset(s->tickets, 0, sizeof(unsigned)));
+	if (v->launch_int == best<int> && s->meet == FINISH_FIRST_BLOCK && s->grid > 1) {
+		if ((rc = s->alloc(ctx, &s->tagged, s->grid)))
+			return rc;
+		LAB_TRY(ctx, cudaMemset(s->tagged, 0, s->grid * sizeof *s->tagged)); /* epoch 0: none yet */
+	}
 	if (v->launch_int == cub_sum<int>) {
 		args<T> a = { (const T *)s->in, nullptr, nullptr, (T *)s->out, nullptr, nullptr, 0, n, 0, 0, 0 };
 		LAB_TRY(ctx, cub_call(a, &s->temp_bytes));
@@ -374,7 +395,10 @@ int run_t(gpulab_ctx *ctx)
 	const variant *v = of(ctx);
 	state *s = st(ctx);
 	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
-		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx), s->cluster };
+		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx), s->meet == FINISH_CLUSTER,
+		      s->tagged, 0 };
+	if (s->tagged && (a.epoch = ++s->epoch) == 0) /* 0 marks a word never written */
+		a.epoch = s->epoch = 1;
 	launcher<T>(v)(a);
 	LAB_LAUNCHED(ctx);
 	if (v->host_finish)
@@ -414,12 +438,12 @@ const gpulab_param params[] = {
 const gpulab_param best_params[] = {
 	LAB_SEED(opts, seed),
 	{ .key = "blocks", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, blocks), .def = "0",
-	  .help = "blocks in the grid; 0: one per round of loads (one block up to two), at most what the GPU holds at once",
+	  .help = "blocks in the grid; 0: one up to a round of loads, then two a round up to one an SM, then as many as the GPU holds",
 	  .min = 0,
 	  .max = 1 << 20 },
 	{ .key = "finish", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, finish), .def = "auto",
-	  .help = "how the block sums meet: in one cluster's shared memory where the grid fits one, else the last block; "
-		  "or either", .choices = "auto|last_block|cluster" },
+	  .help = "how the block sums meet: block 0 gathers them (auto is this); the last block to take a ticket adds "
+		  "them; or, where the grid fits one cluster, in its shared memory", .choices = "auto|first_block|last_block|cluster" },
 	{ nullptr }
 };
 
@@ -458,7 +482,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
-	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, shuffles; block sums meet in a cluster or the last block", REDUCE64(512, v_best, best_params) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; block 0 gathers the block sums", REDUCE64(512, v_best, best_params) },
 };
 
 const gpulab_plugin plugin = {
