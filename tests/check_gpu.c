@@ -319,8 +319,10 @@ END_TEST
  * the epoch-tagged sums (auto), one cluster (2 to 16 blocks, the sums
  * meeting in rank 0's shared memory) and the last block's ticket, at
  * sizes with tails and at the edges of one block's single round (16384
- * at 512 threads); block 0 also gathers from a grid larger than the GPU
- * holds at once, whose blocks wait for one another's places; a cluster
+ * at 512 threads); auto with 64- and 128-thread blocks, whose full grid
+ * is more than block 0 has threads; block 0 also gathers from a grid
+ * larger than the GPU holds at once, whose blocks wait for one another's
+ * places; a cluster
  * larger than the GPU's is refused in one line. */
 START_TEST(best_finishes_verify)
 {
@@ -339,6 +341,12 @@ START_TEST(best_finishes_verify)
 			      "%s, blocks=2,3,7,16: exit %d: %.2000s%s", finishes[f], o.status, o.out, o.err);
 	}
 	ck_assert_msg(strstr(o.out, "\"blocks\": 16, \"finish\": \"last_block\""), "%.2000s", o.out);
+	/* auto with small blocks and a full grid: more blocks than block 0 has threads, so the ticket */
+	char *small_blocks[] = { "run", "reduce.best", "-n", "4194307", "-t", "int,float", "-b", "64,128", "-r", "3", "-w", "1",
+				 "--format", "json", NULL };
+	gpulab(small_blocks);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 4, "exit %d: %.2000s%s",
+		      o.status, o.out, o.err);
 	char *crowded[] = { "run", "reduce.best", "-n", "1000003", "-t", "int,float", "-p", "blocks=1000", "-p",
 			    "finish=first_block,last_block", "-b", "1024", "-r", "3", "-w", "1", "--format", "json", NULL };
 	gpulab(crowded);

@@ -170,19 +170,24 @@ __device__ __forceinline__ unsigned long long tag(T sum, unsigned epoch)
 	return (unsigned long long)epoch << 32 | bits;
 }
 
-/* The sum in *word once it carries `epoch`. */
-template <typename T>
-__device__ __forceinline__ T wait_for(unsigned long long *word, unsigned epoch)
+__device__ __forceinline__ unsigned long long load_word(unsigned long long *word)
 {
-	cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(*word);
-	unsigned long long x;
-	while ((unsigned)((x = w.load(cuda::memory_order_relaxed)) >> 32) != epoch)
-		;
+	return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*word).load(cuda::memory_order_relaxed);
+}
+
+template <typename T>
+__device__ __forceinline__ T untag(unsigned long long x)
+{
 	unsigned bits = (unsigned)x;
 	T sum;
 	memcpy(&sum, &bits, sizeof sum);
 	return sum;
 }
+
+/* Words one thread of block 0 asks for before it waits on any: past
+ * BLOCK blocks (small blocks, a full grid) a thread has several, and
+ * should wait one round trip for them, not one each. */
+const int best_gather = 8;
 
 /* Block 0 adds every block's sum, in a fixed order, so a float total is
  * the same from launch to launch; the other blocks only store theirs. */
@@ -196,9 +201,20 @@ __device__ void gather_first(T sum, const best_meet<T> &m, T *out)
 		return;
 	}
 	T v = threadIdx.x == 0 ? sum : T(0);
-	for (unsigned k = threadIdx.x; k < gridDim.x; k += BLOCK)
-		if (k)
-			v += wait_for<T>(&m.tagged[k], m.epoch);
+	for (unsigned k0 = threadIdx.x; k0 < gridDim.x; k0 += best_gather * BLOCK) {
+		unsigned long long w[best_gather];
+#pragma unroll
+		for (int j = 0; j < best_gather; j++) {
+			unsigned k = k0 + j * BLOCK;
+			w[j] = k && k < gridDim.x ? load_word(&m.tagged[k]) : tag(T(0), m.epoch);
+		}
+#pragma unroll
+		for (int j = 0; j < best_gather; j++) {
+			while ((unsigned)(w[j] >> 32) != m.epoch) /* not stored yet: ask again */
+				w[j] = load_word(&m.tagged[k0 + j * BLOCK]);
+			v += untag<T>(w[j]);
+		}
+	}
 	__syncthreads(); /* block_sum's warp_sums: its first use is read */
 	v = block_sum<T, BLOCK>(v);
 	if (threadIdx.x == 0)

@@ -292,13 +292,14 @@ uint64_t useful_blocks(uint64_t n, unsigned block, unsigned sms, bool one_for_on
 
 /* best's grid, and how its block sums meet (*meet: enum finish, never
  * auto): useful blocks, as many as the GPU holds at once at most, and
- * block 0 gathers their sums.  A cluster no longer pays there: 16
+ * block 0 gathers their sums (no more than it has threads; else the
+ * last block to take a ticket adds them).  A cluster no longer pays: 16
  * blocks at 2^16 ints took 4.0 us so on the H200, 4.4 in a cluster and
  * 4.9 with the ticket (docs/bench-reduce-small.md).  -p blocks and
- * -p finish choose instead,
- * for the lesson: a finish asked for keeps two blocks at one round, so
- * that it is what runs, and a cluster asked for gets no more blocks
- * than one holds, unless -p blocks says how many. */
+ * -p finish choose instead, for the lesson: a finish asked for keeps
+ * two blocks at one round, so that it is what runs, and a cluster asked
+ * for gets no more blocks than one holds, unless -p blocks says how
+ * many. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 {
@@ -319,8 +320,15 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
 					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
-	/* auto: block 0 gathers; and one block has nothing to meet: it writes its sum */
-	*meet = *grid == 1 || o.finish == FINISH_AUTO ? FINISH_FIRST_BLOCK : o.finish;
+	/* auto: block 0 gathers while each of its threads waits for one word
+	 * at most; past that (small blocks, a full grid) its spinning cost
+	 * more than the ticket: 2^24 ints in 64-thread blocks, 2772 of them,
+	 * 36.8 us against 23.2.  One block has nothing to meet: it writes
+	 * its sum. */
+	if (o.finish == FINISH_AUTO)
+		*meet = *grid <= ctx->block ? FINISH_FIRST_BLOCK : FINISH_LAST_BLOCK;
+	else
+		*meet = *grid == 1 ? FINISH_FIRST_BLOCK : o.finish;
 	if (*meet != FINISH_CLUSTER)
 		return GPULAB_OK;
 	if (best_max_cluster<T>(ctx->block, &most) != cudaSuccess) {
@@ -442,8 +450,9 @@ const gpulab_param best_params[] = {
 	  .min = 0,
 	  .max = 1 << 20 },
 	{ .key = "finish", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, finish), .def = "auto",
-	  .help = "how the block sums meet: block 0 gathers them (auto is this); the last block to take a ticket adds "
-		  "them; or, where the grid fits one cluster, in its shared memory", .choices = "auto|first_block|last_block|cluster" },
+	  .help = "how the block sums meet: block 0 gathers them; the last block to take a ticket adds them; or, where "
+		  "the grid fits one cluster, in its shared memory; auto: block 0 up to as many blocks as it has threads, "
+		  "else the last block", .choices = "auto|first_block|last_block|cluster" },
 	{ nullptr }
 };
 
