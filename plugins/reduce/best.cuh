@@ -2,7 +2,8 @@
  * `best`: a complete reduction in one launch.  A persistent grid (as many
  * blocks as fit on the GPU at once, fewer where the input is small)
  * streams the input with 16-byte loads, eight in flight per thread; each
- * block reduces in registers with shuffles, and the block sums meet in
+ * block reduces in registers (a redux or shuffles a warp), and the block
+ * sums meet in
  * one of three ways (best_meet): block 0 gathers every block's sum,
  * tagged with the launch's epoch; or the last block to finish, counted
  * with an atomic ticket, adds them (the CUDA samples' threadFenceReduction);
