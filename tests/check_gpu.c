@@ -322,8 +322,7 @@ END_TEST
  * at 512 threads); auto with 64- and 128-thread blocks, whose full grid
  * is more than block 0 has threads; block 0 also gathers from a grid
  * larger than the GPU holds at once, whose blocks wait for one another's
- * places; a cluster
- * larger than the GPU's is refused in one line. */
+ * places; a cluster larger than the GPU's is refused in one line. */
 START_TEST(best_finishes_verify)
 {
 	/* one finish a run: 18 rows of JSON stay within what run_cmd keeps */

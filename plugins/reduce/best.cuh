@@ -3,13 +3,12 @@
  * blocks as fit on the GPU at once, fewer where the input is small)
  * streams the input with 16-byte loads, eight in flight per thread; each
  * block reduces in registers (a redux or shuffles a warp), and the block
- * sums meet in
- * one of three ways (best_meet): block 0 gathers every block's sum,
- * tagged with the launch's epoch; or the last block to finish, counted
- * with an atomic ticket, adds them (the CUDA samples' threadFenceReduction);
- * or, where the grid is one thread-block cluster, in distributed shared
- * memory.  It returns one value, as cub::DeviceReduce::Sum does, but in
- * one launch instead of two.
+ * sums meet in one of three ways (best_meet): block 0 gathers every
+ * block's sum, tagged with the launch's epoch; or the last block to
+ * finish, counted with an atomic ticket, adds them (the CUDA samples'
+ * threadFenceReduction); or, where the grid is one thread-block cluster,
+ * in distributed shared memory.  It returns one value, as
+ * cub::DeviceReduce::Sum does, but in one launch instead of two.
  */
 #ifndef GPULAB_REDUCE_BEST_CUH
 #define GPULAB_REDUCE_BEST_CUH
@@ -89,6 +88,24 @@ const int best_loads = 8;
  * put a second memory latency into every round of loads. */
 #define BEST_BOUNDS(BLOCK) __launch_bounds__(BLOCK, 1024 / (BLOCK))
 
+/* One round of a thread's loads: best_loads vectors at i, i + stride,
+ * ..., those below nv, all asked for before the first add.  Predicated
+ * rather than a separate remainder, so a last, partial round's loads are
+ * in flight together too. */
+template <typename V, typename I>
+__device__ __forceinline__ auto round_sum(const V *__restrict__ in4, I i, I stride, I nv) -> decltype(V{}.x)
+{
+	V v[best_loads];
+#pragma unroll
+	for (int k = 0; k < best_loads; k++)
+		v[k] = i + k * stride < nv ? in4[i + k * stride] : V{ 0, 0, 0, 0 };
+	auto sum = hsum(v[0]);
+#pragma unroll
+	for (int k = 1; k < best_loads; k++)
+		sum += hsum(v[k]);
+	return sum;
+}
+
 /* Where one block covers the input in one round (a small n), the threads
  * it takes: a warp for each best_loads * 32 vectors, at least one (the
  * last n % 4 are warp 0's).  The rest leave at once, so that the block's
@@ -108,18 +125,9 @@ __device__ __forceinline__ unsigned tile_threads(unsigned n)
 template <typename T>
 __device__ __forceinline__ T tile_sum(const T *__restrict__ in, unsigned n, unsigned threads)
 {
-	using V = typename vec4<T>::type;
-	const V *in4 = reinterpret_cast<const V *>(in) + threadIdx.x;
 	const unsigned nv = n / 4, t = nv * 4 + threadIdx.x;
-	T sum = t < n ? in[t] : T(0);
-	V v[best_loads];
-#pragma unroll
-	for (int k = 0; k < best_loads; k++)
-		v[k] = threadIdx.x + k * threads < nv ? in4[k * threads] : V{ 0, 0, 0, 0 };
-#pragma unroll
-	for (int k = 0; k < best_loads; k++)
-		sum += hsum(v[k]);
-	return sum;
+	T tail = t < n ? in[t] : T(0);
+	return tail + round_sum(reinterpret_cast<const typename vec4<T>::type *>(in), threadIdx.x, threads, nv);
 }
 
 /* This thread's share of the sum: the grid streams the input with
@@ -133,17 +141,8 @@ __device__ __forceinline__ T stream_sum(const T *__restrict__ in, size_t n)
 	/* the last n % 4, loaded first so that it is in flight with the rest */
 	size_t t = nv * 4 + (size_t)blockIdx.x * BLOCK + threadIdx.x;
 	T sum = t < n ? in[t] : T(0);
-	/* predicated rather than a separate remainder loop, so the last
-	 * iteration's loads are in flight together too */
-	for (size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x; i < nv; i += best_loads * stride) {
-		V v[best_loads];
-#pragma unroll
-		for (int k = 0; k < best_loads; k++)
-			v[k] = i + k * stride < nv ? in4[i + k * stride] : V{ 0, 0, 0, 0 };
-#pragma unroll
-		for (int k = 0; k < best_loads; k++)
-			sum += hsum(v[k]);
-	}
+	for (size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x; i < nv; i += best_loads * stride)
+		sum += round_sum(in4, i, stride, nv);
 	return sum;
 }
 
@@ -171,9 +170,16 @@ __device__ __forceinline__ unsigned long long tag(T sum, unsigned epoch)
 	return (unsigned long long)epoch << 32 | bits;
 }
 
+/* A tagged word carries its sum and epoch together, so relaxed device-
+ * scope accesses are enough: no other memory is ordered by them. */
 __device__ __forceinline__ unsigned long long load_word(unsigned long long *word)
 {
 	return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*word).load(cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ void store_word(unsigned long long *word, unsigned long long x)
+{
+	cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*word).store(x, cuda::memory_order_relaxed);
 }
 
 template <typename T>
@@ -197,8 +203,7 @@ __device__ void gather_first(T sum, const best_meet<T> &m, T *out)
 {
 	if (blockIdx.x != 0) {
 		if (threadIdx.x == 0)
-			cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(m.tagged[blockIdx.x])
-				.store(tag(sum, m.epoch), cuda::memory_order_relaxed);
+			store_word(&m.tagged[blockIdx.x], tag(sum, m.epoch));
 		return;
 	}
 	T v = threadIdx.x == 0 ? sum : T(0);
