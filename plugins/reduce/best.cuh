@@ -56,9 +56,9 @@ __device__ __forceinline__ T warp_sum(T v, unsigned used = lanes)
 	}
 }
 
-/* The sum of the `v`s of the block's first `threads` threads (a
- * multiple of 32; the others have left), in thread 0: each warp's sum,
- * then warp 0 adds those. */
+/* The sum of the `v`s of the block's `threads` threads (a multiple of
+ * 32: BLOCK, or fewer where a one-round block is launched with only the
+ * warps it needs), in thread 0: each warp's sum, then warp 0 adds those. */
 template <typename T, unsigned BLOCK>
 __device__ T block_sum(T v, unsigned threads = BLOCK)
 {
@@ -68,10 +68,7 @@ __device__ T block_sum(T v, unsigned threads = BLOCK)
 	v = warp_sum(v);
 	if (lane == 0)
 		warp_sums[warp] = v;
-	if (threads == BLOCK)
-		__syncthreads();
-	else /* a barrier of the threads still here */
-		asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
+	__syncthreads();
 	if (warp == 0)
 		v = warp_sum<T, warps>(lane < used ? warp_sums[lane] : T(0), used);
 	return v;
@@ -107,14 +104,23 @@ __device__ __forceinline__ auto round_sum(const V *__restrict__ in4, I i, I stri
 }
 
 /* Where one block covers the input in one round (a small n), the threads
- * it takes: a warp for each best_loads * 32 vectors, at least one (the
- * last n % 4 are warp 0's).  The rest leave at once, so that the block's
- * sum waits on no warp without data. */
+ * it is launched with: a warp for each best_loads * 32 vectors, at least
+ * one (the last n % 4 are warp 0's), at most BLOCK.  A warp without data
+ * would still be launched, reach the block's barrier and be waited for:
+ * at 2^12 ints, 16 warps of which 12 left at once lost to cub's
+ * single-tile kernel, where 4 warps beat it. */
 template <unsigned BLOCK>
-__device__ __forceinline__ unsigned tile_threads(unsigned n)
+__host__ __device__ inline unsigned tile_threads(size_t n)
 {
-	unsigned warps = (n / 4 + best_loads * 32 - 1) / (best_loads * 32);
-	return warps == 0 ? 32 : warps * 32 < BLOCK ? warps * 32 : BLOCK;
+	size_t warps = (n / 4 + best_loads * 32 - 1) / (best_loads * 32);
+	return warps == 0 ? 32 : warps * 32 < BLOCK ? (unsigned)warps * 32 : BLOCK;
+}
+
+/* Whether n takes the one-block, one-round path (tile_sum). */
+template <unsigned BLOCK>
+__host__ __device__ inline bool one_tile(unsigned grid, size_t n)
+{
+	return grid == 1 && n <= 4ull * best_loads * BLOCK;
 }
 
 /* This thread's share of such a sum, over `threads` threads: 32-bit
@@ -257,11 +263,8 @@ __device__ void last_adds(T sum, const best_meet<T> &m, T *out)
 template <typename T, unsigned BLOCK>
 __global__ void BEST_BOUNDS(BLOCK) reduceBest(const T *__restrict__ in, size_t n, best_meet<T> m, T *out)
 {
-	if (gridDim.x == 1 && n <= 4ull * best_loads * BLOCK) { /* small n: one round of one block */
-		unsigned threads = tile_threads<BLOCK>((unsigned)n);
-		if (threadIdx.x >= threads)
-			return;
-		T sum = block_sum<T, BLOCK>(tile_sum<T>(in, (unsigned)n, threads), threads);
+	if (one_tile<BLOCK>(gridDim.x, n)) { /* small n: one round of one block, of tile_threads */
+		T sum = block_sum<T, BLOCK>(tile_sum<T>(in, (unsigned)n, blockDim.x), blockDim.x);
 		if (threadIdx.x == 0)
 			*out = sum;
 		return;

@@ -122,7 +122,8 @@ template <typename T, unsigned B> struct best_k {
 	{
 		if (!a.cluster) {
 			best_meet<T> m = { a.tagged, a.epoch, a.partials, a.tickets };
-			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, m, a.out);
+			unsigned threads = one_tile<B>(a.grid, a.n) ? tile_threads<B>(a.n) : B;
+			reduceBest<T, B><<<a.grid, threads, 0, a.s>>>(a.in, a.n, m, a.out);
 			return;
 		}
 		cudaLaunchAttribute one_cluster = { .id = cudaLaunchAttributeClusterDimension };
