@@ -106,9 +106,9 @@ __device__ __forceinline__ auto round_sum(const V *__restrict__ in4, I i, I stri
 /* Where one block covers the input in one round (a small n), the threads
  * it is launched with: a warp for each best_loads * 32 vectors, at least
  * one (the last n % 4 are warp 0's), at most BLOCK.  A warp without data
- * would still be launched, reach the block's barrier and be waited for:
- * at 2^12 ints, 16 warps of which 12 left at once lost to cub's
- * single-tile kernel, where 4 warps beat it. */
+ * would still be launched and scheduled: 1024 ints took 3.49 us in a
+ * block of 512 threads, 3.30 in one warp (held-timed A/B on an H200;
+ * 2^12, four warps, was level either way). */
 template <unsigned BLOCK>
 __host__ __device__ inline unsigned tile_threads(size_t n)
 {
@@ -215,8 +215,8 @@ const int best_gather = 16;
 
 /* This thread's share of the tagged words, `threads` of block 0 taking
  * them in turn (word 0, block 0's own, is `own`): the words of a batch
- * are all asked for, then each is waited for until it carries this
- * launch's epoch. */
+ * are all asked for, and those without this launch's epoch yet are all
+ * asked for again, together, until none is left. */
 template <typename T>
 __device__ T gather_words(const best_meet<T> &m, unsigned threads, T own)
 {

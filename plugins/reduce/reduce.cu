@@ -321,11 +321,13 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
 					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
-	/* auto: block 0 gathers while each of its threads waits for one word
-	 * at most; past that (small blocks, a full grid) its spinning cost
-	 * more than the ticket: 2^24 ints in 64-thread blocks, 2772 of them,
-	 * 36.8 us against 23.2.  One block has nothing to meet: it writes
-	 * its sum. */
+	/* auto: block 0 gathers while the grid has no more blocks than a
+	 * block has threads (at most 132 of 1024, 264 of 512: warp 0 alone
+	 * then takes the words, gather_first).  Past that (small blocks, a
+	 * full grid) block 0's spinning cost more than the ticket: 2^24 ints
+	 * in 2772 blocks of 64, 36.8 us against 23.2 (measured while all of
+	 * block 0 gathered; the rule was not re-measured for warp 0).  One
+	 * block has nothing to meet: it writes its sum. */
 	if (o.finish == FINISH_AUTO)
 		*meet = *grid <= ctx->block ? FINISH_FIRST_BLOCK : FINISH_LAST_BLOCK;
 	else
