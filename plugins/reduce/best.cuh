@@ -7,7 +7,8 @@
  * block's sum, tagged with the launch's epoch; or the last block to
  * finish, counted with an atomic ticket, adds them (the CUDA samples'
  * threadFenceReduction); or, where the grid is one thread-block cluster,
- * in distributed shared memory.  It returns one value, as
+ * in distributed shared memory.  An input that one block covers in one
+ * round has a kernel of its own.  It returns one value, as
  * cub::DeviceReduce::Sum does, but in one launch instead of two.
  */
 #ifndef GPULAB_REDUCE_BEST_CUH
@@ -110,15 +111,15 @@ __device__ __forceinline__ auto round_sum(const V *__restrict__ in4, I i, I stri
  * block of 512 threads, 3.30 in one warp (held-timed A/B on an H200;
  * 2^12, four warps, was level either way). */
 template <unsigned BLOCK>
-__host__ __device__ inline unsigned tile_threads(size_t n)
+inline unsigned tile_threads(size_t n)
 {
 	size_t warps = (n / 4 + best_loads * 32 - 1) / (best_loads * 32);
 	return warps == 0 ? 32 : warps * 32 < BLOCK ? (unsigned)warps * 32 : BLOCK;
 }
 
-/* Whether n takes the one-block, one-round path (tile_sum). */
+/* Whether n takes the one-block, one-round kernel (reduceBestTile). */
 template <unsigned BLOCK>
-__host__ __device__ inline bool one_tile(unsigned grid, size_t n)
+inline bool one_tile(unsigned grid, size_t n)
 {
 	return grid == 1 && n <= 4ull * best_loads * BLOCK;
 }
@@ -302,15 +303,24 @@ __device__ void last_adds(T sum, const best_meet<T> &m, T *out)
 	}
 }
 
+/* An input that one block covers in one round (one_tile), in one block
+ * of tile_threads.  A kernel of its own: as a branch of reduceBest, with
+ * that kernel's code and its 64 registers (48 here), it took one more
+ * tick of the timer (0.19 us) at some of 1024-16384, ints and floats:
+ * 4096 ints 3.52 us against 3.33 now, where CUB took 3.52; 16384 floats
+ * 3.94 against 3.74 (held-timed A/B on two H200s).  Its launch_bounds
+ * stay best's: with 32 registers it took a tick more again. */
+template <typename T, unsigned BLOCK>
+__global__ void BEST_BOUNDS(BLOCK) reduceBestTile(const T *__restrict__ in, unsigned n, T *out)
+{
+	T sum = block_sum<T, BLOCK>(tile_sum<T>(in, n, blockDim.x), blockDim.x);
+	if (threadIdx.x == 0)
+		*out = sum;
+}
+
 template <typename T, unsigned BLOCK>
 __global__ void BEST_BOUNDS(BLOCK) reduceBest(const T *__restrict__ in, size_t n, best_meet<T> m, T *out)
 {
-	if (one_tile<BLOCK>(gridDim.x, n)) { /* small n: one round of one block, of tile_threads */
-		T sum = block_sum<T, BLOCK>(tile_sum<T>(in, (unsigned)n, blockDim.x), blockDim.x);
-		if (threadIdx.x == 0)
-			*out = sum;
-		return;
-	}
 	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n));
 	if (gridDim.x == 1) { /* -p blocks=1: one block has the whole sum */
 		if (threadIdx.x == 0)

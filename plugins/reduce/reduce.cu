@@ -120,10 +120,13 @@ template <typename T> void shfl(const args<T> &a)
 template <typename T, unsigned B> struct best_k {
 	static void go(const args<T> &a)
 	{
+		if (one_tile<B>(a.grid, a.n)) {
+			reduceBestTile<T, B><<<1, tile_threads<B>(a.n), 0, a.s>>>(a.in, (unsigned)a.n, a.out);
+			return;
+		}
 		if (!a.cluster) {
 			best_meet<T> m = { a.tagged, a.epoch, a.partials, a.tickets };
-			unsigned threads = one_tile<B>(a.grid, a.n) ? tile_threads<B>(a.n) : B;
-			reduceBest<T, B><<<a.grid, threads, 0, a.s>>>(a.in, a.n, m, a.out);
+			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, m, a.out);
 			return;
 		}
 		cudaLaunchAttribute one_cluster = { .id = cudaLaunchAttributeClusterDimension };
