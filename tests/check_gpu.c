@@ -315,43 +315,53 @@ START_TEST(options_on_gpu)
 }
 END_TEST
 
-/* reduce.best's finishes, each verified in both types: block 0 gathering
- * the epoch-tagged sums (auto), one cluster (2 to 16 blocks, the sums
+/* reduce.best's finishes, each verified in both types: auto (the packed
+ * word for ints, block 0 gathering the epoch-tagged sums for floats),
+ * block 0 gathering, one cluster (2 to 16 blocks, the sums
  * meeting in rank 0's shared memory) and the last block's ticket, at
  * sizes with tails and at the edges of one block's single round (16384
  * at 512 threads); auto with 64- and 128-thread blocks, whose full grid
- * is more than block 0 has threads; block 0 also gathers from a grid
+ * is more than block 0 has threads; packed at its edges; block 0 also gathers from a grid
  * larger than the GPU holds at once, whose blocks wait for one another's
  * places; a cluster larger than the GPU's is refused in one line. */
+/* reduce.best -n n -t types -p params -b b, 3 runs after 1 warm-up:
+ * every one of its `rows` points ran and was verified.  params may hold
+ * one -p value, or two separated by a space. */
+static void best_verified(const char *n, const char *types, const char *params, const char *b, int rows)
+{
+	char p1[64], *p2 = NULL;
+	snprintf(p1, sizeof p1, "%s", params);
+	if ((p2 = strchr(p1, ' ')))
+		*p2++ = '\0';
+	char *args[] = { "run", "reduce.best", "-n", (char *)n, "-t", (char *)types, "-b", (char *)b, "-r", "3", "-w", "1",
+			 "--format", "json", "-p", p1, p2 ? "-p" : NULL, p2, NULL };
+	gpulab(args);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == rows,
+		      "-n %s -t %s -p %s -b %s: exit %d: %.2000s%s", n, types, params, b, o.status, o.out, o.err);
+}
+
 START_TEST(best_finishes_verify)
 {
 	/* one finish a run: 18 rows of JSON stay within what run_cmd keeps */
-	char *finishes[] = { "finish=auto", "finish=first_block", "finish=cluster", "finish=last_block" };
+	const char *finishes[] = { "finish=auto", "finish=first_block", "finish=cluster", "finish=last_block" };
+	char with_blocks[64];
 	for (int f = 0; f < 4; f++) {
-		char *sizes[] = { "run", "reduce.best", "-n", "1,3,4096,16384,16387,65536,262144,100003,4099", "-t",
-				  "int,float", "-p", finishes[f], "-b", "512", "-r", "3", "-w", "1", "--format", "json", NULL };
-		gpulab(sizes);
-		ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 18,
-			      "%s: exit %d: %.2000s%s", finishes[f], o.status, o.out, o.err);
-		char *blocks[] = { "run", "reduce.best", "-n", "100003", "-t", "int,float", "-p", "blocks=2,3,7,16", "-p",
-				   finishes[f], "-b", "128,1024", "-r", "3", "-w", "1", "--format", "json", NULL };
-		gpulab(blocks);
-		ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 16,
-			      "%s, blocks=2,3,7,16: exit %d: %.2000s%s", finishes[f], o.status, o.out, o.err);
+		best_verified("1,3,4096,16384,16387,65536,262144,100003,4099", "int,float", finishes[f], "512", 18);
+		snprintf(with_blocks, sizeof with_blocks, "blocks=2,3,7,16 %s", finishes[f]);
+		best_verified("100003", "int,float", with_blocks, "128,1024", 16);
 	}
 	ck_assert_msg(strstr(o.out, "\"blocks\": 16, \"finish\": \"last_block\""), "%.2000s", o.out);
-	/* auto with small blocks and a full grid: more blocks than block 0 has threads, so the ticket */
-	char *small_blocks[] = { "run", "reduce.best", "-n", "4194307", "-t", "int,float", "-b", "64,128", "-r", "3", "-w", "1",
-				 "--format", "json", NULL };
-	gpulab(small_blocks);
-	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 4, "exit %d: %.2000s%s",
-		      o.status, o.out, o.err);
-	char *crowded[] = { "run", "reduce.best", "-n", "1000003", "-t", "int,float", "-p", "blocks=1000", "-p",
-			    "finish=first_block,last_block", "-b", "1024", "-r", "3", "-w", "1", "--format", "json", NULL };
-	gpulab(crowded);
-	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == 4
-		      && strstr(o.out, "\"blocks\": 1000, \"finish\": \"first_block\""), "exit %d: %.2000s%s", o.status,
-		      o.out, o.err);
+	/* auto with small blocks and a full grid: more blocks than block 0 has threads, so floats take the ticket */
+	best_verified("4194307", "int,float", "finish=auto", "64,128", 4);
+	best_verified("1000003", "int,float", "blocks=1000 finish=first_block,last_block", "1024", 4);
+	ck_assert(strstr(o.out, "\"blocks\": 1000, \"finish\": \"first_block\""));
+	/* packed (auto's for ints, above): tiny inputs in two blocks, tails,
+	 * grids past the GPU's, and the most blocks its word counts, on an
+	 * input whose sum carries out of 32 bits (2^26 ints of up to 255) */
+	best_verified("1,3,4099,16387,65536,262144,100003,1048579", "int", "finish=packed", "64,512", 16);
+	best_verified("100003", "int", "blocks=2,3,7,1000,5000 finish=packed", "128,1024", 10);
+	best_verified("67108867", "int", "blocks=65535 finish=packed", "64", 1);
+	ck_assert(strstr(o.out, "\"blocks\": 65535, \"finish\": \"packed\""));
 	char *too_big[] = { "run", "reduce.best", "-n", "100003", "-p", "blocks=17", "-p", "finish=cluster", NULL };
 	gpulab(too_big);
 	ck_assert_msg(o.status == EXIT_PARAM && strstr(o.out, "17 blocks of 512 threads, and a cluster holds at most 16 here"),

@@ -31,8 +31,9 @@ struct args {
 	unsigned grid, block;
 	cudaStream_t s;
 	bool cluster;         /* best: the grid is one cluster (reduceBestCluster) */
-	unsigned long long *tagged; /* best, first block: one {epoch, sum} per block; null: the last block adds */
+	unsigned long long *tagged; /* best, first block: one {epoch, sum} per block */
 	unsigned epoch;       /* best, first block: this launch's */
+	unsigned long long *packed; /* best, packed: the word every block adds to; with both null, the last block adds */
 };
 
 template <typename T> using launch_fn = void (*)(const args<T> &);
@@ -125,7 +126,7 @@ template <typename T, unsigned B> struct best_k {
 			return;
 		}
 		if (!a.cluster) {
-			best_meet<T> m = { a.tagged, a.epoch, a.partials, a.tickets };
+			best_meet<T> m = { a.tagged, a.epoch, a.partials, a.tickets, a.packed };
 			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, m, a.out);
 			return;
 		}
@@ -197,12 +198,13 @@ struct opts {
 	unsigned finish; /* best: how block sums meet; enum finish */
 };
 
-enum finish { FINISH_AUTO, FINISH_FIRST_BLOCK, FINISH_LAST_BLOCK, FINISH_CLUSTER };
+enum finish { FINISH_AUTO, FINISH_FIRST_BLOCK, FINISH_LAST_BLOCK, FINISH_PACKED, FINISH_CLUSTER };
 
 struct state : lab::state {
 	void *in = nullptr, *work = nullptr, *partials = nullptr, *out = nullptr, *temp = nullptr;
 	unsigned *tickets = nullptr;
 	unsigned long long *tagged = nullptr; /* best: its first block gathers; null otherwise */
+	unsigned long long *packed = nullptr; /* best: every block adds its int sum here; null otherwise */
 	unsigned epoch = 0;            /* best: the last launch's, for tagged */
 	void *h_partials = nullptr;    /* pinned, so the copy back is asynchronous */
 	size_t temp_bytes = 0, n_pad = 0;
@@ -237,10 +239,31 @@ size_t per_block(const gpulab_ctx *ctx, const variant *v)
 	return (size_t)(v->block_min ? ctx->block : 256) * v->unroll;
 }
 
+/* -p finish=packed: the sums of ints, of no more blocks than the packed
+ * word counts. */
+int check_packed(gpulab_ctx *ctx)
+{
+	const opts &o = lab::opts<opts>(ctx);
+	if (o.finish != FINISH_PACKED)
+		return GPULAB_OK;
+	if (ctx->dtype != GPULAB_INT32) {
+		ctx->error(ctx, "-p finish=packed adds ints only: a float sum depends on the order of its adds, and the "
+				"blocks add in the order they finish");
+		return GPULAB_EPARAM;
+	}
+	if (o.blocks > packed_most_blocks) {
+		ctx->error(ctx, "-p finish=packed: %" PRIu64 " blocks, and its word counts at most %u", o.blocks,
+			   packed_most_blocks);
+		return GPULAB_EPARAM;
+	}
+	return GPULAB_OK;
+}
+
 int plan(gpulab_ctx *ctx)
 {
 	const variant *v = of(ctx);
-	if (check_block(ctx, v) != GPULAB_OK) /* n's largest is declared: cub and the book index with int */
+	/* n's largest is declared: cub and the book index with int */
+	if (check_block(ctx, v) != GPULAB_OK || check_packed(ctx) != GPULAB_OK)
 		return GPULAB_EPARAM;
 	size_t e = elem(ctx);
 	uint64_t grid = std::max(lab::div_up(ctx->elements, per_block(ctx, v)), lab::opts<opts>(ctx).blocks);
@@ -295,11 +318,12 @@ uint64_t useful_blocks(uint64_t n, unsigned block, unsigned sms, bool one_for_on
 }
 
 /* best's grid, and how its block sums meet (*meet: enum finish, never
- * auto): useful blocks, as many as the GPU holds at once at most, and
- * block 0 gathers their sums (no more than it has threads; else the
- * last block to take a ticket adds them).  A cluster no longer pays: 16
- * blocks at 2^16 ints took 4.0 us so on the H200, 4.4 in a cluster and
- * 4.9 with the ticket (docs/bench-reduce-small.md).  -p blocks and
+ * auto): useful blocks, as many as the GPU holds at once at most.  Ints
+ * meet in the packed word (packed_adds); block 0 gathers a float grid's
+ * sums (no more than it has threads; else the last block to take a
+ * ticket adds them).  A cluster does not pay: 16 blocks at 2^16 ints
+ * took 4.0 us so on the H200, 4.4 in a cluster and 4.9 with the ticket
+ * (docs/bench-reduce-small.md, before packed).  -p blocks and
  * -p finish choose instead, for the lesson: a finish asked for keeps
  * two blocks at one round, so that it is what runs, and a cluster asked
  * for gets no more blocks than one holds, unless -p blocks says how
@@ -324,14 +348,18 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
 					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
-	/* auto: block 0 gathers while the grid has no more blocks than a
-	 * block has threads (at most 132 of 1024, 264 of 512: warp 0 alone
-	 * then takes the words, gather_first).  Past that (small blocks, a
-	 * full grid) block 0's spinning cost more than the ticket: 2^24 ints
-	 * in 2772 blocks of 64, 36.8 us against 23.2 (measured while all of
-	 * block 0 gathered; the rule was not re-measured for warp 0).  One
-	 * block has nothing to meet: it writes its sum. */
-	if (o.finish == FINISH_AUTO)
+	/* auto: ints meet in the packed word, in any grid auto makes (a GPU
+	 * holds at most 32 blocks an SM: 4224 on an H200).  Floats: block 0 gathers while the grid has
+	 * no more blocks than a block has threads (at most 132 of 1024, 264
+	 * of 512: warp 0 alone then takes the words, gather_first).  Past
+	 * that (small blocks, a full grid) block 0's spinning cost more than
+	 * the ticket: 2^24 ints in 2772 blocks of 64, 36.8 us against 23.2
+	 * (measured while all of block 0 gathered; the rule was not
+	 * re-measured for warp 0).  One block has nothing to meet: it writes
+	 * its sum. */
+	if (o.finish == FINISH_AUTO && std::is_same_v<T, int> && *grid > 1 && *grid <= packed_most_blocks)
+		*meet = FINISH_PACKED;
+	else if (o.finish == FINISH_AUTO)
 		*meet = *grid <= ctx->block ? FINISH_FIRST_BLOCK : FINISH_LAST_BLOCK;
 	else
 		*meet = *grid == 1 ? FINISH_FIRST_BLOCK : o.finish;
@@ -378,6 +406,11 @@ int setup_t(gpulab_ctx *ctx)
 			return rc;
 		LAB_TRY(ctx, cudaMemset(s->tagged, 0, s->grid * sizeof *s->tagged)); /* epoch 0: none yet */
 	}
+	if (v->launch_int == best<int> && s->meet == FINISH_PACKED && s->grid > 1) {
+		if ((rc = s->alloc(ctx, &s->packed, 1)))
+			return rc;
+		LAB_TRY(ctx, cudaMemset(s->packed, 0, sizeof *s->packed)); /* no block counted yet */
+	}
 	if (v->launch_int == cub_sum<int>) {
 		args<T> a = { (const T *)s->in, nullptr, nullptr, (T *)s->out, nullptr, nullptr, 0, n, 0, 0, 0 };
 		LAB_TRY(ctx, cub_call(a, &s->temp_bytes));
@@ -410,7 +443,7 @@ int run_t(gpulab_ctx *ctx)
 	state *s = st(ctx);
 	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
 		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx), s->meet == FINISH_CLUSTER,
-		      s->tagged, 0 };
+		      s->tagged, 0, s->packed };
 	if (s->tagged && (a.epoch = ++s->epoch) == 0) /* 0 marks a word never written */
 		a.epoch = s->epoch = 1;
 	launcher<T>(v)(a);
@@ -456,9 +489,11 @@ const gpulab_param best_params[] = {
 	  .min = 0,
 	  .max = 1 << 20 },
 	{ .key = "finish", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, finish), .def = "auto",
-	  .help = "how the block sums meet: block 0 gathers them; the last block to take a ticket adds them; or, where "
-		  "the grid fits one cluster, in its shared memory; auto: block 0 up to as many blocks as it has threads, "
-		  "else the last block", .choices = "auto|first_block|last_block|cluster" },
+	  .help = "how the block sums meet: block 0 gathers them; the last block to take a ticket adds them; packed "
+		  "(ints): every block adds its sum and a count in one 64-bit atomic, and the last to count has the total; "
+		  "or, where the grid fits one cluster, in its shared memory; auto: packed for ints, and for floats block 0 "
+		  "up to as many blocks as it has threads, else the last block",
+	  .choices = "auto|first_block|last_block|packed|cluster" },
 	{ nullptr }
 };
 
@@ -497,7 +532,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
-	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; block 0 gathers the block sums", REDUCE64(512, v_best, best_params) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; the block sums meet in one atomic (ints) or in block 0 (floats)", REDUCE64(512, v_best, best_params) },
 };
 
 const gpulab_plugin plugin = {
