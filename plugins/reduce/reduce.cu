@@ -266,11 +266,16 @@ int plan(gpulab_ctx *ctx)
 	if (check_block(ctx, v) != GPULAB_OK || check_packed(ctx) != GPULAB_OK)
 		return GPULAB_EPARAM;
 	size_t e = elem(ctx);
-	uint64_t grid = std::max(lab::div_up(ctx->elements, per_block(ctx, v)), lab::opts<opts>(ctx).blocks);
+	uint64_t blocks = lab::opts<opts>(ctx).blocks, grid = std::max(lab::div_up(ctx->elements, per_block(ctx, v)), blocks);
+	/* best's tagged words: one a block where block 0 gathers, which auto
+	 * has it do for no more blocks than a block has threads */
+	uint64_t tagged = v->launch_int == best<int> ? std::max<uint64_t>(blocks, 1024) : 0;
 	ctx->bytes_read = ctx->elements * e;
 	ctx->bytes_written = v->host_finish ? grid * e : e;
-	/* input, padded copy, partial sums, and slack for cub's scratch */
-	ctx->device_bytes = ctx->elements * e + (v->in_place ? grid * per_block(ctx, v) * e : 0) + grid * e + (1 << 20);
+	/* input, padded copy, partial sums, tagged words, and slack for cub's
+	 * scratch */
+	ctx->device_bytes = ctx->elements * e + (v->in_place ? grid * per_block(ctx, v) * e : 0) + grid * e
+			    + tagged * sizeof(unsigned long long) + (1 << 20);
 	return GPULAB_OK;
 }
 
