@@ -315,15 +315,6 @@ START_TEST(options_on_gpu)
 }
 END_TEST
 
-/* reduce.best's finishes, each verified in both types: auto (the packed
- * word for ints, block 0 gathering the epoch-tagged sums for floats),
- * block 0 gathering, one cluster (2 to 16 blocks, the sums
- * meeting in rank 0's shared memory) and the last block's ticket, at
- * sizes with tails and at the edges of one block's single round (16384
- * at 512 threads); auto with 64- and 128-thread blocks, whose full grid
- * is more than block 0 has threads; packed at its edges; block 0 also gathers from a grid
- * larger than the GPU holds at once, whose blocks wait for one another's
- * places; a cluster larger than the GPU's is refused in one line. */
 /* reduce.best -n n -t types -p params -b b, 3 runs after 1 warm-up:
  * every one of its `rows` points ran and was verified.  params may hold
  * one -p value, or two separated by a space. */
@@ -340,6 +331,16 @@ static void best_verified(const char *n, const char *types, const char *params, 
 		      "-n %s -t %s -p %s -b %s: exit %d: %.2000s%s", n, types, params, b, o.status, o.out, o.err);
 }
 
+/* reduce.best's finishes, each verified in both types: auto (the packed
+ * word for ints, block 0 gathering the epoch-tagged sums for floats),
+ * block 0 gathering, one cluster (2 to 16 blocks, the sums
+ * meeting in rank 0's shared memory) and the last block's ticket, at
+ * sizes with tails and at the edges of one block's single round (16384
+ * at 512 threads); auto with 64- and 128-thread blocks, whose full grid
+ * is more than block 0 has threads; packed at its edges; block 0 also
+ * gathers from a grid larger than the GPU holds at once, whose blocks
+ * wait for one another's places; a cluster larger than the GPU's is
+ * refused in one line. */
 START_TEST(best_finishes_verify)
 {
 	/* one finish a run: 18 rows of JSON stay within what run_cmd keeps */

@@ -354,14 +354,14 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
 	/* auto: ints meet in the packed word, in any grid auto makes (a GPU
-	 * holds at most 32 blocks an SM: 4224 on an H200).  Floats: block 0 gathers while the grid has
-	 * no more blocks than a block has threads (at most 132 of 1024, 264
-	 * of 512: warp 0 alone then takes the words, gather_first).  Past
-	 * that (small blocks, a full grid) block 0's spinning cost more than
-	 * the ticket: 2^24 ints in 2772 blocks of 64, 36.8 us against 23.2
-	 * (measured while all of block 0 gathered; the rule was not
-	 * re-measured for warp 0).  One block has nothing to meet: it writes
-	 * its sum. */
+	 * holds at most 32 blocks an SM: 4224 on an H200).  Floats: block 0
+	 * gathers while the grid has no more blocks than a block has threads
+	 * (at most 132 of 1024, 264 of 512: warp 0 alone then takes the
+	 * words, gather_first).  Past that (small blocks, a full grid) block
+	 * 0's spinning cost more than the ticket: 2^24 ints in 2772 blocks of
+	 * 64, 36.8 us against 23.2 (measured while all of block 0 gathered;
+	 * the rule was not re-measured for warp 0).  One block has nothing to
+	 * meet: it writes its sum, and so packed never has a grid of one. */
 	if (o.finish == FINISH_AUTO && std::is_same_v<T, int> && *grid > 1 && *grid <= packed_most_blocks)
 		*meet = FINISH_PACKED;
 	else if (o.finish == FINISH_AUTO)
@@ -411,7 +411,7 @@ int setup_t(gpulab_ctx *ctx)
 			return rc;
 		LAB_TRY(ctx, cudaMemset(s->tagged, 0, s->grid * sizeof *s->tagged)); /* epoch 0: none yet */
 	}
-	if (v->launch_int == best<int> && s->meet == FINISH_PACKED && s->grid > 1) {
+	if (v->launch_int == best<int> && s->meet == FINISH_PACKED) {
 		if ((rc = s->alloc(ctx, &s->packed, 1)))
 			return rc;
 		LAB_TRY(ctx, cudaMemset(s->packed, 0, sizeof *s->packed)); /* no block counted yet */
