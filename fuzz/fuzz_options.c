@@ -2,7 +2,7 @@
  * bytes, and the escaping every error line goes through.  Checks: the
  * result is 0 or EXIT_USAGE with a message, and the escaped message is
  * one line of printable text that never carries a control byte. */
-#include "report/escape.h"
+#include "escaped.h"
 #include "exitcode.h"
 #include "cli/options.h"
 
@@ -12,26 +12,6 @@
 #include <string.h>
 
 #define FUZZ_MAX_ARGS 64
-
-/* Every byte of the escaped message is printable ASCII or part of a
- * valid UTF-8 sequence, and none is a control. */
-static void fuzz_check_escaped(const char *msg)
-{
-	static char buf[1 << 16];
-	FILE *f = fmemopen(buf, sizeof buf, "w");
-	if (!f)
-		abort();
-	fput_escaped(f, msg);
-	fclose(f);
-	for (const char *p = buf; *p;) {
-		int n = escape_utf8_len(p);
-		if (n == 0 || (n == 1 && ((unsigned char)*p < 0x20 || *p == 0x7f)))
-			abort();
-		if (n == 2 && (unsigned char)p[0] == 0xc2 && (unsigned char)p[1] < 0xa0)
-			abort(); /* a C1 control */
-		p += n;
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

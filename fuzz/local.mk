@@ -19,7 +19,7 @@ fuzz_record_sources = fuzz/fuzz_record.c core/report/json.c core/report/record.c
 	core/report/outfile.c core/run/stats.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
-	fuzz/json.dict fuzz/corpus
+	fuzz/escaped.h fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
 fuzz/fuzz_ini: $(fuzz_ini_sources:%=$(srcdir)/%)

@@ -303,6 +303,12 @@ START_TEST(hostile_records_refused)
 		{ "\"gbps\": 301.193", "\"gbps\": -1", "\"gbps\": -1 is outside" },
 		{ "\"status\": \"ok\"", "\"status\": \"fine\"", "\"status\": expected ok, unverified, FAILED, ERROR or skipped" },
 		{ "\"schema\": \"gpulab-record/1\"", "\"schema\": \"gpulab-record/2\"", "its schema is gpulab-record/2" },
+		/* what a refusal quotes from the record reaches the terminal escaped, on one line */
+		{ "\"schema\": \"gpulab-record/1\"", "\"schema\": \"gpulab-record/2\\r\\n\\u009b\"",
+		  "its schema is gpulab-record/2\\r\\n\\u009b (gpulab run --output writes one)" },
+		{ "\"exercise\": \"reduce.neighbored\", \"params\": {",
+		  "\"exercise\": \"reduce.\\n\\u001b[2Jneighbored\", \"params\": {\"x\": [1], ",
+		  "result 1 (reduce.\\n\\x1b[2Jneighbored): \"params\": a value is an array" },
 		{ "\"device\": {", "\"device\": 7, \"x\": {", "\"device\": expected an object or null, found a number" },
 		{ "\"command\": ", "\"commanded\": ", "\"command\" is missing" },
 		{ "\"elements\": 16777216", "\"elements\": 1.5", "\"elements\": expected a count, found 1.5" },

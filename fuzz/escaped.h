@@ -1,0 +1,34 @@
+/* The check shared by the fuzz targets whose refusals quote their input:
+ * every error line goes out through fput_escaped (fail() in
+ * core/cli/main.c), so what must hold is that the escaped message is one
+ * line of printable text.  The raw message may hold any byte the input
+ * gave: a record's JSON can spell a newline or ESC in a string. */
+#ifndef GPULAB_FUZZ_ESCAPED_H
+#define GPULAB_FUZZ_ESCAPED_H
+
+#include "report/escape.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Every byte of the escaped message is printable ASCII or part of a
+ * valid UTF-8 sequence, and none is a control. */
+static inline void fuzz_check_escaped(const char *msg)
+{
+	static char buf[1 << 16];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	if (!f)
+		abort();
+	fput_escaped(f, msg);
+	fclose(f);
+	for (const char *p = buf; *p;) {
+		int n = escape_utf8_len(p);
+		if (n == 0 || (n == 1 && ((unsigned char)*p < 0x20 || *p == 0x7f)))
+			abort();
+		if (n == 2 && (unsigned char)p[0] == 0xc2 && (unsigned char)p[1] < 0xa0)
+			abort(); /* a C1 control */
+		p += n;
+	}
+}
+
+#endif
