@@ -440,6 +440,18 @@ START_TEST(sweeps)
 		      && strstr(o.out, "\n\nfake.ok: 3 points\n")
 		      && strstr(o.out, "fake.keyed: skipped: -n 2^11:2^13: n 8192: expected a count from 1 to 4096"), "%s", o.out);
 	ck_assert_msg(!strstr(o.err, "[1/"), "progress went to a file: %s", o.err); /* not a terminal */
+	/* refused at setup, where only the device can tell: skipped too,
+	 * with the reason; alone, the run fails with it */
+	gpulab("run", "fake.picky", "-n", "1024,4096,2048", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, "\"status\": \"skipped\", \"message\": \"n 4096: this device takes at most 2048\"")
+		      && occurrences(o.out, "\"status\": \"ok\"") == 2, "%s", o.out);
+	gpulab("run", "fake.picky", "-n", "1024,4096", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.picky: skipped: n 4096: this device takes at most 2048"), "%s",
+		      o.out);
+	gpulab("run", "fake.picky", "-n", "4096", NULL);
+	ck_assert_msg(o.status == EXIT_PARAM && strstr(o.out, "n 4096: this device takes at most 2048"), "exit %d: %s%s",
+		      o.status, o.out, o.err);
 	/* malformed axes are usage errors before anything runs */
 	gpulab("run", "fake.ok", "-n", "8:4", NULL);
 	expect_error(EXIT_USAGE, "-n 8:4: '8:4' is not a range A:B or A:B:K");

@@ -133,6 +133,14 @@ int count_lines(const char *s)
 	return n;
 }
 
+int occurrences(const char *s, const char *what)
+{
+	int k = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		k++;
+	return k;
+}
+
 /* --- a strict JSON validator ---------------------------------------------- */
 static const char *ws(const char *p)
 {

@@ -37,6 +37,8 @@ void run_cmd_alarm(unsigned seconds);
 
 /* How many lines `s` has. */
 int count_lines(const char *s);
+/* How often `what` occurs in s. */
+int occurrences(const char *s, const char *what);
 
 /* Is s one complete JSON value?  A strict validator (RFC 8259). */
 int json_valid(const char *s);

@@ -117,13 +117,19 @@ static int needs_gpu(const struct job *j)
 	return j->res.outcome != OUTCOME_SKIPPED && !(j->pick.ex->flags & GPULAB_HOST_ONLY);
 }
 
+/* Is j the run's one point: an exercise named alone (a point of a
+ * sweep never is), or the only job? */
+static int alone(const struct job *j, size_t njobs)
+{
+	return (j->pick.named && j->points == 1) || njobs == 1;
+}
+
 /* A refusal: in a run of several exercises the job is skipped and the
  * others run; an exercise named alone, or the only one, fails the run. */
 static int refused(struct job *j, int rc, size_t njobs)
 {
 	char name[256];
-	/* a point of a sweep is never named alone */
-	if (rc != EXIT_PARAM || (j->pick.named && j->points == 1) || njobs == 1)
+	if (rc != EXIT_PARAM || alone(j, njobs))
 		return fail(rc, "%s: %s", job_name(j, name, sizeof name), j->res.message);
 	j->res.outcome = OUTCOME_SKIPPED;
 	return 0;
@@ -289,6 +295,12 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		if (progress)
 			show_progress(&jobs[i], i, n);
 		rc = bench_run(&b, &jobs[i]);
+		/* refused where only the device could tell (setup's
+		 * GPULAB_EPARAM): a point skipped, as plan's refusals are */
+		if (rc == EXIT_PARAM && !alone(&jobs[i], n)) {
+			jobs[i].res.outcome = OUTCOME_SKIPPED;
+			rc = 0;
+		}
 		if (rc && !worst)
 			worst = rc;
 	}

@@ -21,7 +21,11 @@
  *             declare traffic and footprint; allocates nothing, so the
  *             core can refuse bad input and sizes that do not fit before
  *             any memory is touched
- *   setup     allocate, make the input, compute the CPU reference
+ *   setup     allocate, make the input, compute the CPU reference; it
+ *             may still refuse with GPULAB_EPARAM what only the device
+ *             can tell (a cluster larger than this GPU holds), and in a
+ *             sweep that point is then skipped with its reason, as a
+ *             refusal at plan is
  *   repeat warm-up + timed repetitions:
  *     reset   (optional, untimed) restore input an in-place kernel
  *             destroyed, poison outputs
@@ -75,7 +79,7 @@ extern "C" {
 enum gpulab_status {
 	GPULAB_OK = 0,
 	GPULAB_WRONG = 1,     /* verify: the result differs from the reference */
-	GPULAB_EPARAM = 2,    /* plan: parameters this exercise cannot run with */
+	GPULAB_EPARAM = 2,    /* plan (or setup): parameters this exercise cannot run with */
 	GPULAB_ECUDA = 3,     /* a CUDA call failed */
 	GPULAB_ENOMEM = 4,    /* host memory ran out */
 	/* 2.1 */

@@ -97,6 +97,17 @@ static int setup(struct gpulab_ctx *ctx)
 	return ctx->state ? GPULAB_OK : GPULAB_ENOMEM;
 }
 
+/* What only the device can tell, found at setup: as best's cluster of
+ * more blocks than the GPU's holds.  Here, any n past 2048. */
+static int setup_picky(struct gpulab_ctx *ctx)
+{
+	if (ctx->n > 2048) {
+		ctx->error(ctx, "n %llu: this device takes at most 2048", (unsigned long long)ctx->n);
+		return GPULAB_EPARAM;
+	}
+	return setup(ctx);
+}
+
 /* Half-built, then out of memory: teardown must still run. */
 static int setup_fails(struct gpulab_ctx *ctx)
 {
@@ -243,6 +254,8 @@ static const EXERCISE exercises[] = {
 	  .plan = plan, .setup = setup, .reset = reset, .run = run, .verify = verify_ok, HOST },
 	{ .name = "failsetup", .summary = "setup fails half-way", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup_fails, .run = run, .verify = verify_ok, HOST },
+	{ .name = "picky", .summary = "setup refuses n past 2048", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
+	  .plan = plan, .setup = setup_picky, .run = run, .verify = verify_ok, HOST },
 	{ .name = "failrun", .summary = "run fails as a CUDA call would", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run_fails, .verify = verify_ok, HOST },
 	{ .name = "repeats", .summary = "counts its resets and runs; may be batched", .dtypes = GPULAB_INT32, .n = 64,
