@@ -105,15 +105,6 @@ static int too_few_gpus(void)
 	return o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, " GPUs, and ") && strstr(o.err, " visible");
 }
 
-/* How often `what` occurs in the output. */
-static int occurrences(const char *what)
-{
-	int k = 0;
-	for (const char *p = o.out; (p = strstr(p, what)); p += strlen(what))
-		k++;
-	return k;
-}
-
 /* may_refuse: the exercise may refuse n (exit 7, one line naming it, before
  * anything runs), as nested's tail-launch chain does past its ceiling. */
 static void expect_verified(const char *name, const char *type, const char *n, int may_refuse)
@@ -261,9 +252,9 @@ START_TEST(plugin_sweeps)
 	if (o.status == EXIT_NOMATCH || too_few_gpus())
 		return; /* that plugin is not in this build, or this machine has one GPU */
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "%s: exit %d\n%s%s", w->args[0], o.status, o.out, o.err);
-	ck_assert_msg(occurrences("\"exercise\": ") == w->rows, "%s: %d rows, not %d\n%s", w->args[0],
-		      occurrences("\"exercise\": "), w->rows, o.out);
-	ck_assert_msg(occurrences("\"verified\": true") == w->rows, "%s: not all verified\n%s", w->args[0], o.out);
+	ck_assert_msg(occurrences(o.out, "\"exercise\": ") == w->rows, "%s: %d rows, not %d\n%s", w->args[0],
+		      occurrences(o.out, "\"exercise\": "), w->rows, o.out);
+	ck_assert_msg(occurrences(o.out, "\"verified\": true") == w->rows, "%s: not all verified\n%s", w->args[0], o.out);
 	for (int k = 0; k < 4 && w->values[k]; k++)
 		ck_assert_msg(strstr(o.out, w->values[k]), "%s: no row with %s\n%s", w->args[0], w->values[k], o.out);
 }
@@ -280,7 +271,7 @@ START_TEST(counts_past_int)
 	gpulab(big);
 	if (o.status == EXIT_NOMATCH)
 		return;
-	ck_assert_msg(o.status == 0 && occurrences("\"verified\": true") == 2 && occurrences("\"elements\": 2147483653") == 2,
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 2 && occurrences(o.out, "\"elements\": 2147483653") == 2,
 		      "exit %d\n%s%s", o.status, o.out, o.err);
 	gpulab(book);
 	ck_assert_msg(o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, "2147483647"), "exit %d: %s",
@@ -327,7 +318,7 @@ static void best_verified(const char *n, const char *types, const char *params, 
 	char *args[] = { "run", "reduce.best", "-n", (char *)n, "-t", (char *)types, "-b", (char *)b, "-r", "3", "-w", "1",
 			 "--format", "json", "-p", p1, p2 ? "-p" : NULL, p2, NULL };
 	gpulab(args);
-	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences("\"verified\": true") == rows,
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && occurrences(o.out, "\"verified\": true") == rows,
 		      "-n %s -t %s -p %s -b %s: exit %d: %.2000s%s", n, types, params, b, o.status, o.out, o.err);
 }
 
@@ -340,7 +331,7 @@ static void best_verified(const char *n, const char *types, const char *params, 
  * is more than block 0 has threads; packed at its edges; block 0 also
  * gathers from a grid larger than the GPU holds at once, whose blocks
  * wait for one another's places; a cluster larger than the GPU's is
- * refused in one line. */
+ * refused in one line, and in a sweep that point alone is skipped. */
 START_TEST(best_finishes_verify)
 {
 	/* one finish a run: 18 rows of JSON stay within what run_cmd keeps */
@@ -366,6 +357,12 @@ START_TEST(best_finishes_verify)
 	char *too_big[] = { "run", "reduce.best", "-n", "100003", "-p", "blocks=17", "-p", "finish=cluster", NULL };
 	gpulab(too_big);
 	ck_assert_msg(o.status == EXIT_PARAM && strstr(o.out, "17 blocks of 512 threads, and a cluster holds at most 16 here"),
+		      "exit %d: %s%s", o.status, o.out, o.err);
+	char *sweep[] = { "run", "reduce.best", "-n", "100003", "-t", "float", "-p", "blocks=16,17", "-p", "finish=cluster",
+			  "--format", "json", NULL };
+	gpulab(sweep);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 1
+		      && strstr(o.out, "\"status\": \"skipped\", \"message\": \"-p finish=cluster: 17 blocks of 512 threads"),
 		      "exit %d: %s%s", o.status, o.out, o.err);
 }
 END_TEST
@@ -527,15 +524,15 @@ START_TEST(timing_holds_streams)
 	const char *a = strstr(async, "\"timing\": "), *b = strstr(sync, "\"timing\": ");
 	ck_assert_msg(a && a < sync && !strncmp(a, "\"timing\": \"held\"", strlen("\"timing\": \"held\"")), "%s", o.out);
 	ck_assert_msg(b && !strncmp(b, "\"timing\": \"unheld\"", strlen("\"timing\": \"unheld\"")), "%s", o.out);
-	ck_assert_int_eq(occurrences("\"verified\": true"), 2);
-	ck_assert_int_eq(occurrences("\"runs\": 20"), 2);
+	ck_assert_int_eq(occurrences(o.out, "\"verified\": true"), 2);
+	ck_assert_int_eq(occurrences(o.out, "\"runs\": 20"), 2);
 	/* a plugin's first kernel is loaded lazily at its first launch, which
 	 * waits for the device to be idle: the first warm-up goes unheld, and
 	 * without one the first timed run is taken again, not given up */
 	char *lazy[] = { "run", "reduce.neighbored", "divergence.math1", "-n", "2^20", "-r", "5", "-w", "0", "--format", "json",
 			 NULL };
 	gpulab(lazy);
-	ck_assert_msg(o.status == 0 && occurrences("\"timing\": \"held\"") == 2, "exit %d: %s%s", o.status, o.out, o.err);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"timing\": \"held\"") == 2, "exit %d: %s%s", o.status, o.out, o.err);
 	char *table[] = { "--config", waits_config(dir), "run", "waits.sync", "-r", "5", NULL };
 	gpulab(table);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "ok UNHELD") && strstr(o.out, "UNHELD: its stream was not held"), "%s", o.out);

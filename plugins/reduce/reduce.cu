@@ -322,17 +322,55 @@ uint64_t useful_blocks(uint64_t n, unsigned block, unsigned sms, bool one_for_on
 	return rounds >= sms ? rounds : std::min<uint64_t>(2 * rounds, sms);
 }
 
+/* The most blocks of best's that one cluster holds here, and
+ * reduceBestCluster adds at most 16 (its sums[]); 0 on a GPU without
+ * clusters. */
+template <typename T>
+unsigned best_cluster_most(unsigned block)
+{
+	int most = 0;
+	if (best_max_cluster<T>(block, &most) != cudaSuccess) {
+		cudaGetLastError(); /* no cluster, then */
+		return 0;
+	}
+	return (unsigned)std::min(most, 16);
+}
+
+/* How auto meets a grid's sums.  One block has nothing to meet: it
+ * writes its sum (so packed never has a grid of one).  Ints meet in the
+ * packed word, in any grid auto makes (a GPU holds at most 32 blocks an
+ * SM: 4224 on an H200).  Floats must add in a fixed order: a grid that
+ * fits one cluster meets in rank 0's shared memory, where the sums
+ * travel SM to SM and never through L2.  A/B on an H200, held-timed
+ * (512 threads): 2^15 floats in 4 blocks, 4.16 us in a cluster against
+ * 4.48 with block 0 gathering (cub 5.28-5.44); 2^16 in 8, 4.29-4.32
+ * against 4.61-4.64; 2^17 in 16, 4.48-4.64 against 4.64-4.67; but 2^18
+ * in a cluster of 16, each block two rounds, 4.96 against 4.48 in 32
+ * blocks, so a larger grid keeps its blocks.  Past a cluster, block 0
+ * gathers while the grid has no more blocks than a block has threads
+ * (at most 132 of 1024, 264 of 512: warp 0 alone then takes the words,
+ * gather_first).  Past that (small blocks, a full grid) block 0's
+ * spinning cost more than the ticket: 2^24 ints in 2772 blocks of 64,
+ * 36.8 us against 23.2 (measured while all of block 0 gathered; the
+ * rule was not re-measured for warp 0). */
+template <typename T>
+unsigned best_auto_meet(unsigned grid, unsigned block)
+{
+	if (grid == 1)
+		return FINISH_FIRST_BLOCK;
+	if (std::is_same_v<T, int> && grid <= packed_most_blocks)
+		return FINISH_PACKED;
+	if (std::is_same_v<T, float> && grid <= best_cluster_most<T>(block))
+		return FINISH_CLUSTER;
+	return grid <= block ? FINISH_FIRST_BLOCK : FINISH_LAST_BLOCK;
+}
+
 /* best's grid, and how its block sums meet (*meet: enum finish, never
- * auto): useful blocks, as many as the GPU holds at once at most.  Ints
- * meet in the packed word (packed_adds); block 0 gathers a float grid's
- * sums (no more than it has threads; else the last block to take a
- * ticket adds them).  A cluster does not pay: 16 blocks at 2^16 ints
- * took 4.0 us so on the H200, 4.4 in a cluster and 4.9 with the ticket
- * (docs/bench-reduce-small.md, before packed).  -p blocks and
- * -p finish choose instead, for the lesson: a finish asked for keeps
- * two blocks at one round, so that it is what runs, and a cluster asked
- * for gets no more blocks than one holds, unless -p blocks says how
- * many. */
+ * auto): useful blocks, as many as the GPU holds at once at most, met
+ * as best_auto_meet says.  -p blocks and -p finish choose instead, for
+ * the lesson: a finish asked for keeps two blocks at one round, so that
+ * it is what runs, and a cluster asked for gets no more blocks than one
+ * holds, unless -p blocks says how many. */
 template <typename T>
 int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 {
@@ -345,7 +383,8 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	case 512: k = (const void *)reduceBest<T, 512>; break;
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
-	int rc, dev, sms, most = 0;
+	int rc, dev, sms;
+	unsigned most;
 	LAB_TRY(ctx, cudaGetDevice(&dev));
 	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (o.blocks)
@@ -353,34 +392,19 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	else if ((rc = lab::persistent_grid(ctx, k, ctx->block,
 					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
-	/* auto: ints meet in the packed word, in any grid auto makes (a GPU
-	 * holds at most 32 blocks an SM: 4224 on an H200).  Floats: block 0
-	 * gathers while the grid has no more blocks than a block has threads
-	 * (at most 132 of 1024, 264 of 512: warp 0 alone then takes the
-	 * words, gather_first).  Past that (small blocks, a full grid) block
-	 * 0's spinning cost more than the ticket: 2^24 ints in 2772 blocks of
-	 * 64, 36.8 us against 23.2 (measured while all of block 0 gathered;
-	 * the rule was not re-measured for warp 0).  One block has nothing to
-	 * meet: it writes its sum, and so packed never has a grid of one. */
-	if (o.finish == FINISH_AUTO && std::is_same_v<T, int> && *grid > 1 && *grid <= packed_most_blocks)
-		*meet = FINISH_PACKED;
-	else if (o.finish == FINISH_AUTO)
-		*meet = *grid <= ctx->block ? FINISH_FIRST_BLOCK : FINISH_LAST_BLOCK;
+	if (o.finish == FINISH_AUTO)
+		*meet = best_auto_meet<T>(*grid, ctx->block);
 	else
 		*meet = *grid == 1 ? FINISH_FIRST_BLOCK : o.finish;
 	if (*meet != FINISH_CLUSTER)
 		return GPULAB_OK;
-	if (best_max_cluster<T>(ctx->block, &most) != cudaSuccess) {
-		cudaGetLastError(); /* no cluster, then */
-		most = 0;
-	}
-	most = std::min(most, 16); /* 16: reduceBestCluster's sums[] */
+	most = best_cluster_most<T>(ctx->block);
 	if (most && !o.blocks) /* a cluster asked for, and no grid: as many blocks as one holds */
-		*grid = std::min(*grid, (unsigned)most);
-	if (*grid <= (unsigned)most)
+		*grid = std::min(*grid, most);
+	if (*grid <= most)
 		return GPULAB_OK;
 	if (most)
-		ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %d here", *grid,
+		ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %u here", *grid,
 			   ctx->block, most);
 	else
 		ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
@@ -537,7 +561,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
-	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; the block sums meet in one atomic (ints) or in block 0 (floats)", REDUCE64(512, v_best, best_params) },
+	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; the block sums meet in one atomic (ints), or in a cluster or block 0 (floats)", REDUCE64(512, v_best, best_params) },
 };
 
 const gpulab_plugin plugin = {
