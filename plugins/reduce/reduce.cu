@@ -520,8 +520,8 @@ const gpulab_param best_params[] = {
 	{ .key = "finish", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, finish), .def = "auto",
 	  .help = "how the block sums meet: block 0 gathers them; the last block to take a ticket adds them; packed "
 		  "(ints): every block adds its sum and a count in one 64-bit atomic, and the last to count has the total; "
-		  "or, where the grid fits one cluster, in its shared memory; auto: packed for ints, and for floats block 0 "
-		  "up to as many blocks as it has threads, else the last block",
+		  "or, where the grid fits one cluster, in its shared memory; auto: packed for ints; for floats a cluster "
+		  "where the grid fits one, else block 0 up to as many blocks as it has threads, else the last block",
 	  .choices = "auto|first_block|last_block|packed|cluster" },
 	{ nullptr }
 };
