@@ -271,8 +271,8 @@ START_TEST(counts_past_int)
 	gpulab(big);
 	if (o.status == EXIT_NOMATCH)
 		return;
-	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 2 && occurrences(o.out, "\"elements\": 2147483653") == 2,
-		      "exit %d\n%s%s", o.status, o.out, o.err);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 2
+		      && occurrences(o.out, "\"elements\": 2147483653") == 2, "exit %d\n%s%s", o.status, o.out, o.err);
 	gpulab(book);
 	ck_assert_msg(o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, "2147483647"), "exit %d: %s",
 		      o.status, o.err);
@@ -323,7 +323,8 @@ static void best_verified(const char *n, const char *types, const char *params, 
 }
 
 /* reduce.best's finishes, each verified in both types: auto (the packed
- * word for ints, block 0 gathering the epoch-tagged sums for floats),
+ * word for ints; for floats one cluster while the grid fits one, as at
+ * 65536 and 100003, else block 0 gathering the epoch-tagged sums),
  * block 0 gathering, one cluster (2 to 16 blocks, the sums
  * meeting in rank 0's shared memory) and the last block's ticket, at
  * sizes with tails and at the edges of one block's single round (16384
