@@ -352,15 +352,16 @@ unsigned best_cluster_most(unsigned block)
  * gather_first).  Past that (small blocks, a full grid) block 0's
  * spinning cost more than the ticket: 2^24 ints in 2772 blocks of 64,
  * 36.8 us against 23.2 (measured while all of block 0 gathered; the
- * rule was not re-measured for warp 0). */
+ * rule was not re-measured for warp 0).  cluster_most: best_cluster_most,
+ * asked once by the caller. */
 template <typename T>
-unsigned best_auto_meet(unsigned grid, unsigned block)
+unsigned best_auto_meet(unsigned grid, unsigned block, unsigned cluster_most)
 {
 	if (grid == 1)
 		return FINISH_FIRST_BLOCK;
 	if (std::is_same_v<T, int> && grid <= packed_most_blocks)
 		return FINISH_PACKED;
-	if (std::is_same_v<T, float> && grid <= best_cluster_most<T>(block))
+	if (std::is_same_v<T, float> && grid <= cluster_most)
 		return FINISH_CLUSTER;
 	return grid <= block ? FINISH_FIRST_BLOCK : FINISH_LAST_BLOCK;
 }
@@ -384,7 +385,10 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	default: k = (const void *)reduceBest<T, 1024>; break;
 	}
 	int rc, dev, sms;
-	unsigned most;
+	/* asked only where a cluster may be chosen: an occupancy query */
+	unsigned most = o.finish == FINISH_CLUSTER || (std::is_same_v<T, float> && o.finish == FINISH_AUTO)
+				? best_cluster_most<T>(ctx->block)
+				: 0;
 	LAB_TRY(ctx, cudaGetDevice(&dev));
 	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (o.blocks)
@@ -393,12 +397,11 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 					    useful_blocks(ctx->elements, ctx->block, sms, o.finish == FINISH_AUTO), grid)))
 		return rc;
 	if (o.finish == FINISH_AUTO)
-		*meet = best_auto_meet<T>(*grid, ctx->block);
+		*meet = best_auto_meet<T>(*grid, ctx->block, most);
 	else
 		*meet = *grid == 1 ? FINISH_FIRST_BLOCK : o.finish;
 	if (*meet != FINISH_CLUSTER)
 		return GPULAB_OK;
-	most = best_cluster_most<T>(ctx->block);
 	if (most && !o.blocks) /* a cluster asked for, and no grid: as many blocks as one holds */
 		*grid = std::min(*grid, most);
 	if (*grid <= most)
