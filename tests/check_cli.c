@@ -170,7 +170,7 @@ START_TEST(list_shows_good_refuses_bad)
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
 	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.2") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.3") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
@@ -651,6 +651,54 @@ START_TEST(compare_many_samples)
 }
 END_TEST
 
+/* What an exercise chose for its automatic keys (ctx->chose): shown in
+ * every format beside the value asked for, checked against the key's
+ * declaration, and warned of by compare where two records differ. */
+START_TEST(choices_are_recorded)
+{
+	char *dir = temp_dir(), *at, a[4200], b[4200];
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.chooser", "-n", "512,4096", "-r", "2", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.chooser: 2 points, ways=auto width=0 lie=no\n")
+		      && strstr(o.out, "  ok  chose ways=one width=8  n=512\n")
+		      && strstr(o.out, "  ok  chose ways=two width=64  n=4096\n"), "exit %d: %s%s", o.status, o.out, o.err);
+	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.out, "chose") && strstr(o.out, "  ok  n=4096\n"), "%s", o.out);
+	gpulab("run", "fake.chooser", "-r", "2", "--format", "csv", NULL);
+	ck_assert_msg(strstr(o.out, ",throttled,chosen\n") && strstr(o.out, "\"ways=auto;width=0;lie=no\"")
+		      && strstr(o.out, ",\"ways=two;width=64\"\n"), "%s", o.out);
+	gpulab("run", "fake.chooser", "-r", "6", "-p", "ways=one", "--samples", "--format", "json", NULL);
+	ck_assert_msg(json_valid(o.out) && strstr(o.out, "\"ways\": \"one\", \"width\": 0, \"lie\": \"no\"}")
+		      && strstr(o.out, "\"chosen\": {\"width\": 64}"), "%s", o.out);
+	gpulab("run", "fake.ok", "-r", "2", "--format", "json", NULL);
+	ck_assert_msg(strstr(o.out, "\"chosen\": {}"), "%s", o.out);
+	/* a choice the declarations refuse is the plugin's bug: an error,
+	 * not a point skipped, even in a sweep */
+	gpulab("run", "fake.chooser", "-p", "lie=key", NULL);
+	ck_assert_msg(o.status == EXIT_PLUGIN && strstr(o.out, "fake.chooser: ERROR: the exercise chose a value for "
+							       "\"depth\", which is not one of its own keys (a plugin's bug)\n"),
+		      "exit %d: %s", o.status, o.out);
+	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", NULL);
+	ck_assert_msg(o.status == EXIT_PLUGIN && occurrences(o.out, "  ERROR  n=") == 2 && strstr(o.out, "fake.ok ")
+		      && strstr(o.out, "fake.chooser: ERROR (2 points): the exercise chose width = \"65\": expected a count "
+				       "from 0 to 64 (e.g. 1024, 2^10 or 1K) (a plugin's bug)"), "exit %d: %s", o.status, o.out);
+	/* compare matches by what was asked for, and says where the choices differ */
+	gpulab("run", "fake.chooser", "-r", "6", "--samples", "--format", "json", NULL);
+	snprintf(a, sizeof a, "%s", write_file(dir, "a.json", o.out));
+	ck_assert_msg((at = strstr(o.out, "\"chosen\": {\"ways\": \"two\"")) != NULL, "%s", o.out);
+	memcpy(at + strlen("\"chosen\": {\"ways\": "), "\"one\"", 5);
+	snprintf(b, sizeof b, "%s", write_file(dir, "b.json", o.out));
+	gpulab("compare", a, b, NULL);
+	ck_assert_msg(o.status == 0 && count_lines(o.err) == 1
+		      && strstr(o.err, "gpulab: warning: fake.chooser n=4096 block=32 type=int ways=auto width=0 lie=no: the "
+				       "exercise chose ways=two width=64 in the base record and ways=one width=64 in the new one\n"),
+		      "exit %d: %s%s", o.status, o.out, o.err);
+	gpulab("compare", a, a, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	free(dir);
+}
+END_TEST
+
 /* gpulab compare: points matched across records, a verdict from the
  * samples, a gate for CI, and bad records refused in one line. */
 START_TEST(compare_records)
@@ -686,6 +734,13 @@ START_TEST(compare_records)
 	expect_error(EXIT_USAGE, "--min-change 101: expected a number from 0 to 100");
 	gpulab("compare", c, c, NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "  same"), "%s", o.out);
+	/* a warning quotes the records, escaped: one line, whatever they hold */
+	snprintf(d, sizeof d, "%s", write_file(dir, "odd.json", "{\"schema\": \"gpulab-record/1\", \"device\": "
+							       "{\"name\": \"GPU\\n\\u001b[2J\"}, \"cold\": false, \"results\": []}"));
+	gpulab("compare", c, d, NULL);
+	ck_assert_msg(o.status == 0 && count_lines(o.err) == 1
+		      && strstr(o.err, "gpulab: warning: the records differ in the device's name: GPU and GPU\\n\\x1b[2J\n"),
+		      "exit %d: %s", o.status, o.err);
 	/* bad input: one line, exit 2 */
 	gpulab("compare", a, NULL);
 	expect_error(EXIT_USAGE, "compare: name two records");
@@ -850,6 +905,7 @@ int main(void)
 	tcase_add_test(t, records);
 	tcase_add_test(t, noise_criterion);
 	tcase_add_test(t, compare_records);
+	tcase_add_test(t, choices_are_recorded);
 	tcase_add_test(t, compare_exercises);
 	tcase_add_test(t, compare_many_samples);
 	tcase_add_test(t, wrong_result_fails);

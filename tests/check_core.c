@@ -395,7 +395,7 @@ START_TEST(report_csv_parses)
 	make_jobs();
 	char *s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 30);
+	ck_assert_int_eq(fields, 31);
 	ck_assert_int_eq(count_lines(s), 4);
 	ck_assert(strstr(s, ",\"FAILED\",") != NULL);
 	ck_assert_msg(strstr(s, "\"reduce.cub\",\"int\",1048576,256,10,2,\"seed=42\",1048576,0,") != NULL, "%s", s);
@@ -453,6 +453,7 @@ START_TEST(record_matches_schema)
 						   .sm_mean = 1900.5, .throttled = 2, .reasons = 0x4 };
 	double samples[3] = { 1.5, 1.25, 2 };
 	jobs[0].res.samples = samples, jobs[0].res.nsamples = 3;
+	snprintf(jobs[2].params[NGENERIC].chosen, sizeof jobs[2].params[NGENERIC].chosen, "7"); /* as ctx->chose */
 	for (int skip = 0; skip < 2; skip++) {
 		if (skip)
 			jobs[1].res.outcome = OUTCOME_SKIPPED;
@@ -460,10 +461,12 @@ START_TEST(record_matches_schema)
 		struct json *doc = json_parse(s, strlen(s), err, sizeof err);
 		ck_assert_msg(doc != NULL, "%s\n%s", err, s);
 		ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
-		ck_assert_msg(strstr(s, "\"samples_ms\": [1.5, 1.25, 2]") && strstr(s, "\"reasons\": \"sw_power_cap\""), "%s", s);
+		ck_assert_msg(strstr(s, "\"samples_ms\": [1.5, 1.25, 2]") && strstr(s, "\"reasons\": \"sw_power_cap\"")
+			      && strstr(s, "\"chosen\": {\"seed\": 7}") && strstr(s, "\"chosen\": {}"), "%s", s);
 		json_free(doc);
 	}
 	jobs[0].res.samples = NULL;
+	jobs[2].params[NGENERIC].chosen[0] = 0;
 	/* and the validator itself refuses what breaks the schema */
 	const char *bad = "{\"schema\": \"gpulab-record/2\"}";
 	struct json *doc = json_parse(bad, strlen(bad), err, sizeof err);
@@ -569,8 +572,8 @@ START_TEST(report_metrics)
 	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
 	s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 32);
-	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
+	ck_assert_int_eq(fields, 33);
+	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,chosen,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
 	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "counters (CUPTI") && strstr(s, "achieved_occupancy = sm__warps_active"), "%s", s);

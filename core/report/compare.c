@@ -2,10 +2,12 @@
 
 #include "exitcode.h"
 #include "report/emit.h"
+#include "report/escape.h"
 #include "report/json.h"
 #include "report/record.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,21 @@ static double batch_of(const struct json *doc)
 {
 	const struct json *k = json_get(doc, "batch");
 	return json_type(k) == JSON_NUMBER ? json_number(k) : 1;
+}
+
+/* One warning line on err.  It quotes the records, which may hold
+ * anything, so it is escaped as an error line is. */
+__attribute__((format(printf, 2, 3)))
+static void warn(FILE *err, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fputs("gpulab: warning: ", err);
+	fput_escaped(err, line);
+	fputc('\n', err);
 }
 
 /* Where the records differ in what the numbers depend on, say so. */
@@ -26,13 +43,43 @@ static void warn_conditions(const struct record *a, const struct record *b, FILE
 		const char *tx = json_type(x) == JSON_STRING ? json_string(x) : json_number_text(x);
 		const char *ty = json_type(y) == JSON_STRING ? json_string(y) : json_number_text(y);
 		if (tx && ty && strcmp(tx, ty))
-			fprintf(err, "gpulab: warning: the records differ in the device's %s: %s and %s\n", device[i], tx, ty);
+			warn(err, "the records differ in the device's %s: %s and %s", device[i], tx, ty);
 	}
 	if (json_bool(json_get(a->doc, "cold")) != json_bool(json_get(b->doc, "cold")))
-		fprintf(err, "gpulab: warning: one record flushed the L2 cache (--cold) and the other did not\n");
+		warn(err, "one record flushed the L2 cache (--cold) and the other did not");
 	if (batch_of(a->doc) != batch_of(b->doc))
-		fprintf(err, "gpulab: warning: the records time batches of %g and %g runs (--batch): launch gaps count "
-			"differently\n", batch_of(a->doc), batch_of(b->doc));
+		warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently",
+		     batch_of(a->doc), batch_of(b->doc));
+}
+
+/* A point's "chosen" as "key=value ...", or NULL where its record has
+ * none (made before ABI 2.3). */
+static const char *chosen_text(const struct record_point *p, char *buf, size_t len)
+{
+	const struct json *c = json_get(p->row, "chosen");
+	if (json_type(c) != JSON_OBJECT)
+		return NULL;
+	buf[0] = 0;
+	for (size_t i = 0; i < json_len(c); i++) {
+		const struct json *v = json_index(c, i);
+		const char *k = json_key(c, i), *text = json_type(v) == JSON_STRING ? json_string(v) : json_number_text(v);
+		if (k && text)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", buf[0] ? " " : "", k, text);
+	}
+	return buf;
+}
+
+/* Points match by what was asked for; where the exercise then chose
+ * differently (another GPU, another version of it), the times compare
+ * two different kernels, and the reader should know. */
+static void warn_choices(const struct record_pair *pr, FILE *err)
+{
+	char a[512], b[512];
+	const char *ta = chosen_text(pr->base, a, sizeof a), *tb = chosen_text(pr->cand, b, sizeof b);
+	if (ta && tb && strcmp(ta, tb))
+		warn(err, "%s %s: the exercise chose %s in the base record and %s in the new one",
+		     json_string(json_get(pr->cand->row, "exercise")), pr->base->params, ta[0] ? ta : "nothing",
+		     tb[0] ? tb : "nothing");
 }
 
 static void print_row(const struct record_pair *pr, enum format f, FILE *out, int first)
@@ -153,7 +200,7 @@ static int too_slow(const struct record_pair *pr, double pct)
 	return pct >= 0 && pr->verdict == STATS_SLOWER && 100 * (pr->c.ratio - 1) > pct;
 }
 
-static int report(struct record *a, struct record *b, const struct options *o, FILE *out)
+static int report(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
 {
 	struct record_pair *pairs = calloc(a->n ? a->n : 1, sizeof *pairs);
 	int first = 1, slow = 0;
@@ -162,6 +209,7 @@ static int report(struct record *a, struct record *b, const struct options *o, F
 	size_t n = record_pair_up(a, b, pairs);
 	print_head(a, b, o, out);
 	for (size_t i = 0; i < n; i++) {
+		warn_choices(&pairs[i], err);
 		apply_min_change(&pairs[i], o->min_change);
 		print_row(&pairs[i], o->format, out, i == 0);
 		slow += too_slow(&pairs[i], o->fail_above);
@@ -189,7 +237,7 @@ int compare_records(const char *base, const char *cand, const struct options *o,
 		if (a.exercise)
 			record_key_across(&a, &b);
 		warn_conditions(&a, &b, err);
-		if ((rc = report(&a, &b, o, out)) == EXIT_NOMEM)
+		if ((rc = report(&a, &b, o, out, err)) == EXIT_NOMEM)
 			snprintf(errbuf, errlen, "out of memory");
 	}
 	record_free(&a);

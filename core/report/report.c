@@ -111,6 +111,19 @@ static void notes_text(const struct job *j, char *buf, size_t len, char sep)
 			 j->res.notes[i].name, j->res.notes[i].value);
 }
 
+/* What the exercise chose for its automatic keys, "key=value" joined
+ * by sep; "" where it chose nothing. */
+static void chosen_text(const struct job *j, char *buf, size_t len, char sep)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < j->nparams; i++) {
+		size_t at = strlen(buf);
+		if (j->params[i].chosen[0])
+			snprintf(buf + at, len - at, "%s%s=%s", at ? (char[]){ sep, 0 } : "", j->params[i].decl.key,
+				 j->params[i].chosen);
+	}
+}
+
 static void params_some(const struct job *j, char *buf, size_t len, char sep, int swept);
 
 /* The exercise's own parameters as "key=value" joined by sep; the
@@ -270,13 +283,14 @@ static void table_header(FILE *out, int namew, int paramw, int with_host)
 
 static void table_row(FILE *out, const struct report *r, const struct job *j, int namew, int paramw, int with_host)
 {
-	char name[256], notes[256], params[512];
+	char name[256], notes[256], params[512], chosen[256];
 	const struct job *first;
 	double speedup, share;
 	unsigned warmup;
 	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ' ');
+	chosen_text(j, chosen, sizeof chosen, ' ');
 	params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* a sweep's block header has the rest */
 	if (planned && !same_repetitions(r, &warmup, &first))
 		snprintf(params + strlen(params), sizeof params - strlen(params), "%swarmup=%u", params[0] ? " " : "",
@@ -297,8 +311,10 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
 	cell(out, 7, speedup > 0, " %*.2fx", speedup);
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
-		unheld(j) ? " UNHELD" : "", notes[0] ? "  " : "", notes);
+	/* the choices per row: in a sweep they change where the asked-for
+	 * value, in the block's header, does not */
+	fprintf(out, "  %s%s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", chosen[0] ? "  chose " : "", chosen, notes[0] ? "  " : "", notes);
 }
 
 /* Does any row of r say what `is` asks (and so need its legend)? */
@@ -451,13 +467,14 @@ static void print_table(const struct report *r, FILE *out)
  * there is no value. */
 static void csv_row(const struct report *r, const struct job *j, const char **labels, size_t nl, FILE *out)
 {
-	char name[256], notes[256], params[512], rerun[1024];
+	char name[256], notes[256], params[512], rerun[1024], chosen[256];
 	const struct result *x = &j->res;
 	double speedup, share, v;
 	int m = measured(j);
 	compare(r, j, &speedup, &share);
 	notes_text(j, notes, sizeof notes, ';');
 	params_text(j, params, sizeof params, ';');
+	chosen_text(j, chosen, sizeof chosen, ';');
 	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
 	emit_csv(out, job_name(j, name, sizeof name));
 	fputc(',', out);
@@ -499,6 +516,8 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 		fprintf(out, ",%.1f,%u,%u", x->clocks.sm_mean, x->clocks.mem_mhz, x->clocks.throttled);
 	else
 		fputs(",,,", out);
+	fputc(',', out);
+	emit_csv(out, chosen);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		if (metric_of(j, labels[k], &v, NULL, NULL, 0))
@@ -513,7 +532,7 @@ static void print_csv(const struct report *r, FILE *out)
 	size_t nl = metric_labels(r, &l);
 	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,runs,"
 	      "noise_pct,converged,stopped_by,"
-	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled", out);
+	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled,chosen", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		emit_csv(out, l[k]);
@@ -547,24 +566,27 @@ static void json_metrics(const struct job *j, FILE *out)
 	emit_json_number(out, "metric_passes", j->res.profiled, j->res.passes);
 }
 
-/* "params": every effective parameter; numbers bare, names quoted. */
-static void json_params(const struct job *j, FILE *out)
+/* "params": every effective parameter, as asked for; "chosen": what the
+ * exercise chose for those it resolves itself (ctx->chose).  Numbers
+ * bare, names quoted. */
+static void json_params(const struct job *j, const char *field, int chosen, FILE *out)
 {
 	int first = 1;
-	fputs(", \"params\": {", out);
+	fprintf(out, ", \"%s\": {", field);
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
+		const char *text = chosen ? p->chosen : p->text;
 		enum gpulab_param_type t = p->decl.type;
 		int number = t != GPULAB_PARAM_ENUM && t != GPULAB_PARAM_SHAPE && t != GPULAB_PARAM_PATH;
-		if (!p->text[0])
-			continue; /* not resolved: the job was refused before it */
+		if (!text[0])
+			continue; /* not resolved (the job was refused before it), or not chosen */
 		fputs(first ? "" : ", ", out);
 		emit_json(out, p->decl.key);
 		fputs(": ", out);
 		if (number)
-			fputs(p->text, out);
+			fputs(text, out);
 		else
-			emit_json(out, p->text);
+			emit_json(out, text);
 		first = 0;
 	}
 	fputc('}', out);
@@ -595,7 +617,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	compare(r, j, &speedup, &share);
 	fputs("    {\"exercise\": ", out);
 	emit_json(out, job_name(j, name, sizeof name));
-	json_params(j, out);
+	json_params(j, "params", 0, out);
 	fprintf(out, ", \"elements\": %llu", (unsigned long long)j->ctx.elements);
 	emit_json_number(out, "median_ms", m, x->gpu_med);
 	emit_json_number(out, "min_ms", m, x->gpu_min);
@@ -622,6 +644,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 		fprintf(out, ": %.6g", x->notes[i].value);
 	}
 	fputc('}', out);
+	json_params(j, "chosen", 1, out);
 	json_metrics(j, out);
 	json_clocks(j, out);
 	if (r->samples) {

@@ -461,7 +461,9 @@ int bench_run(struct bench *b, struct job *j)
 	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
 		rc = j->pick.ex->setup(&j->ctx);
-		if (rc != GPULAB_OK)
+		if (j->bad_choice)
+			rc = failed(j, EXIT_PLUGIN, "setup told a choice its declarations refuse", cudaSuccess);
+		else if (rc != GPULAB_OK)
 			rc = step_failed(j, rc, "setup failed");
 		else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
 			rc = profile(b, j);

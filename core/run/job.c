@@ -77,6 +77,32 @@ static void ctx_note(struct gpulab_ctx *ctx, const char *name, double value)
 	}
 }
 
+/* An exercise's own key whose automatic value the exercise resolved:
+ * checked as declared, so the record holds only what the key takes.  A
+ * wrong one is the plugin's bug, not the user's parameter: the point
+ * ends in an error (bench_run), whatever setup returns. */
+static int ctx_chose(struct gpulab_ctx *ctx, const char *key, const char *value)
+{
+	struct job *j = job_of(ctx);
+	struct job_param *p = (struct job_param *)job_param(j, key ? key : "");
+	struct param_value v;
+	char why[256];
+	if (!p || p->generic >= 0 || p->decl.type == GPULAB_PARAM_PATH || p->decl.type == GPULAB_PARAM_SEED) {
+		j->bad_choice = 1;
+		ctx_error(ctx, "the exercise chose a value for \"%s\", which is not one of its own keys (a plugin's bug)",
+			  key ? key : "(null)");
+		return GPULAB_EPARAM;
+	}
+	if (!value || param_parse(&p->decl, value, &v, why, sizeof why) != PARSE_OK) {
+		j->bad_choice = 1;
+		ctx_error(ctx, "the exercise chose %s = \"%s\": %s (a plugin's bug)", key, value ? value : "(null)",
+			  value ? why : "no value");
+		return GPULAB_EPARAM;
+	}
+	param_format(&p->decl, &v, p->chosen, sizeof p->chosen);
+	return GPULAB_OK;
+}
+
 /* The refusal of a job: why, in its message; the caller names it. */
 __attribute__((format(printf, 3, 4)))
 static int refuse(struct job *j, int code, const char *fmt, ...)
@@ -265,7 +291,7 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	char why[512];
 	int rc;
 	*j = (struct job){ .pick = *p, .opt = o, .cfg = c, .point = point, .points = 1 };
-	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .error = ctx_error, .note = ctx_note,
+	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .error = ctx_error, .note = ctx_note, .chose = ctx_chose,
 				      .data = p->ex->data, .core = j };
 	if ((rc = resolve(j, point)))
 		return rc;

@@ -76,6 +76,8 @@ struct job_param {
 	const char *axis;                   /* its value, or the list or range of them, as given */
 	size_t values;                      /* values on that axis: more than 1 in a sweep */
 	char text[GPULAB_PATH_MAX + 1];     /* the effective value, as param_format writes it */
+	char chosen[64];                    /* what the exercise said an automatic value came to
+					     * (ctx->chose), as param_format writes it; "" none */
 	char where[256];                    /* where it came from: "-n", "-p rows", "FILE:LINE", "default" */
 	int defaulted;                      /* from the declared default, not a user */
 };
@@ -95,6 +97,8 @@ struct job {
 	int devices[MAX_DEVICES];           /* ctx.devices and ctx.streams point here */
 	struct CUstream_st *streams[MAX_DEVICES];
 	unsigned gave_up;                   /* times the stream hold gave up (run/bench.c) */
+	int bad_choice;                     /* ctx.chose was told a key or value the
+					     * exercise does not declare: its plugin's bug */
 	struct gpulab_ctx ctx;
 	struct result res;
 };

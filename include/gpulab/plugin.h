@@ -71,7 +71,7 @@ extern "C" {
 #endif
 
 #define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
-#define GPULAB_ABI_MINOR 2    /* fields added at the ends of structs, flags */
+#define GPULAB_ABI_MINOR 3    /* fields added at the ends of structs, flags */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -186,6 +186,17 @@ struct gpulab_ctx {
 
 	/* The core's own; a plugin leaves it alone. */
 	void *core;
+
+	/* 2.3.  What an automatic value of one of the exercise's own keys
+	 * came to, told from setup(): `-p finish=auto` chose "cluster",
+	 * `-p blocks=0` chose "16".  The record keeps both, the value asked
+	 * for (by which points are matched) and the one chosen (which a
+	 * reader needs to explain the time).  `value` is text the key's
+	 * declaration takes.  A key not declared (or a seed or path), or a
+	 * value its declaration refuses, is the plugin's bug: it returns
+	 * GPULAB_EPARAM, and the core ends the point in an error (gpulab
+	 * exits 4), whatever setup() returns. */
+	int (*chose)(struct gpulab_ctx *ctx, const char *key, const char *value);
 };
 
 typedef int (*gpulab_step_fn)(struct gpulab_ctx *ctx);

@@ -48,6 +48,12 @@ struct shaped_opts {
 	uint64_t rows, cols;
 };
 
+struct chooser_opts {
+	unsigned ways; /* auto|one|two */
+	uint64_t width; /* 0: auto */
+	unsigned lie;   /* no|key|value: a plugin's bug, for the core to catch */
+};
+
 struct state {
 	unsigned resets;
 	unsigned runs; /* by run_counted */
@@ -105,6 +111,25 @@ static int setup_picky(struct gpulab_ctx *ctx)
 		ctx->error(ctx, "n %llu: this device takes at most 2048", (unsigned long long)ctx->n);
 		return GPULAB_EPARAM;
 	}
+	return setup(ctx);
+}
+
+/* Resolves its automatic keys from n, as reduce.best does its grid and
+ * finish, and tells the core (ctx->chose); -p lie= makes it tell wrong. */
+static int setup_chooser(struct gpulab_ctx *ctx)
+{
+	const struct chooser_opts *o = ctx->params;
+	char width[32];
+	int rc;
+	snprintf(width, sizeof width, "%llu", (unsigned long long)(ctx->n < 64 ? 1 : ctx->n / 64 > 64 ? 64 : ctx->n / 64));
+	if (o->lie == 1)
+		return ctx->chose(ctx, "depth", "3");
+	if (o->lie == 2)
+		return ctx->chose(ctx, "width", "65");
+	if (o->ways == 0 && (rc = ctx->chose(ctx, "ways", ctx->n > 1024 ? "two" : "one")) != GPULAB_OK)
+		return rc;
+	if (o->width == 0 && (rc = ctx->chose(ctx, "width", width)) != GPULAB_OK)
+		return rc;
 	return setup(ctx);
 }
 
@@ -206,6 +231,16 @@ static const struct gpulab_param shaped_params[] = {
 	{ NULL }
 };
 
+static const struct gpulab_param chooser_params[] = {
+	{ .key = "ways", .type = GPULAB_PARAM_ENUM, .offset = offsetof(struct chooser_opts, ways), .def = "auto",
+	  .help = "auto: one up to n 1024, then two", .choices = "auto|one|two" },
+	{ .key = "width", .type = GPULAB_PARAM_COUNT, .offset = offsetof(struct chooser_opts, width), .def = "0",
+	  .help = "0: n/64, from 1 to 64", .min = 0, .max = 64 },
+	{ .key = "lie", .type = GPULAB_PARAM_ENUM, .offset = offsetof(struct chooser_opts, lie), .def = "no",
+	  .help = "tell the core a choice of a key not its own (key) or out of range (value)", .choices = "no|key|value" },
+	{ NULL }
+};
+
 #ifdef FAKE_NO_VERIFY
 #define VERIFY_OK NULL
 #else
@@ -256,6 +291,9 @@ static const EXERCISE exercises[] = {
 	  .plan = plan, .setup = setup_fails, .run = run, .verify = verify_ok, HOST },
 	{ .name = "picky", .summary = "setup refuses n past 2048", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup_picky, .run = run, .verify = verify_ok, HOST },
+	{ .name = "chooser", .summary = "says what its automatic keys came to", .dtypes = GPULAB_INT32, .n = 4096,
+	  .block = 32, .params = chooser_params, .params_size = sizeof(struct chooser_opts),
+	  .plan = plan, .setup = setup_chooser, .run = run, .verify = verify_ok, HOST },
 	{ .name = "failrun", .summary = "run fails as a CUDA call would", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run_fails, .verify = verify_ok, HOST },
 	{ .name = "repeats", .summary = "counts its resets and runs; may be batched", .dtypes = GPULAB_INT32, .n = 64,
