@@ -12,6 +12,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
+#include <cstring>
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
@@ -199,6 +200,7 @@ struct opts {
 };
 
 enum finish { FINISH_AUTO, FINISH_FIRST_BLOCK, FINISH_LAST_BLOCK, FINISH_PACKED, FINISH_CLUSTER };
+#define FINISH_NAMES "auto|first_block|last_block|packed|cluster" /* -p finish, in enum finish's order */
 
 struct state : lab::state {
 	void *in = nullptr, *work = nullptr, *partials = nullptr, *out = nullptr, *temp = nullptr;
@@ -414,6 +416,26 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	return GPULAB_EPARAM;
 }
 
+/* What best's automatic keys came to, for the record (ctx->chose): the
+ * grid where -p blocks=0, and how its sums meet where -p finish=auto and
+ * there are several (a grid of one has nothing to meet). */
+int tell_choices(gpulab_ctx *ctx, unsigned grid, unsigned meet)
+{
+	const opts &o = lab::opts<opts>(ctx);
+	char text[32];
+	const char *name = FINISH_NAMES;
+	int rc;
+	snprintf(text, sizeof text, "%u", grid);
+	if (!o.blocks && (rc = ctx->chose(ctx, "blocks", text)) != GPULAB_OK)
+		return rc;
+	if (o.finish != FINISH_AUTO || grid == 1)
+		return GPULAB_OK;
+	for (unsigned k = 0; k < meet; k++)
+		name = strchr(name, '|') + 1;
+	snprintf(text, sizeof text, "%.*s", (int)strcspn(name, "|"), name);
+	return ctx->chose(ctx, "finish", text);
+}
+
 template <typename T>
 int setup_t(gpulab_ctx *ctx)
 {
@@ -425,7 +447,8 @@ int setup_t(gpulab_ctx *ctx)
 		return rc;
 	s->grid = (unsigned)lab::div_up(n, per_block(ctx, v));
 	s->n_pad = (size_t)s->grid * per_block(ctx, v);
-	if (v->launch_int == best<int> && (rc = best_grid<T>(ctx, &s->grid, &s->meet)) != GPULAB_OK)
+	if (v->launch_int == best<int>
+	    && ((rc = best_grid<T>(ctx, &s->grid, &s->meet)) != GPULAB_OK || (rc = tell_choices(ctx, s->grid, s->meet))))
 		return rc;
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
 	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
@@ -525,7 +548,7 @@ const gpulab_param best_params[] = {
 		  "(ints): every block adds its sum and a count in one 64-bit atomic, and the last to count has the total; "
 		  "or, where the grid fits one cluster, in its shared memory; auto: packed for ints; for floats a cluster "
 		  "where the grid fits one, else block 0 up to as many blocks as it has threads, else the last block",
-	  .choices = "auto|first_block|last_block|packed|cluster" },
+	  .choices = FINISH_NAMES },
 	{ nullptr }
 };
 
