@@ -741,6 +741,13 @@ START_TEST(compare_records)
 	ck_assert_msg(o.status == 0 && count_lines(o.err) == 1
 		      && strstr(o.err, "gpulab: warning: the records differ in the device's name: GPU and GPU\\n\\x1b[2J\n"),
 		      "exit %d: %s", o.status, o.err);
+	/* and so does the table, which quotes their names and parameters */
+	snprintf(d, sizeof d, "%s", write_file(dir, "odd.json", "{\"schema\": \"gpulab-record/1\", \"results\": "
+							       "[{\"exercise\": \"fake.ok\\n\\u001b[2J\", \"params\": "
+							       "{\"k\": \"a\\rb\"}, \"status\": \"ok\"}]}"));
+	gpulab("compare", d, d, NULL);
+	ck_assert_msg(o.status == 0 && !strchr(o.out, '\x1b') && !strchr(o.out, '\r')
+		      && strstr(o.out, "\nfake.ok\\n\\x1b[2J ") && strstr(o.out, " k=a\\rb "), "exit %d: %s", o.status, o.out);
 	/* bad input: one line, exit 2 */
 	gpulab("compare", a, NULL);
 	expect_error(EXIT_USAGE, "compare: name two records");

@@ -120,7 +120,8 @@ static void print_row(const struct record_pair *pr, enum format f, FILE *out, in
 		emit_csv(out, record_verdict_word(pr));
 		fputc('\n', out);
 	} else {
-		fprintf(out, "%-28s %-32s", ex, pr->base->params);
+		char e[512], p[1024]; /* the records' text may hold anything: escaped, as error lines are */
+		fprintf(out, "%-28s %-32s", escape_into(e, sizeof e, ex), escape_into(p, sizeof p, pr->base->params));
 		if (have)
 			fprintf(out, " %10.4f %10.4f %+8.1f%%", pr->c.base.median, pr->c.cand.median, change);
 		else
@@ -178,7 +179,9 @@ static void print_unmatched(const struct record *s, const char *which, enum form
 			emit_csv(out, p->params);
 			fprintf(out, ",,,,,\"only in %s\"\n", which);
 		} else {
-			fprintf(out, "%s%-28s %-32s  only in %s\n", *first ? "unmatched:\n" : "", ex, p->params, which);
+			char e[512], t[1024];
+			fprintf(out, "%s%-28s %-32s  only in %s\n", *first ? "unmatched:\n" : "", escape_into(e, sizeof e, ex),
+				escape_into(t, sizeof t, p->params), which);
 		}
 		*first = 0;
 	}

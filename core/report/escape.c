@@ -107,3 +107,16 @@ void fput_html(FILE *out, const char *s)
 		p += n ? n : 1;
 	}
 }
+
+const char *escape_into(char *buf, size_t len, const char *s)
+{
+	FILE *f = len ? fmemopen(buf, len, "w") : NULL;
+	if (!f) {
+		snprintf(buf, len, "%s", "?");
+		return buf;
+	}
+	fput_escaped(f, s ? s : "");
+	fclose(f); /* writes the terminating NUL, within len */
+	buf[len - 1] = 0;
+	return buf;
+}

@@ -14,6 +14,10 @@
  * line and paragraph separators, bidirectional controls) as \uNNNN. */
 void fput_escaped(FILE *out, const char *s);
 
+/* s as fput_escaped writes it, into buf (cut short where len is too
+ * small), for text that is padded to a column; returns buf. */
+const char *escape_into(char *buf, size_t len, const char *s);
+
 /* Write s to out as text for HTML or XML (SVG), inside an element or a
  * quoted attribute: & < > " ' as entities, so nothing in s can open a
  * tag, end an attribute or start a script.  What XML forbids even
