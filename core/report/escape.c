@@ -116,7 +116,10 @@ const char *escape_into(char *buf, size_t len, const char *s)
 		return buf;
 	}
 	fput_escaped(f, s ? s : "");
-	fclose(f); /* writes the terminating NUL, within len */
-	buf[len - 1] = 0;
+	fflush(f);
+	long at = ftell(f);
+	fclose(f);
+	/* ended here, not by fclose: glibc writes no NUL for an empty stream */
+	buf[at > 0 && (size_t)at < len ? (size_t)at : at > 0 ? len - 1 : 0] = 0;
 	return buf;
 }
