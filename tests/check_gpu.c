@@ -365,6 +365,16 @@ START_TEST(best_finishes_verify)
 	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 1
 		      && strstr(o.out, "\"status\": \"skipped\", \"message\": \"-p finish=cluster: 17 blocks of 512 threads"),
 		      "exit %d: %s%s", o.status, o.out, o.err);
+	/* what auto chose is in the record: one block (nothing meets), ints
+	 * in the packed word, floats in a cluster where the GPU's holds 16
+	 * blocks (Hopper's), else gathered by block 0 */
+	char *chose[] = { "run", "reduce.best", "-n", "4096,131072", "-t", "int,float", "-r", "3", "--format", "json", NULL };
+	gpulab(chose);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"chosen\": {\"blocks\": 1}") == 2
+		      && strstr(o.out, "\"chosen\": {\"blocks\": 16, \"finish\": \"packed\"}")
+		      && (strstr(o.out, "\"chosen\": {\"blocks\": 16, \"finish\": \"cluster\"}")
+			  || strstr(o.out, "\"chosen\": {\"blocks\": 16, \"finish\": \"first_block\"}")),
+		      "exit %d: %s%s", o.status, o.out, o.err);
 }
 END_TEST
 
