@@ -695,6 +695,11 @@ START_TEST(choices_are_recorded)
 		      "exit %d: %s%s", o.status, o.out, o.err);
 	gpulab("compare", a, a, NULL);
 	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	/* two exercises have their own choices: nothing to warn of */
+	gpulab("run", "fake.chooser", "fake.ok", "-n", "4096", "-b", "64", "-r", "6", "--output", a, NULL);
+	gpulab("compare", "--base", "fake.ok", "--new", "fake.chooser", a, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.chooser vs fake.ok") && !o.err[0], "exit %d: %s%s", o.status,
+		      o.out, o.err);
 	free(dir);
 }
 END_TEST
