@@ -10,9 +10,22 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* Every byte of the escaped message is printable ASCII or part of a
- * valid UTF-8 sequence, and none is a control. */
+/* Every byte of [p, end) is printable ASCII or part of a valid UTF-8
+ * sequence, and none is a control or a code point that steers a
+ * terminal (a C1 control, a line separator, a bidirectional control). */
+static inline void fuzz_check_inert(const char *p, const char *end)
+{
+	while (p < end) {
+		int n = escape_utf8_len(p);
+		if (n == 0 || p + n > end || (n == 1 && ((unsigned char)*p < 0x20 || *p == 0x7f)) || escape_steering(p, n))
+			abort();
+		p += n;
+	}
+}
+
+/* The message, escaped, is one line of inert text. */
 static inline void fuzz_check_escaped(const char *msg)
 {
 	static char buf[1 << 16];
@@ -23,14 +36,7 @@ static inline void fuzz_check_escaped(const char *msg)
 		abort();
 	fput_escaped(f, msg);
 	fclose(f);
-	for (const char *p = buf; *p;) {
-		int n = escape_utf8_len(p);
-		if (n == 0 || (n == 1 && ((unsigned char)*p < 0x20 || *p == 0x7f)))
-			abort();
-		if (n == 2 && (unsigned char)p[0] == 0xc2 && (unsigned char)p[1] < 0xa0)
-			abort(); /* a C1 control */
-		p += n;
-	}
+	fuzz_check_inert(buf, buf + strlen(buf));
 }
 
 #endif

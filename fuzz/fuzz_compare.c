@@ -3,8 +3,10 @@
  * files and compared in each format.  Beyond not crashing, it checks
  * what compare promises of a hostile record: a refusal names the record
  * and is one escaped line; every warning is one line of its own; the
- * table holds no control byte but its line ends (a record may spell
- * ESC or CR in an exercise's name or a parameter); the JSON parses. */
+ * table and the JSON hold inert text only, no control but line ends, no
+ * C1 control or bidirectional mark (a record may spell any of them in an
+ * exercise's name or a parameter); the JSON parses.  The input's last
+ * byte, odd or even, has it compare two exercises (--base/--new) or not. */
 #include "escaped.h"
 #include "exitcode.h"
 #include "report/compare.h"
@@ -31,8 +33,8 @@ static int memory_file(const uint8_t *data, size_t size, char *path, size_t len)
 	return fd;
 }
 
-/* Each line of text has no control byte; warnings each begin with their
- * prefix. */
+/* Each line of text is inert (fuzz_check_inert); warnings each begin
+ * with their prefix. */
 static void check_lines(const char *text, const char *prefix)
 {
 	for (const char *line = text; *line;) {
@@ -41,18 +43,19 @@ static void check_lines(const char *text, const char *prefix)
 			abort(); /* every line ends */
 		if (prefix && strncmp(line, prefix, strlen(prefix)))
 			abort();
-		for (const char *p = line; p < end; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				abort();
+		fuzz_check_inert(line, end);
 		line = end + 1;
 	}
 }
 
-static void compare_as(const char *a, const char *b, enum format f)
+/* two: --base reduce.cub --new reduce.best, the exercises the corpus's
+ * records hold (filters mode: points matched across two exercises) */
+static void compare_as(const char *a, const char *b, enum format f, int two)
 {
 	char *out = NULL, *err = NULL, why[1024];
 	size_t nout = 0, nerr = 0;
-	struct options o = { .format = f, .fail_above = 5, .min_change = 1 };
+	struct options o = { .format = f, .fail_above = 5, .min_change = 1, .base_exercise = two ? "reduce.cub" : NULL,
+			     .new_exercise = two ? "reduce.best" : NULL };
 	FILE *fo = open_memstream(&out, &nout), *fe = open_memstream(&err, &nerr);
 	if (!fo || !fe)
 		abort();
@@ -68,7 +71,7 @@ static void compare_as(const char *a, const char *b, enum format f)
 		abort();
 	}
 	check_lines(err, "gpulab: warning: ");
-	if (rc != EXIT_USAGE && f == FORMAT_TABLE)
+	if (rc != EXIT_USAGE && f != FORMAT_CSV) /* CSV is data, quoted for its readers, not a terminal */
 		check_lines(out, NULL);
 	if (rc != EXIT_USAGE && f == FORMAT_JSON) {
 		struct json *doc = json_parse(out, nout, why, sizeof why);
@@ -90,9 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fa >= 0 && fb >= 0) {
 		if (!cut)
 			snprintf(b, sizeof b, "%s", a);
-		compare_as(a, b, FORMAT_TABLE);
-		compare_as(a, b, FORMAT_CSV);
-		compare_as(a, b, FORMAT_JSON);
+		int two = size && data[size - 1] & 1; /* the last byte, which a record's JSON ends in as a space or } */
+		compare_as(a, b, FORMAT_TABLE, two);
+		compare_as(a, b, FORMAT_CSV, two);
+		compare_as(a, b, FORMAT_JSON, two);
 	}
 	if (fa >= 0)
 		close(fa);

@@ -453,7 +453,10 @@ START_TEST(record_matches_schema)
 						   .sm_mean = 1900.5, .throttled = 2, .reasons = 0x4 };
 	double samples[3] = { 1.5, 1.25, 2 };
 	jobs[0].res.samples = samples, jobs[0].res.nsamples = 3;
-	snprintf(jobs[2].params[NGENERIC].chosen, sizeof jobs[2].params[NGENERIC].chosen, "7"); /* as ctx->chose */
+	/* a number and a name, as the report writes what a job holds (which
+	 * keys may hold a choice is ctx_chose's to check: check_cli) */
+	snprintf(jobs[2].params[NGENERIC].chosen, sizeof jobs[2].params[NGENERIC].chosen, "7");
+	snprintf(jobs[2].params[GEN_TYPE].chosen, sizeof jobs[2].params[GEN_TYPE].chosen, "float");
 	for (int skip = 0; skip < 2; skip++) {
 		if (skip)
 			jobs[1].res.outcome = OUTCOME_SKIPPED;
@@ -462,11 +465,12 @@ START_TEST(record_matches_schema)
 		ck_assert_msg(doc != NULL, "%s\n%s", err, s);
 		ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
 		ck_assert_msg(strstr(s, "\"samples_ms\": [1.5, 1.25, 2]") && strstr(s, "\"reasons\": \"sw_power_cap\"")
-			      && strstr(s, "\"chosen\": {\"seed\": 7}") && strstr(s, "\"chosen\": {}"), "%s", s);
+			      && strstr(s, "\"chosen\": {\"type\": \"float\", \"seed\": 7}") && strstr(s, "\"chosen\": {}"),
+			      "%s", s);
 		json_free(doc);
 	}
 	jobs[0].res.samples = NULL;
-	jobs[2].params[NGENERIC].chosen[0] = 0;
+	jobs[2].params[NGENERIC].chosen[0] = jobs[2].params[GEN_TYPE].chosen[0] = 0;
 	/* and the validator itself refuses what breaks the schema */
 	const char *bad = "{\"schema\": \"gpulab-record/2\"}";
 	struct json *doc = json_parse(bad, strlen(bad), err, sizeof err);
@@ -491,6 +495,8 @@ START_TEST(json_strings_escape)
 		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },            /* a surrogate */
 		{ "\xe2\x82", "\"\\ufffd\\ufffd\"" },                       /* cut short */
 		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },  /* past U+10FFFF */
+		{ "\xc2\x9b" "31m", "\"\\u009b31m\"" },                 /* C1 CSI: the same text, inert */
+		{ "abc\xe2\x80\xae" "fdp", "\"abc\\u202efdp\"" },        /* RIGHT-TO-LEFT OVERRIDE */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		FILE *f = fmemopen(buf, sizeof buf, "w");

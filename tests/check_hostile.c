@@ -571,6 +571,26 @@ START_TEST(escape_controls_and_bad_utf8)
 }
 END_TEST
 
+/* Escaped into a column's buffer: cut before the first piece that does
+ * not fit whole, never inside a UTF-8 character or an escape. */
+START_TEST(escape_into_cuts_whole_pieces)
+{
+	char buf[8];
+	const char *cases[][2] = {
+		{ "abcdefghij", "abcdefg" },
+		{ "ab\xc3\xa9\xc3\xa9\xc3\xa9", "ab\xc3\xa9\xc3\xa9" }, /* 2 + 2 + 2 bytes: the third does not fit */
+		{ "\x1b\x1b\x1b", "\\x1b" },                          /* 4 + 4 > 7 */
+		{ "a\xc2\x9b", "a\\u009b" },                          /* 1 + 6 */
+		{ "ab\xc2\x9b", "ab" },
+		{ "\xf0\x9f\x98\x80\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_str_eq(escape_into(buf, sizeof buf, cases[i][0]), cases[i][1]);
+	ck_assert_str_eq(escape_into(buf, 1, "abc"), "");
+}
+END_TEST
+
 /* Text for a page: nothing in it opens a tag, ends an attribute or is
  * a byte XML refuses; what had to go shows as U+FFFD. */
 START_TEST(escape_html)
@@ -855,6 +875,7 @@ int main(void)
 	tcase_add_test(t, escape_passes_utf8);
 	tcase_add_test(t, escape_controls_and_bad_utf8);
 	tcase_add_test(t, escape_html);
+	tcase_add_test(t, escape_into_cuts_whole_pieces);
 	tcase_add_test(t, cli_errors_escaped);
 	tcase_add_test(t, cli_no_driver);
 	tcase_add_test(t, trust_modes);

@@ -1,6 +1,8 @@
 #include "report/escape.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 int escape_utf8_len(const char *s)
 {
@@ -108,18 +110,41 @@ void fput_html(FILE *out, const char *s)
 	}
 }
 
+/* The length of the piece of escaped text at p: an escape ("\\n",
+ * "\\x1b", "\\u009b") or one UTF-8 character. */
+static size_t escaped_piece(const char *p)
+{
+	if (*p == '\\')
+		return p[1] == 'x' ? 4 : p[1] == 'u' ? 6 : 2;
+	int n = escape_utf8_len(p);
+	return n ? (size_t)n : 1;
+}
+
 const char *escape_into(char *buf, size_t len, const char *s)
 {
-	FILE *f = len ? fmemopen(buf, len, "w") : NULL;
-	if (!f) {
-		snprintf(buf, len, "%s", "?");
+	char *all = NULL;
+	size_t size = 0, used = 0;
+	FILE *f = open_memstream(&all, &size);
+	buf[0] = 0;
+	if (!f)
 		return buf;
-	}
 	fput_escaped(f, s ? s : "");
-	fflush(f);
-	long at = ftell(f);
 	fclose(f);
-	/* ended here, not by fclose: glibc writes no NUL for an empty stream */
-	buf[at > 0 && (size_t)at < len ? (size_t)at : at > 0 ? len - 1 : 0] = 0;
+	for (const char *p = all; p && *p;) {
+		size_t k = escaped_piece(p);
+		if (used + k >= len)
+			break; /* whole pieces only */
+		memcpy(buf + used, p, k);
+		used += k;
+		p += k;
+	}
+	buf[used] = 0;
+	free(all);
 	return buf;
+}
+
+uint32_t escape_steering(const char *s, int n)
+{
+	uint32_t cp = n > 1 ? escape_decode((const unsigned char *)s, n) : 0;
+	return escape_unsafe(cp) ? cp : 0;
 }

@@ -4,6 +4,7 @@
 #ifndef GPULAB_ESCAPE_H
 #define GPULAB_ESCAPE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Write s to out, passing valid UTF-8 text through and escaping the rest:
@@ -14,9 +15,17 @@
  * line and paragraph separators, bidirectional controls) as \uNNNN. */
 void fput_escaped(FILE *out, const char *s);
 
-/* s as fput_escaped writes it, into buf (cut short where len is too
- * small), for text that is padded to a column; returns buf. */
+/* s as fput_escaped writes it, into buf (len > 0), for text padded to a
+ * column; returns buf.  Where it does not fit, it is cut before the
+ * first escape or character that would not fit whole, so the cut never
+ * leaves half a UTF-8 sequence or half of a "\x1b". */
 const char *escape_into(char *buf, size_t len, const char *s);
+
+/* For the valid UTF-8 sequence of n bytes at s: its code point where it
+ * is one fput_escaped writes as \uNNNN (a C1 control, a line or
+ * paragraph separator, a bidirectional control); else 0.  emit_json
+ * writes those as \uNNNN too, so a JSON report on a terminal is safe. */
+uint32_t escape_steering(const char *s, int n);
 
 /* Write s to out as text for HTML or XML (SVG), inside an element or a
  * quoted attribute: & < > " ' as entities, so nothing in s can open a
