@@ -10,7 +10,8 @@ enum exitcode {
 	EXIT_WRONG = 1,     /* an exercise computed a wrong result */
 	EXIT_USAGE = 2,     /* unknown option or key, malformed value */
 	EXIT_CONFIG = 3,    /* an INI file cannot be read or parsed */
-	EXIT_PLUGIN = 4,    /* a plugin cannot be loaded or has the wrong ABI */
+	EXIT_PLUGIN = 4,    /* a plugin cannot be loaded or has the wrong ABI; or
+			     * its exercise told a choice it does not declare */
 	EXIT_NOMATCH = 5,   /* no exercise matches a name */
 	EXIT_NODEVICE = 6,  /* no CUDA device or driver */
 	EXIT_PARAM = 7,     /* a parameter the exercise cannot use, or too large */

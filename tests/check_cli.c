@@ -674,10 +674,17 @@ START_TEST(choices_are_recorded)
 	ck_assert_msg(strstr(o.out, "\"chosen\": {}"), "%s", o.out);
 	/* a choice the declarations refuse is the plugin's bug: an error,
 	 * not a point skipped, even in a sweep */
-	gpulab("run", "fake.chooser", "-p", "lie=key", NULL);
-	ck_assert_msg(o.status == EXIT_PLUGIN && strstr(o.out, "fake.chooser: ERROR: the exercise chose a value for "
-							       "\"depth\", which is not one of its own keys (a plugin's bug)\n"),
-		      "exit %d: %s", o.status, o.out);
+	static const char *const lies[][2] = {
+		{ "lie=key", "the exercise chose depth = \"3\": not one of its own keys, or a seed or path (a plugin's bug)" },
+		{ "lie=generic", "the exercise chose n = \"5\": not one of its own keys, or a seed or path (a plugin's bug)" },
+		{ "lie=ignored", "the exercise chose width = \"65\": expected a count from 0 to 64" }, /* setup returned OK */
+		{ "lie=late", "the exercise chose ways = \"one\": told outside setup() (a plugin's bug)" },
+	};
+	for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+		gpulab("run", "fake.chooser", "-r", "2", "-p", lies[i][0], NULL);
+		ck_assert_msg(o.status == EXIT_PLUGIN && strstr(o.out, " -  ERROR  ") && strstr(o.out, lies[i][1]),
+			      "%s: exit %d: %s", lies[i][0], o.status, o.out);
+	}
 	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", NULL);
 	ck_assert_msg(o.status == EXIT_PLUGIN && occurrences(o.out, "  ERROR  n=") == 2 && strstr(o.out, "fake.ok ")
 		      && strstr(o.out, "fake.chooser: ERROR (2 points): the exercise chose width = \"65\": expected a count "

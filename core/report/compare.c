@@ -80,9 +80,8 @@ static void warn_choices(const struct record_pair *pr, FILE *err)
 	const char *ea = json_string(json_get(pr->base->row, "exercise"));
 	const char *eb = json_string(json_get(pr->cand->row, "exercise"));
 	if (ta && tb && ea && eb && !strcmp(ea, eb) && strcmp(ta, tb))
-		warn(err, "%s %s: the exercise chose %s in the base record and %s in the new one",
-		     json_string(json_get(pr->cand->row, "exercise")), pr->base->params, ta[0] ? ta : "nothing",
-		     tb[0] ? tb : "nothing");
+		warn(err, "%s %s: the exercise chose %s in the base record and %s in the new one", eb, pr->base->params,
+		     ta[0] ? ta : "nothing", tb[0] ? tb : "nothing");
 }
 
 static void print_row(const struct record_pair *pr, enum format f, FILE *out, int first)

@@ -31,6 +31,14 @@ static int failed(struct job *j, int exitcode, const char *what, cudaError_t e)
 	return exitcode;
 }
 
+/* ctx->chose was told what it cannot record: the point ends in an error
+ * with that reason, over whatever the plugin said or returned after. */
+static int bad_plugin(struct job *j)
+{
+	snprintf(j->res.message, sizeof j->res.message, "%s", j->bad_choice);
+	return failed(j, EXIT_PLUGIN, "", cudaSuccess);
+}
+
 static int host_only(const struct job *j)
 {
 	return (j->pick.ex->flags & GPULAB_HOST_ONLY) != 0;
@@ -460,13 +468,17 @@ int bench_run(struct bench *b, struct job *j)
 	j->res.timing = host_only(j) ? TIMING_HOST : b->profile ? TIMING_UNHELD : TIMING_HELD;
 	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
+		j->in_setup = 1;
 		rc = j->pick.ex->setup(&j->ctx);
-		if (j->bad_choice)
-			rc = failed(j, EXIT_PLUGIN, "setup told a choice its declarations refuse", cudaSuccess);
+		j->in_setup = 0;
+		if (j->bad_choice[0])
+			rc = EXIT_PLUGIN;
 		else if (rc != GPULAB_OK)
 			rc = step_failed(j, rc, "setup failed");
 		else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
 			rc = profile(b, j);
+		if (j->bad_choice[0]) /* told wrong, or told outside setup: the plugin's bug, and its message */
+			rc = bad_plugin(j);
 		j->pick.ex->teardown(&j->ctx);
 		j->ctx.state = NULL;
 	}

@@ -1,6 +1,7 @@
 #include "run/job.h"
 
 #include "exitcode.h"
+#include "report/escape.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -77,28 +78,45 @@ static void ctx_note(struct gpulab_ctx *ctx, const char *name, double value)
 	}
 }
 
-/* An exercise's own key whose automatic value the exercise resolved:
- * checked as declared, so the record holds only what the key takes.  A
- * wrong one is the plugin's bug, not the user's parameter: the point
- * ends in an error (bench_run), whatever setup returns. */
+/* The exercise's own key called key (not a generic one), to write a
+ * choice into; NULL if it has none. */
+static struct job_param *own_param(struct job *j, const char *key)
+{
+	for (size_t i = 0; key && i < j->nparams; i++)
+		if (j->params[i].generic < 0 && !strcmp(j->params[i].decl.key, key))
+			return &j->params[i];
+	return NULL;
+}
+
+/* A choice the core cannot record: the plugin's bug, not the user's
+ * parameter.  The first is kept apart from the message, so bench_run
+ * can end the point with it whatever setup returns or says after. */
+static int bad_choice(struct job *j, const char *key, const char *value, const char *why)
+{
+	char k[64], v[64];
+	if (!j->bad_choice[0])
+		snprintf(j->bad_choice, sizeof j->bad_choice, "the exercise chose %s = \"%s\": %s (a plugin's bug)",
+			 escape_into(k, sizeof k, key ? key : "(null)"), escape_into(v, sizeof v, value ? value : "(null)"),
+			 why);
+	snprintf(j->res.message, sizeof j->res.message, "%s", j->bad_choice);
+	return GPULAB_EPARAM;
+}
+
+/* What an automatic value of the exercise's own key came to (ctx->chose),
+ * from setup: checked as declared, so the record holds only what the key
+ * takes. */
 static int ctx_chose(struct gpulab_ctx *ctx, const char *key, const char *value)
 {
 	struct job *j = job_of(ctx);
-	struct job_param *p = (struct job_param *)job_param(j, key ? key : "");
+	struct job_param *p = own_param(j, key);
 	struct param_value v;
 	char why[256];
-	if (!p || p->generic >= 0 || p->decl.type == GPULAB_PARAM_PATH || p->decl.type == GPULAB_PARAM_SEED) {
-		j->bad_choice = 1;
-		ctx_error(ctx, "the exercise chose a value for \"%s\", which is not one of its own keys (a plugin's bug)",
-			  key ? key : "(null)");
-		return GPULAB_EPARAM;
-	}
-	if (!value || param_parse(&p->decl, value, &v, why, sizeof why) != PARSE_OK) {
-		j->bad_choice = 1;
-		ctx_error(ctx, "the exercise chose %s = \"%s\": %s (a plugin's bug)", key, value ? value : "(null)",
-			  value ? why : "no value");
-		return GPULAB_EPARAM;
-	}
+	if (!j->in_setup)
+		return bad_choice(j, key, value, "told outside setup()");
+	if (!p || p->decl.type == GPULAB_PARAM_PATH || p->decl.type == GPULAB_PARAM_SEED)
+		return bad_choice(j, key, value, "not one of its own keys, or a seed or path");
+	if (!value || param_parse(&p->decl, value, &v, why, sizeof why) != PARSE_OK)
+		return bad_choice(j, key, value, value ? why : "no value");
 	param_format(&p->decl, &v, p->chosen, sizeof p->chosen);
 	return GPULAB_OK;
 }

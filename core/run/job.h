@@ -97,8 +97,9 @@ struct job {
 	int devices[MAX_DEVICES];           /* ctx.devices and ctx.streams point here */
 	struct CUstream_st *streams[MAX_DEVICES];
 	unsigned gave_up;                   /* times the stream hold gave up (run/bench.c) */
-	int bad_choice;                     /* ctx.chose was told a key or value the
-					     * exercise does not declare: its plugin's bug */
+	int in_setup;                       /* between setup()'s call and return: ctx.chose's time */
+	char bad_choice[512];               /* why ctx.chose refused a choice (the plugin's
+					     * bug); "" none */
 	struct gpulab_ctx ctx;
 	struct result res;
 };

@@ -192,10 +192,11 @@ struct gpulab_ctx {
 	 * `-p blocks=0` chose "16".  The record keeps both, the value asked
 	 * for (by which points are matched) and the one chosen (which a
 	 * reader needs to explain the time).  `value` is text the key's
-	 * declaration takes.  A key not declared (or a seed or path), or a
-	 * value its declaration refuses, is the plugin's bug: it returns
-	 * GPULAB_EPARAM, and the core ends the point in an error (gpulab
-	 * exits 4), whatever setup() returns. */
+	 * declaration takes.  A key not declared (or a seed, a path or a
+	 * generic key), a value its declaration refuses, or a call from
+	 * anywhere but setup() is the plugin's bug: it returns GPULAB_EPARAM,
+	 * and the core ends the point in an error with that reason (gpulab
+	 * exits 4), whatever setup() returns or says after. */
 	int (*chose)(struct gpulab_ctx *ctx, const char *key, const char *value);
 };
 
