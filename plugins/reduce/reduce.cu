@@ -12,9 +12,9 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
-#include <cstring>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -430,8 +430,11 @@ int tell_choices(gpulab_ctx *ctx, unsigned grid, unsigned meet)
 		return rc;
 	if (o.finish != FINISH_AUTO || grid == 1)
 		return GPULAB_OK;
-	for (unsigned k = 0; k < meet; k++)
-		name = strchr(name, '|') + 1;
+	for (unsigned k = 0; k < meet && name; k++)
+		if ((name = strchr(name, '|')))
+			name++;
+	if (!name) /* an enum finish past FINISH_NAMES: the core refuses "" */
+		name = "";
 	snprintf(text, sizeof text, "%.*s", (int)strcspn(name, "|"), name);
 	return ctx->chose(ctx, "finish", text);
 }
