@@ -40,8 +40,8 @@ static void warn_conditions(const struct record *a, const struct record *b, FILE
 	const struct json *da = json_get(a->doc, "device"), *db = json_get(b->doc, "device");
 	for (size_t i = 0; i < sizeof device / sizeof device[0]; i++) {
 		const struct json *x = json_get(da, device[i]), *y = json_get(db, device[i]);
-		const char *tx = json_type(x) == JSON_STRING ? json_string(x) : json_number_text(x);
-		const char *ty = json_type(y) == JSON_STRING ? json_string(y) : json_number_text(y);
+		const char *tx = json_scalar_text(x);
+		const char *ty = json_scalar_text(y);
 		if (tx && ty && strcmp(tx, ty))
 			warn(err, "the records differ in the device's %s: %s and %s", device[i], tx, ty);
 	}
@@ -62,7 +62,7 @@ static const char *chosen_text(const struct record_point *p, char *buf, size_t l
 	buf[0] = 0;
 	for (size_t i = 0; i < json_len(c); i++) {
 		const struct json *v = json_index(c, i);
-		const char *k = json_key(c, i), *text = json_type(v) == JSON_STRING ? json_string(v) : json_number_text(v);
+		const char *k = json_key(c, i), *text = json_scalar_text(v);
 		if (k && text)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", buf[0] ? " " : "", k, text);
 	}

@@ -742,6 +742,11 @@ const char *json_number_text(const struct json *n)
 	return json_type(n) == JSON_NUMBER ? n->text : NULL;
 }
 
+const char *json_scalar_text(const struct json *n)
+{
+	return json_type(n) == JSON_STRING ? json_string(n) : json_number_text(n);
+}
+
 int json_u64(const struct json *n, uint64_t *out)
 {
 	uint64_t v = 0;

@@ -106,6 +106,10 @@ size_t json_string_len(const struct json *n);
 double json_number(const struct json *n);
 const char *json_number_text(const struct json *n);
 
+/* A string's text or a number's as written (a parameter's value, a
+ * device's name or clock, either way); NULL for anything else. */
+const char *json_scalar_text(const struct json *n);
+
 /* A whole number written as plain digits (no sign, fraction or
  * exponent), exactly, up to 2^64 - 1: 0, or -1 where n is not one. */
 int json_u64(const struct json *n, uint64_t *out);

@@ -219,8 +219,7 @@ static int by_exercise_value(const void *a, const void *b)
 
 static const char *param_text(const struct json *params, const char *key)
 {
-	const struct json *v = json_get(params, key);
-	return json_type(v) == JSON_STRING ? json_string(v) : json_number_text(v);
+	return json_scalar_text(json_get(params, key));
 }
 
 /* Does key take more than one value for some exercise?  Sorting makes it

@@ -25,7 +25,7 @@ static void point_key(struct record_point *p, int with_exercise, const struct js
 	for (size_t i = 0; i < json_len(params); i++) {
 		const char *k = json_key(params, i);
 		const struct json *v = json_index(params, i);
-		const char *text = json_type(v) == JSON_STRING ? json_string(v) : json_number_text(v);
+		const char *text = json_scalar_text(v);
 		if (!k || !text || !record_defines_point(k) || (other && !json_get(other, k)))
 			continue;
 		snprintf(p->key + strlen(p->key), sizeof p->key - strlen(p->key), "|%s=%s", k, text);
