@@ -685,6 +685,12 @@ START_TEST(choices_are_recorded)
 		ck_assert_msg(o.status == EXIT_PLUGIN && strstr(o.out, " -  ERROR  ") && strstr(o.out, lies[i][1]),
 			      "%s: exit %d: %s", lies[i][0], o.status, o.out);
 	}
+	/* told from plan, and plan returned the refusal: still the plugin's
+	 * bug (exit 4), not a parameter refused (7), alone or in a sweep */
+	gpulab("run", "fake.chooser", "-p", "lie=early", NULL);
+	expect_error(EXIT_PLUGIN, "fake.chooser: the exercise chose ways = \"one\": told outside setup() (a plugin's bug)");
+	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-p", "lie=early", NULL);
+	expect_error(EXIT_PLUGIN, "told outside setup() (a plugin's bug)");
 	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", NULL);
 	ck_assert_msg(o.status == EXIT_PLUGIN && occurrences(o.out, "  ERROR  n=") == 2 && strstr(o.out, "fake.ok ")
 		      && strstr(o.out, "fake.chooser: ERROR (2 points): the exercise chose width = \"65\": expected a count "

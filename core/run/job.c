@@ -89,8 +89,9 @@ static struct job_param *own_param(struct job *j, const char *key)
 }
 
 /* A choice the core cannot record: the plugin's bug, not the user's
- * parameter.  The first is kept apart from the message, so bench_run
- * can end the point with it whatever setup returns or says after. */
+ * parameter.  The first is kept apart from the message, so job_plan and
+ * bench_run can end the point with it whatever the plugin returns or
+ * says after. */
 static int bad_choice(struct job *j, const char *key, const char *value, const char *why)
 {
 	char k[64], v[64];
@@ -98,7 +99,6 @@ static int bad_choice(struct job *j, const char *key, const char *value, const c
 		snprintf(j->bad_choice, sizeof j->bad_choice, "the exercise chose %s = \"%s\": %s (a plugin's bug)",
 			 escape_into(k, sizeof k, key ? key : "(null)"), escape_into(v, sizeof v, value ? value : "(null)"),
 			 why);
-	snprintf(j->res.message, sizeof j->res.message, "%s", j->bad_choice);
 	return GPULAB_EPARAM;
 }
 
@@ -320,6 +320,8 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	if (o->batch > 1 && p->ex->reset && !(p->ex->flags & GPULAB_REPEATS))
 		return refuse(j, EXIT_PARAM, "takes no --batch: each run needs its reset first (it may restore an input the run consumes)");
 	rc = p->ex->plan(&j->ctx);
+	if (j->bad_choice[0]) /* chose from plan: the plugin's bug, not a parameter refused */
+		return refuse(j, EXIT_PLUGIN, "%s", j->bad_choice);
 	if (rc == GPULAB_OK)
 		return 0;
 	snprintf(why, sizeof why, "%s", j->res.message[0] ? j->res.message : "rejected its parameters");

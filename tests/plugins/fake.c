@@ -51,7 +51,7 @@ struct shaped_opts {
 struct chooser_opts {
 	unsigned ways; /* auto|one|two */
 	uint64_t width; /* 0: auto */
-	unsigned lie;   /* no|key|value|ignored|generic|late: a plugin's bug, for the core to catch */
+	unsigned lie;   /* no|key|value|ignored|generic|late|early: a plugin's bug, for the core to catch */
 };
 
 struct state {
@@ -117,7 +117,8 @@ static int setup_picky(struct gpulab_ctx *ctx)
 /* Resolves its automatic keys from n, as reduce.best does its grid and
  * finish, and tells the core (ctx->chose); -p lie= makes it tell wrong:
  * a key it lacks, a value out of range (returning the refusal, or
- * ignoring it), a generic key, or a choice told late, from verify. */
+ * ignoring it), a generic key, or a choice told late, from verify, or
+ * early, from plan. */
 static int setup_chooser(struct gpulab_ctx *ctx)
 {
 	const struct chooser_opts *o = ctx->params;
@@ -139,6 +140,12 @@ static int setup_chooser(struct gpulab_ctx *ctx)
 	if (o->width == 0 && (rc = ctx->chose(ctx, "width", width)) != GPULAB_OK)
 		return rc;
 	return setup(ctx);
+}
+
+static int plan_chooser(struct gpulab_ctx *ctx)
+{
+	const struct chooser_opts *o = ctx->params;
+	return o->lie == 6 ? ctx->chose(ctx, "ways", "one") : plan(ctx);
 }
 
 static int verify_chooser(struct gpulab_ctx *ctx)
@@ -253,7 +260,7 @@ static const struct gpulab_param chooser_params[] = {
 	{ .key = "width", .type = GPULAB_PARAM_COUNT, .offset = offsetof(struct chooser_opts, width), .def = "0",
 	  .help = "0: n/64, from 1 to 64", .min = 0, .max = 64 },
 	{ .key = "lie", .type = GPULAB_PARAM_ENUM, .offset = offsetof(struct chooser_opts, lie), .def = "no",
-	  .help = "tell the core a wrong choice (see setup_chooser)", .choices = "no|key|value|ignored|generic|late" },
+	  .help = "tell the core a wrong choice (see setup_chooser)", .choices = "no|key|value|ignored|generic|late|early" },
 	{ NULL }
 };
 
@@ -309,7 +316,7 @@ static const EXERCISE exercises[] = {
 	  .plan = plan, .setup = setup_picky, .run = run, .verify = verify_ok, HOST },
 	{ .name = "chooser", .summary = "says what its automatic keys came to", .dtypes = GPULAB_INT32, .n = 4096,
 	  .block = 32, .params = chooser_params, .params_size = sizeof(struct chooser_opts),
-	  .plan = plan, .setup = setup_chooser, .run = run, .verify = verify_chooser, HOST },
+	  .plan = plan_chooser, .setup = setup_chooser, .run = run, .verify = verify_chooser, HOST },
 	{ .name = "failrun", .summary = "run fails as a CUDA call would", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run_fails, .verify = verify_ok, HOST },
 	{ .name = "repeats", .summary = "counts its resets and runs; may be batched", .dtypes = GPULAB_INT32, .n = 64,
