@@ -202,6 +202,20 @@ START_TEST(try_gate_stops_at_first_failure)
 }
 END_TEST
 
+/* A path reaches the table escaped, in its row and in a plugin's message
+ * that quotes it (as try's compiler messages do), as error lines are. */
+START_TEST(plugin_messages_are_escaped)
+{
+	configure(try_ini);
+	gpulab("run", "try.gated", "-p", "kernel=quoted\x1b[2J\xe2\x80\xae.cu", "-n", "5", NULL);
+	ck_assert_msg(o.status == EXIT_WRONG, "exit %d: %s %s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(o.out, " kernel=quoted\\x1b[2J\\u202e.cu ") /* the row's params */
+		      && strstr(o.out, "\ntry.gated: FAILED: quoted\\x1b[2J\\u202e.cu:1: error: expected a \";\"\n"),
+		      "%s", o.out);
+	ck_assert_msg(!strchr(o.out, '\x1b') && !strstr(o.out, "\xe2\x80\xae"), "%s", o.out);
+}
+END_TEST
+
 START_TEST(watchdog_stops_a_run_that_never_ends)
 {
 	configure(try_ini);
@@ -918,6 +932,7 @@ int main(void)
 	tcase_add_test(t, list_shows_good_refuses_bad);
 	tcase_add_test(t, config_errors);
 	tcase_add_test(t, try_gate_stops_at_first_failure);
+	tcase_add_test(t, plugin_messages_are_escaped);
 	tcase_add_test(t, watchdog_stops_a_run_that_never_ends);
 	tcase_add_test(t, unknown_exercise);
 	tcase_add_test(t, parameter_errors);

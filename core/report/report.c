@@ -3,6 +3,7 @@
 #include "report/report.h"
 
 #include "report/emit.h"
+#include "report/escape.h"
 
 #include <math.h>
 #include <time.h>
@@ -124,18 +125,13 @@ static void chosen_text(const struct job *j, char *buf, size_t len, char sep)
 	}
 }
 
-static void params_some(const struct job *j, char *buf, size_t len, char sep, int swept);
-
-/* The exercise's own parameters as "key=value" joined by sep; the
- * generic ones have columns of their own. */
-static void params_text(const struct job *j, char *buf, size_t len, char sep)
+/* The exercise's own parameters as "key=value" joined by sep, those
+ * swept (1), those not (0), or all (-1); the generic ones have columns of
+ * their own.  Escaped for a terminal, or raw for CSV: a path is a value
+ * as given, and may hold any byte. */
+static void params_join(const struct job *j, char *buf, size_t len, char sep, int swept, int escaped)
 {
-	params_some(j, buf, len, sep, -1);
-}
-
-/* The same, only those swept (1), those not (0), or all (-1). */
-static void params_some(const struct job *j, char *buf, size_t len, char sep, int swept)
-{
+	char value[512];
 	buf[0] = 0;
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
@@ -143,8 +139,21 @@ static void params_some(const struct job *j, char *buf, size_t len, char sep, in
 		if (swept >= 0 && (p->values > 1) != swept)
 			continue;
 		if (p->generic < 0 && p->text[0])
-			snprintf(buf + at, len - at, "%s%s=%s", at ? (char[]){ sep, 0 } : "", p->decl.key, p->text);
+			snprintf(buf + at, len - at, "%s%s=%s", at ? (char[]){ sep, 0 } : "", p->decl.key,
+				 escaped ? escape_into(value, sizeof value, p->text) : p->text);
 	}
+}
+
+/* For the table (swept as params_join's). */
+static void params_some(const struct job *j, char *buf, size_t len, char sep, int swept)
+{
+	params_join(j, buf, len, sep, swept, 1);
+}
+
+/* For CSV: all, raw. */
+static void params_text(const struct job *j, char *buf, size_t len, char sep)
+{
+	params_join(j, buf, len, sep, -1, 0);
 }
 
 /* A generic parameter's text, or "" where the job has none. */
@@ -457,9 +466,13 @@ static void print_table(const struct report *r, FILE *out)
 	print_metrics_table(r, out, namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
-		if (j->res.outcome != OUTCOME_OK && j->res.message[0] && !same_message_before(r, i))
-			fprintf(out, "%s: %s%s: %s\n", job_name(j, name, sizeof name), status_word(j),
-				times_text(r, i, params, sizeof params), j->res.message);
+		if (j->res.outcome != OUTCOME_OK && j->res.message[0] && !same_message_before(r, i)) {
+			/* escaped: a plugin's message may quote a user's file (try's compiler log) */
+			fprintf(out, "%s: %s%s: ", job_name(j, name, sizeof name), status_word(j),
+				times_text(r, i, params, sizeof params));
+			fput_escaped(out, j->res.message);
+			fputc('\n', out);
+		}
 	}
 }
 
