@@ -1,10 +1,12 @@
 /* libFuzzer target: a `gpulab try` kernel's contract line and the
  * compiler's messages (plugins/try/contract.c, log.c), both read from
  * the learner's file or NVRTC's log.  Whatever the text, they end; a
- * contract accepted holds within its limits; a rewritten log is no
- * longer than the log, less one ')' per line. */
+ * contract accepted holds within its limits; a rewritten log has the
+ * log's lines, each of them inert text (escaped: the compiler quotes the
+ * learner's source, and the log goes straight to a terminal). */
 #include "../plugins/try/contract.h"
 #include "../plugins/try/log.h"
+#include "escaped.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -33,9 +35,24 @@ static void check_log(const char *s)
 	if (!f)
 		return;
 	log_write(s, f);
-	fclose(f);
-	if (len > strlen(s))
-		abort();
+	if (fclose(f) != 0)
+		return;
+	size_t lines = 0;
+	for (const char *p = s; (p = strchr(p, '\n')); p++)
+		lines++;
+	for (const char *p = out, *end; p < out + len; p = end + 1) {
+		end = memchr(p, '\n', (size_t)(out + len - p));
+		if (!end)
+			end = out + len;
+		else if (lines-- == 0)
+			abort(); /* a line break the log did not have */
+		for (const char *q = p, *tab; q < end; q = tab + 1) { /* tabs stay: the source is indented */
+			tab = memchr(q, '\t', (size_t)(end - q));
+			if (!tab)
+				tab = end;
+			fuzz_check_inert(q, tab);
+		}
+	}
 	free(out);
 	log_first_error(s, first, sizeof first);
 	if (strlen(first) >= sizeof first)

@@ -13,7 +13,7 @@ fuzz_options_sources = fuzz/fuzz_options.c core/cli/options.c core/cli/opterr.c 
 	core/config/size.c core/report/escape.c
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/report/json.c
-fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c
+fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/report/escape.c
 fuzz_record_sources = fuzz/fuzz_record.c core/report/json.c core/report/record.c core/report/plot.c \
 	core/report/chart.c core/report/svg.c core/report/draw.c core/report/html.c core/report/escape.c \
 	core/report/outfile.c core/run/stats.c

@@ -108,6 +108,9 @@ START_TEST(messages_name_file_and_line)
 	/* only NAME(DIGITS): at the start of a line */
 	rewrite("(3): x\nf(x): y\nf(12) z\n  a(1): b", out, sizeof out);
 	ck_assert_str_eq(out, "(3): x\nf(x): y\nf(12) z\n  a:1: b");
+	/* the log quotes the learner's source: shown, not obeyed, line by line */
+	rewrite("k.cu(2): error: bad\n  \"\x1b[2J\xe2\x80\xae\" \\ \xff\n", out, sizeof out);
+	ck_assert_str_eq(out, "k.cu:2: error: bad\n  \"\\x1b[2J\\u202e\" \\\\ \\xff\n");
 	log_first_error("k.cu(3): warning: unused\nk.cu(7): error: bad\nk.cu(8): error: worse\n", first, sizeof first);
 	ck_assert_str_eq(first, "k.cu:7: error: bad");
 	log_first_error("k.cu(3): warning: unused\n", first, sizeof first);

@@ -4,12 +4,17 @@
 # tests' and the fuzzer's.
 try_c_sources = plugins/try/contract.c plugins/try/contract.h plugins/try/log.c plugins/try/log.h \
 	plugins/try/cache.c plugins/try/cache.h plugins/try/compile.c plugins/try/compile.h
+# The log is escaped as the core escapes: the same source, built into the
+# plugin (which exports only its entry, so the two copies never meet).
+try_plugin_sources = $(try_c_sources) core/report/escape.c core/report/escape.h
 try_templates = plugins/try/templates/reduce.cu plugins/try/templates/transpose.cu \
 	plugins/try/templates/sum_matrix.cu
 EXTRA_DIST += $(try_templates) etc/conf.d/try.ini
 if HAVE_NVRTC
 pkglib_LTLIBRARIES += plugins/try/try.la
-plugins_try_try_la_SOURCES = plugins/try/try.cu $(try_c_sources)
+plugins_try_try_la_SOURCES = plugins/try/try.cu $(try_plugin_sources)
+# flags of its own, so its objects have names of their own (escape.c is the core's too)
+plugins_try_try_la_CPPFLAGS = $(AM_CPPFLAGS)
 # -z nodelete: NVRTC allocates for the life of the process when it is
 # loaded; unloading it with the plugin would turn that into a leak
 # (LeakSanitizer sees 72704 bytes from an unloaded module) and gain nothing.

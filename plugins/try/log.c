@@ -1,5 +1,8 @@
 #include "log.h"
 
+#include "report/escape.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 /* Where "(LINE): " begins in line[0..n), if the line starts with
@@ -35,11 +38,34 @@ static void one_line(const char *line, size_t n, FILE *out)
 	fwrite(open + 2 + d, 1, n - (size_t)(open + 2 + d - line), out); /* from the ':' on */
 }
 
+/* One line, rewritten and escaped, into out: the compiler quotes the
+ * learner's source, and a file handed over may hold bytes that steer a
+ * terminal or reorder what it shows (Trojan Source), which the log must
+ * show, not obey.  Tabs stay: the quoted source is indented with them. */
+static void escaped_line(const char *line, size_t n, FILE *out)
+{
+	char *text = NULL, *piece, *tab;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		return;
+	one_line(line, n, f);
+	if (fclose(f) == 0)
+		for (piece = text; piece; piece = tab ? tab + 1 : NULL) {
+			if ((tab = strchr(piece, '\t')))
+				*tab = 0;
+			fput_escaped(out, piece);
+			if (tab)
+				fputc('\t', out);
+		}
+	free(text);
+}
+
 void log_write(const char *log, FILE *out)
 {
 	for (const char *p = log; p && *p;) {
 		size_t n = strcspn(p, "\n");
-		one_line(p, n, out);
+		escaped_line(p, n, out);
 		if (p[n] == '\n')
 			fputc('\n', out);
 		p += n + (p[n] == '\n');

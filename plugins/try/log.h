@@ -15,11 +15,13 @@ extern "C" {
 #endif
 
 /* The log with each "NAME(LINE): " at the start of a line rewritten as
- * "NAME:LINE: ", written to out. */
+ * "NAME:LINE: ", written to out, each line escaped as fput_escaped does
+ * (core/report/escape.h): the lines break where the log's do. */
 void log_write(const char *log, FILE *out);
 
-/* The first line of the log that holds "error", rewritten the same way,
- * into buf (cut to fit); "" if none. */
+/* The first line of the log that holds "error", rewritten the same way
+ * but not escaped (whoever prints it escapes it), into buf (cut to fit);
+ * "" if none. */
 void log_first_error(const char *log, char *buf, size_t len);
 
 #ifdef __cplusplus
