@@ -244,6 +244,15 @@ START_TEST(verdict_shift)
 	}
 	ck_assert_int_eq(stats_verdict(two_modes_base, 30, two_modes, 30, STATS_ALPHA, &c), STATS_SAME);
 	ck_assert(c.mw.p < STATS_ALPHA && c.mw.u > 450 && c.ratio < 1);
+	/* U says the candidate is smaller, the medians are equal (a timer's
+	 * ticks make that common): no change to count on either, "same" */
+	double ticks_base[30], ticks[30];
+	for (int k = 0; k < 30; k++) {
+		ticks_base[k] = k < 16 ? 10.0 : 12.0;
+		ticks[k] = k < 14 ? 8.0 : 10.0;
+	}
+	ck_assert_int_eq(stats_verdict(ticks_base, 30, ticks, 30, STATS_ALPHA, &c), STATS_SAME);
+	ck_assert(c.mw.p < STATS_ALPHA && c.mw.u == 128 && c.ratio == 1);
 	ck_assert_str_eq(stats_verdict_name(STATS_SLOWER), "slower");
 	ck_assert_str_eq(stats_verdict_name(STATS_FASTER), "faster");
 	free(base);

@@ -176,8 +176,10 @@ enum stats_verdict stats_verdict(const double *base, size_t nbase, const double 
 	int slower = out->mw.u > (double)ncand * (double)nbase / 2;
 	/* U compares whole distributions, the change shown is of medians;
 	 * where they disagree on the side (samples of two modes can: a
-	 * verdict "slower" beside -1.3%), neither is a change to count on */
-	if (slower ? out->ratio < 1 : out->ratio > 1)
+	 * verdict "slower" beside -1.3%), or the medians are equal (a
+	 * timer's ticks: "faster" beside +0.0%), neither is a change to
+	 * count on */
+	if (slower ? out->ratio <= 1 : out->ratio >= 1)
 		return STATS_SAME;
 	return slower ? STATS_SLOWER : STATS_FASTER;
 }

@@ -75,7 +75,8 @@ struct stats_comparison {
 /* Is cand faster or slower than base at significance alpha (pass
  * STATS_ALPHA for the usual)?  Fills out as far as the samples allow.
  * The direction is the rank test's (cand's U above or below half the
- * pairs), the one its p speaks of; the ratio of medians says how much. */
+ * pairs), the one its p speaks of; the ratio of medians says how much,
+ * and where it says none or the other way, the verdict is STATS_SAME. */
 enum stats_verdict stats_verdict(const double *base, size_t nbase, const double *cand, size_t ncand, double alpha,
 				 struct stats_comparison *out);
 
