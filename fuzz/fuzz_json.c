@@ -6,7 +6,7 @@
  * Beyond not crashing, it checks what the header promises: a refusal
  * says why on one line with its place, and a tree can be walked whole,
  * a packed array (json.h) as doubles and as nodes alike. */
-#include "report/json.h"
+#include "records/json.h"
 
 #include <math.h>
 #include <stdint.h>

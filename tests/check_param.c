@@ -4,7 +4,7 @@
  * with the source named in every refusal. */
 #include "exitcode.h"
 #include "run/job.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/params.h"
 #include "config/settings.h"
 #include "testutil.h"

@@ -6,7 +6,7 @@
  * built (NVRTC found).
  */
 #include "exitcode.h"
-#include "run/gate.h"
+#include "plugins/gate.h"
 #include "testutil.h"
 
 #include "../plugins/try/cache.h"

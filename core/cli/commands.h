@@ -2,7 +2,7 @@
 #ifndef GPULAB_COMMANDS_H
 #define GPULAB_COMMANDS_H
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/settings.h"
 #include "plugins/registry.h"
 

@@ -2,8 +2,8 @@
 
 #include "cli/list.h"
 
-#include "report/emit.h"
-#include "report/escape.h"
+#include "emit/field.h"
+#include "escape.h"
 #include "config/params.h"
 
 #include <inttypes.h>

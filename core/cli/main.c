@@ -11,16 +11,16 @@
 #include "exitcode.h"
 #include "run/job.h"
 #include "cli/list.h"
-#include "report/escape.h"
-#include "report/compare.h"
-#include "report/html.h"
-#include "report/outfile.h"
+#include "escape.h"
+#include "records/compare.h"
+#include "draw/html.h"
+#include "emit/outfile.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "run/profile.h"
 #include "plugins/registry.h"
-#include "report/report.h"
+#include "emit/result.h"
 
 #include <stdarg.h>
 #include <unistd.h>

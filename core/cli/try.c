@@ -17,7 +17,7 @@
 #include "plugins/match.h"
 #include "run/bench.h"
 #include "run/device.h"
-#include "run/gate.h"
+#include "plugins/gate.h"
 #include "run/job.h"
 
 #include <stdio.h>

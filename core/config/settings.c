@@ -3,7 +3,7 @@
 #include "exitcode.h"
 #include "config/params.h"
 #include "config/size.h"
-#include "plugins/trust.h"
+#include "config/trust.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
 #include "plugins/registry.h"
 
 #include "exitcode.h"
-#include "plugins/trust.h"
+#include "config/trust.h"
 #include "config/params.h"
-#include "run/gate.h"
+#include "plugins/gate.h"
 
 #include <dlfcn.h>
 #include <stddef.h>

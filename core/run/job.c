@@ -1,7 +1,7 @@
 #include "run/job.h"
 
 #include "exitcode.h"
-#include "report/escape.h"
+#include "escape.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

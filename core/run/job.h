@@ -10,7 +10,7 @@
 #include "config/settings.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/params.h"
 
 #define MAX_NOTES 8

@@ -1,7 +1,7 @@
 /* A strict JSON reader (RFC 8259): a recursive descent that never goes
  * deeper than JSON_MAX_DEPTH, never reads past text[len), and on any
  * fault frees what it built and says where it stopped. */
-#include "report/json.h"
+#include "records/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

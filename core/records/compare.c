@@ -1,10 +1,10 @@
-#include "report/compare.h"
+#include "records/compare.h"
 
 #include "exitcode.h"
-#include "report/emit.h"
-#include "report/escape.h"
-#include "report/json.h"
-#include "report/record.h"
+#include "emit/field.h"
+#include "escape.h"
+#include "records/json.h"
+#include "records/record.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,13 +1,13 @@
 #include "config.h"
 
-#include "report/html.h"
+#include "draw/html.h"
 
 #include "exitcode.h"
-#include "report/chart.h"
-#include "report/draw.h"
-#include "report/escape.h"
-#include "report/outfile.h"
-#include "report/plot.h"
+#include "draw/chart.h"
+#include "draw/draw.h"
+#include "escape.h"
+#include "emit/outfile.h"
+#include "draw/plot.h"
 
 #include <math.h>
 #include <stdlib.h>

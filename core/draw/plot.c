@@ -1,4 +1,4 @@
-#include "report/plot.h"
+#include "draw/plot.h"
 
 #include "exitcode.h"
 

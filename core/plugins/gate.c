@@ -1,4 +1,4 @@
-#include "run/gate.h"
+#include "plugins/gate.h"
 
 #include "config/params.h"
 

@@ -8,7 +8,7 @@
 #ifndef GPULAB_RECORD_H
 #define GPULAB_RECORD_H
 
-#include "report/json.h"
+#include "records/json.h"
 #include "run/stats.h"
 
 #include <stddef.h>

@@ -8,7 +8,7 @@
 #ifndef GPULAB_GATE_H
 #define GPULAB_GATE_H
 
-#include "cli/options.h"
+#include "config/options.h"
 
 #include <gpulab/plugin.h>
 

@@ -1,9 +1,9 @@
 #include "config.h"
 
-#include "report/report.h"
+#include "emit/result.h"
 
-#include "report/emit.h"
-#include "report/escape.h"
+#include "emit/field.h"
+#include "escape.h"
 
 #include <math.h>
 #include <time.h>
