@@ -165,7 +165,7 @@ static int plan_all(const struct options *o, const struct config *c, const struc
 
 /* --metrics: CUPTI, permission and every metric checked before anything
  * runs, so a bad name costs no time. */
-static int open_profiler(const struct job *jobs, size_t n, struct profiler **p)
+static int open_job_profiler(const struct job *jobs, size_t n, struct profiler **p)
 {
 	char err[1024], name[256];
 	int rc;
@@ -184,7 +184,7 @@ static int open_profiler(const struct job *jobs, size_t n, struct profiler **p)
 }
 
 /* The device, where any job needs one. */
-static int open_device(const struct job *jobs, size_t n, struct device_info *d, int *have)
+static int open_job_device(const struct job *jobs, size_t n, struct device_info *d, int *have)
 {
 	char err[512];
 	int rc;
@@ -242,8 +242,8 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	struct clocks clk = { 0 };
 	struct outfile record;
 	int rc, worst = 0, gpu;
-	if ((rc = open_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
-	    || (gpu && (rc = open_profiler(jobs, n, &prof))) || (rc = open_output(o->output, &record)))
+	if ((rc = open_job_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
+	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = open_output(o->output, &record)))
 		return rc;
 	if (gpu)
 		clocks_open(&clk, d.bus_id);

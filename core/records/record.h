@@ -53,7 +53,7 @@ int record_defines_point(const char *key);
 
 struct record_pair {
 	const struct record_point *base, *cand;
-	enum stats_verdict verdict;
+	enum stats_result verdict;
 	struct stats_comparison c;
 };
 

@@ -33,7 +33,7 @@ const char *job_name(const struct job *j, char *buf, size_t len)
 	return buf;
 }
 
-const struct job_param *job_param(const struct job *j, const char *key)
+const struct job_param *job_param_find(const struct job *j, const char *key)
 {
 	for (size_t i = 0; i < j->nparams; i++)
 		if (!strcmp(j->params[i].decl.key, key))
