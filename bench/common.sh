@@ -47,15 +47,18 @@ bench_section()
 	} >> "$out"
 }
 
-# bench_compare OUT RECORD BASE NEW: the compare verdict of exercise NEW
-# against BASE at every point of RECORD, as a table (bench/compare_table.py).
+# bench_compare OUT RECORD BASE NEW [VERDICTS]: the compare verdict of
+# exercise NEW against BASE at every point of RECORD, as a table
+# (bench/compare_table.py), beside its JSON in VERDICTS (default: RECORD
+# with -compare.json for .json; name one where a record has several).
 bench_compare()
 {
-	$gpulab compare "$2" --base "$3" --new "$4" --format json > "${2%.json}-compare.json" || exit 1
+	verdicts=${5:-${2%.json}-compare.json}
+	$gpulab compare "$2" --base "$3" --new "$4" --format json > "$verdicts" || exit 1
 	{
 		echo
-		echo "\`gpulab compare $(basename "$2") --base $3 --new $4\` ([verdicts]($(basename "${2%.json}-compare.json")))"
+		echo "\`gpulab compare $(basename "$2") --base $3 --new $4\` ([verdicts]($(basename "$verdicts")))"
 		echo
-		python3 "$here/compare_table.py" "${2%.json}-compare.json"
+		python3 "$here/compare_table.py" "$verdicts"
 	} >> "$1"
 }

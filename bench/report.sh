@@ -13,6 +13,8 @@
 #   docs/bench-sum_matrix-1.json  bench/sum_matrix.sh, the book's shapes, copy and best
 #   docs/bench-sum_matrix-2.json  bench/sum_matrix.sh, block shapes of the book's kernel
 #   docs/bench-divergence-1.json  bench/divergence.sh, math1 to math3 with counters
+#   docs/bench-rungs-1.json       bench/rungs.sh, the rungs past the book at 2^24
+#   docs/bench-rungs-2.json       bench/rungs.sh, the same at 2^28
 # The counters and the tables are in the HTML report of a record
 # (gpulab report RECORD -o FILE.html), not in the .svg files.
 #   bench/report.sh [DOCS]          (default: docs)
@@ -40,3 +42,5 @@ picture bench-transpose-7.json transpose-16384
 picture bench-sum_matrix-1.json sum_matrix
 picture bench-sum_matrix-2.json sum_matrix-blocks
 picture bench-divergence-1.json divergence
+picture bench-rungs-1.json hopper-ladder-2p24
+picture bench-rungs-2.json hopper-ladder-2p28

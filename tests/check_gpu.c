@@ -105,6 +105,14 @@ static int too_few_gpus(void)
 	return o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, " GPUs, and ") && strstr(o.err, " visible");
 }
 
+/* An exercise that needs thread-block clusters (reduce.cluster,
+ * reduce.one_pass), on a GPU before Hopper, says so and runs nothing. */
+#define NO_CLUSTERS "this GPU has no thread-block clusters (Hopper and later do)"
+static int no_clusters(void)
+{
+	return o.status == EXIT_PARAM && (strstr(o.err, NO_CLUSTERS) || strstr(o.out, NO_CLUSTERS));
+}
+
 /* may_refuse: the exercise may refuse n (exit 7, one line naming it, before
  * anything runs), as nested's tail-launch chain does past its ceiling. */
 static void expect_verified(const char *name, const char *type, const char *n, int may_refuse)
@@ -114,7 +122,7 @@ static void expect_verified(const char *name, const char *type, const char *n, i
 	gpulab(args);
 	if (may_refuse && o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, name))
 		return;
-	if (too_few_gpus())
+	if (too_few_gpus() || no_clusters())
 		return;
 	ck_assert_msg(o.status == 0, "%s -t %s -n %s: exit %d\n%s%s", name, type, n, o.status, o.out, o.err);
 	ck_assert_msg(json_valid(o.out), "%s: invalid JSON: %s", name, o.out);
@@ -206,7 +214,7 @@ START_TEST(exercise_block_sizes)
 		char *args[] = { "run", (char *)e->name, "-b", (char *)blocks[b], "-n", "1000003", "-t",
 				 e->ints ? "int" : "float", "-r", "2", "-w", "1", "--quiet", "--format", "json", NULL };
 		gpulab(args);
-		if (too_few_gpus())
+		if (too_few_gpus() || no_clusters())
 			return;
 		if (o.status == EXIT_PARAM) {
 			ck_assert_msg(strstr(o.err, "block") && count_lines(o.err) == 1, "%s -b %s: %s", e->name, blocks[b], o.err);
@@ -375,6 +383,38 @@ START_TEST(best_finishes_verify)
 		      && (strstr(o.out, "\"chosen\": {\"blocks\": 16, \"finish\": \"cluster\"}")
 			  || strstr(o.out, "\"chosen\": {\"blocks\": 16, \"finish\": \"first_block\"}")),
 		      "exit %d: %s%s", o.status, o.out, o.err);
+}
+END_TEST
+
+/* The rungs past the book, each at the sizes where its bugs live, both
+ * types, blocks of 64 and 512: an input below one vector (1, 3), tails
+ * of 1 to 3 past a vector, an input one block covers in one round
+ * (16384 at 512) and one just past it, grids of one round and of
+ * several (1048579: 65 blocks of 512 a round, in clusters of 8), and
+ * ints whose sum wraps past 32 bits (2^26 + 3 ints, more rounds than
+ * the GPU holds blocks).  Before Hopper, cluster and one_pass refuse in
+ * one line naming why, at every point. */
+START_TEST(rungs_verify)
+{
+	const char *rungs[] = { "reduce.wide", "reduce.persistent", "reduce.cluster", "reduce.one_pass" };
+	for (int r = 0; r < 4; r++) {
+		/* 6 sizes x 2 types x 2 blocks: 24 rows, one rung a run (run_cmd keeps 64 KiB) */
+		char *args[] = { "run", (char *)rungs[r], "-n", "1,3,4099,16384,16387,1048579", "-t", "int,float", "-b",
+				 "64,512", "-r", "3", "-w", "1", "--format", "csv", NULL };
+		gpulab(args);
+		if (r >= 2 && (strstr(o.out, NO_CLUSTERS) || strstr(o.err, NO_CLUSTERS))) {
+			ck_assert_msg((o.status == EXIT_PARAM || o.status == 0) && !strstr(o.out, ",ok,"), "%s: exit %d: %s%s",
+				      rungs[r], o.status, o.out, o.err);
+			continue;
+		}
+		ck_assert_msg(o.status == 0 && occurrences(o.out, ",ok,") == 24, "%s: exit %d, %d verified: %.3000s%s",
+			      rungs[r], o.status, occurrences(o.out, ",ok,"), o.out, o.err);
+		char *wraps[] = { "run", (char *)rungs[r], "-n", "67108867", "-t", "int", "-r", "2", "-w", "1",
+				  "--format", "json", NULL };
+		gpulab(wraps);
+		ck_assert_msg(o.status == 0 && strstr(o.out, "\"verified\": true"), "%s -n 67108867: exit %d: %s%s",
+			      rungs[r], o.status, o.out, o.err);
+	}
 }
 END_TEST
 
@@ -728,6 +768,7 @@ int main(void)
 	tcase_add_test(t, timing_holds_streams);
 	tcase_add_test(t, batches_time_one_run);
 	tcase_add_test(t, best_finishes_verify);
+	tcase_add_test(t, rungs_verify);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
 	tcase_add_test(t, try_kernels_are_ranked);

@@ -307,25 +307,27 @@ __device__ void gather_first(T sum, const best_meet<T> &m, T *out)
 		*out = v;
 }
 
-/* The last block to take a ticket adds the sums the others stored. */
+/* The last block to take a ticket adds the sums the others stored: of
+ * `of` blocks taking part (every block of the grid, or one a cluster in
+ * reduce.one_pass), this one the `me`th. */
 template <typename T, unsigned BLOCK>
-__device__ void last_adds(T sum, const best_meet<T> &m, T *out)
+__device__ void last_adds(T sum, const best_meet<T> &m, T *out, unsigned me, unsigned of)
 {
 	__shared__ bool last;
 	if (threadIdx.x == 0) {
-		m.partials[blockIdx.x] = sum;
+		m.partials[me] = sum;
 		/* release: the sum is visible before the ticket is; acquire:
 		 * the last block sees every sum.  The book's __threadfence()
 		 * is a sequentially consistent fence, more than this needs
 		 * (measured level or slightly slower, docs/bench-reduce-small.md) */
 		cuda::atomic_ref<unsigned, cuda::thread_scope_device> ticket(*m.tickets);
-		last = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+		last = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == of - 1;
 	}
 	__syncthreads();
 	if (!last)
 		return;
 	sum = 0;
-	for (unsigned k = threadIdx.x; k < gridDim.x; k += BLOCK)
+	for (unsigned k = threadIdx.x; k < of; k += BLOCK)
 		sum += __ldcg(&m.partials[k]); /* from L2, where the ticket's release put them */
 	sum = block_sum<T, BLOCK>(sum);
 	if (threadIdx.x == 0) {
@@ -359,7 +361,7 @@ __global__ void BEST_BOUNDS(BLOCK) reduceBest(const T *__restrict__ in, size_t n
 	} else if (m.tagged) {
 		gather_first<T, BLOCK>(sum, m, out);
 	} else if (!m.packed) {
-		last_adds<T, BLOCK>(sum, m, out);
+		last_adds<T, BLOCK>(sum, m, out, blockIdx.x, gridDim.x);
 	} else if constexpr (std::is_same_v<T, int>) { /* a float grid is never packed: plan() refuses it */
 		packed_adds(sum, m, out);
 	}
@@ -377,32 +379,37 @@ __global__ void BEST_BOUNDS(BLOCK) reduceBest(const T *__restrict__ in, size_t n
  * writes to its shared memory, at no cost.  (cluster.sync() twice, read
  * by rank 0 from the others, took 5.1 us at 2^16 ints; this, 4.7.)
  */
-template <typename T, unsigned BLOCK>
-__global__ void BEST_BOUNDS(BLOCK) reduceBestCluster(const T *__restrict__ in, size_t n, T *out)
-{
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+/* The first phase: every block arrives on entry (cluster_meet waits). */
+__device__ __forceinline__ void cluster_arrive_started()
+{
+	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+
+/* The block sums (thread 0's `sum`) of a cluster of at most 16 blocks,
+ * met in rank 0's shared memory, after cluster_arrive_started.  True in
+ * every thread of rank 0, whose thread 0 has the cluster's sum in
+ * *total; false in the other blocks, which may leave. */
+template <typename T>
+__device__ __forceinline__ bool cluster_meet(T sum, T *total)
+{
 	namespace cg = cooperative_groups;
 	cg::cluster_group cluster = cg::this_cluster();
 	__shared__ T sums[16]; /* rank 0's: one per block of the cluster */
-	asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n));
 	asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); /* every block has started */
 	unsigned rank = cluster.block_rank();
 	if (threadIdx.x == 0)
 		*cluster.map_shared_rank(&sums[rank], 0) = sum;
 	asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
 	if (rank != 0)
-		return;
+		return false;
 	asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
 	if (threadIdx.x < 32) {
 		T v = threadIdx.x < cluster.num_blocks() ? sums[threadIdx.x] : T(0);
-		v = warp_sum<T, 16>(v);
-		if (threadIdx.x == 0)
-			*out = v;
+		*total = warp_sum<T, 16>(v);
 	}
-#else
-	__trap(); /* never launched: best_grid() asks for a cluster only where the GPU has them */
-#endif
+	return true;
 }
+#endif
 
 #endif

@@ -1,11 +1,12 @@
 /*
  * The reduce plugin: the parallel-reduction ladder of the execution-model
- * and shared-memory chapters, cub::DeviceReduce::Sum as the reference, and
- * a single-pass `best`.  Every exercise sums n ints (32-bit wrap-around)
+ * and shared-memory chapters, the rungs past it (rungs.cuh),
+ * cub::DeviceReduce::Sum as the reference, and a single-pass `best`.  Every exercise sums n ints (32-bit wrap-around)
  * or floats and is checked against a CPU sum of the same input.
  */
 #include "best.cuh"
 #include "book.cuh"
+#include "rungs.cuh"
 
 #include <gpulab/lab.cuh>
 
@@ -31,13 +32,14 @@ struct args {
 	size_t n;             /* the book's kernels take it as unsigned: they stop at 2^31 - 1 */
 	unsigned grid, block;
 	cudaStream_t s;
-	bool cluster;         /* best: the grid is one cluster (reduceBestCluster) */
+	bool cluster;         /* best: the grid is one cluster (reduceClusterFinish, rungs.cuh) */
 	unsigned long long *tagged; /* best, first block: one {epoch, sum} per block */
 	unsigned epoch;       /* best, first block: this launch's */
 	unsigned long long *packed; /* best, packed: the word every block adds to; with both null, the last block adds */
 };
 
 template <typename T> using launch_fn = void (*)(const args<T> &);
+template <typename T> using grid_fn = int (*)(gpulab_ctx *, unsigned *);
 
 struct variant {
 	bool in_place;        /* reduces a padded copy of the input, which reset() restores */
@@ -47,11 +49,17 @@ struct variant {
 	bool block_pow2;      /* else a multiple of 32 */
 	launch_fn<int> launch_int;
 	launch_fn<float> launch_float;
+	grid_fn<int> grid_int;       /* rungs: the grid, where n alone does not set it */
+	grid_fn<float> grid_float;
+	unsigned cluster;             /* rungs: blocks a cluster, whose sums meet in it; 0: none */
 };
 
 template <typename T> launch_fn<T> launcher(const variant *v);
 template <> launch_fn<int> launcher<int>(const variant *v) { return v->launch_int; }
 template <> launch_fn<float> launcher<float>(const variant *v) { return v->launch_float; }
+template <typename T> grid_fn<T> gridder(const variant *v);
+template <> grid_fn<int> gridder<int>(const variant *v) { return v->grid_int; }
+template <> grid_fn<float> gridder<float>(const variant *v) { return v->grid_float; }
 
 /* --- launchers: one per kernel shape ---------------------------------------- */
 
@@ -119,6 +127,16 @@ template <typename T> void shfl(const args<T> &a)
 	reduceShfl<T><<<a.grid, a.block, 0, a.s>>>(a.in, a.partials, a.n);
 }
 
+/* k<<<a.grid, a.block>>>(xs...) in clusters of `blocks`. */
+template <typename T, typename... P, typename... A>
+void launch_cluster(void (*k)(P...), const args<T> &a, unsigned blocks, A... xs)
+{
+	cudaLaunchAttribute cluster = { .id = cudaLaunchAttributeClusterDimension };
+	cluster.val.clusterDim = { blocks, 1, 1 };
+	cudaLaunchConfig_t c = { .gridDim = a.grid, .blockDim = a.block, .stream = a.s, .attrs = &cluster, .numAttrs = 1 };
+	cudaLaunchKernelEx(&c, k, xs...); /* its error: LAB_LAUNCHED */
+}
+
 template <typename T, unsigned B> struct best_k {
 	static void go(const args<T> &a)
 	{
@@ -131,10 +149,7 @@ template <typename T, unsigned B> struct best_k {
 			reduceBest<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, m, a.out);
 			return;
 		}
-		cudaLaunchAttribute one_cluster = { .id = cudaLaunchAttributeClusterDimension };
-		one_cluster.val.clusterDim = { a.grid, 1, 1 };
-		cudaLaunchConfig_t c = { .gridDim = a.grid, .blockDim = B, .stream = a.s, .attrs = &one_cluster, .numAttrs = 1 };
-		cudaLaunchKernelEx(&c, reduceBestCluster<T, B>, a.in, a.n, a.out); /* its error: LAB_LAUNCHED */
+		launch_cluster(reduceClusterFinish<T, B>, a, a.grid, a.in, a.n, a.out); /* one cluster, one sum */
 	}
 	/* The most blocks of B threads one cluster holds on this GPU: 16 on
 	 * a Hopper with every SM of a GPC free, past the portable 8; 0 on a
@@ -146,12 +161,82 @@ template <typename T, unsigned B> struct best_k {
 		*blocks = 0;
 		if (e || (e = cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev)) || !can)
 			return e;
-		e = cudaFuncSetAttribute(reduceBestCluster<T, B>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+		e = cudaFuncSetAttribute(reduceClusterFinish<T, B>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
 		cudaLaunchConfig_t c = { .gridDim = 16, .blockDim = B };
-		return e ? e : cudaOccupancyMaxPotentialClusterSize(blocks, reduceBestCluster<T, B>, &c);
+		return e ? e : cudaOccupancyMaxPotentialClusterSize(blocks, reduceClusterFinish<T, B>, &c);
 	}
 };
 template <typename T> void best(const args<T> &a) { by_block<T, best_k>(a); }
+
+/* --- the rungs past the book (rungs.cuh) ---------------------------------- */
+
+template <typename T, unsigned B> struct wide_k {
+	static void go(const args<T> &a) { reduceWide<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, a.partials); }
+};
+template <typename T, unsigned B> struct persistent_k {
+	static const void *kernel() { return (const void *)reducePersistent<T, B>; }
+	static void go(const args<T> &a) { reducePersistent<T, B><<<a.grid, B, 0, a.s>>>(a.in, a.n, a.partials); }
+};
+template <typename T, unsigned B> struct cluster_k {
+	static const void *kernel() { return (const void *)reduceClusterFinish<T, B>; }
+	static void go(const args<T> &a) { launch_cluster(reduceClusterFinish<T, B>, a, rung_cluster, a.in, a.n, a.partials); }
+};
+template <typename T, unsigned B> struct one_pass_k {
+	static const void *kernel() { return (const void *)reduceOnePass<T, B>; }
+	static void go(const args<T> &a)
+	{
+		best_meet<T> m = { nullptr, 0, a.partials, a.tickets, nullptr };
+		launch_cluster(reduceOnePass<T, B>, a, rung_cluster, a.in, a.n, m, a.out);
+	}
+};
+
+/* K's kernel for the block size (plan() admits powers of two, 64-1024). */
+template <typename T, template <typename, unsigned> class K>
+const void *kernel_of(unsigned block)
+{
+	switch (block) {
+	case 64: return K<T, 64>::kernel();
+	case 128: return K<T, 128>::kernel();
+	case 256: return K<T, 256>::kernel();
+	case 512: return K<T, 512>::kernel();
+	default: return K<T, 1024>::kernel();
+	}
+}
+
+/* A persistent rung's grid: a block for each round of best_loads
+ * vectors a thread that n needs, at most as many as the GPU holds at
+ * once; with clusters of C, whole clusters, at most as many as it holds
+ * at once.  Without clusters (before Hopper) it refuses. */
+template <typename T, template <typename, unsigned> class K, unsigned C>
+int rung_grid(gpulab_ctx *ctx, unsigned *grid)
+{
+	const void *k = kernel_of<T, K>(ctx->block);
+	uint64_t useful = lab::div_up(ctx->elements, 4ull * best_loads * ctx->block);
+	if (!C)
+		return lab::persistent_grid(ctx, k, ctx->block, useful, grid);
+	int dev, can = 0, clusters = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
+	if (!can) {
+		ctx->error(ctx, "this GPU has no thread-block clusters (Hopper and later do)");
+		return GPULAB_EPARAM;
+	}
+	cudaLaunchAttribute cluster = { .id = cudaLaunchAttributeClusterDimension };
+	cluster.val.clusterDim = { C, 1, 1 };
+	cudaLaunchConfig_t c = { .gridDim = C, .blockDim = ctx->block, .attrs = &cluster, .numAttrs = 1 };
+	LAB_TRY(ctx, cudaOccupancyMaxActiveClusters(&clusters, k, &c));
+	if (!clusters) {
+		ctx->error(ctx, "a cluster of %u blocks of %u threads does not fit this GPU", C, ctx->block);
+		return GPULAB_EPARAM;
+	}
+	*grid = C * (unsigned)std::min<uint64_t>(lab::div_up(useful, C), (uint64_t)clusters);
+	return GPULAB_OK;
+}
+
+template <typename T> void wide(const args<T> &a) { by_block<T, wide_k>(a); }
+template <typename T> void persistent(const args<T> &a) { by_block<T, persistent_k>(a); }
+template <typename T> void cluster_finish(const args<T> &a) { by_block<T, cluster_k>(a); }
+template <typename T> void one_pass(const args<T> &a) { by_block<T, one_pass_k>(a); }
 
 /* CUB picks its offset type from the count's: 32-bit indexing (its
  * fastest) while n fits an int, 64-bit past it.  With temp null this
@@ -170,6 +255,7 @@ template <typename T> void cub_sum(const args<T> &a)
 }
 
 #define BOTH(...) __VA_ARGS__<int>, __VA_ARGS__<float>
+#define RUNG_GRID(K, C) rung_grid<int, K, C>, rung_grid<float, K, C>
 
 const variant v_neighbored = { true, true, 1, 32, true, BOTH(neighbored) };
 const variant v_neighbored_less = { true, true, 1, 32, true, BOTH(neighbored_less) };
@@ -188,6 +274,13 @@ const variant v_smem = { false, true, 1, 64, true, BOTH(smem<1>::fixed) };
 const variant v_smem_dyn = { false, true, 1, 64, true, BOTH(smem<1>::dynamic) };
 const variant v_unroll4_smem = { false, true, 4, 64, true, BOTH(smem<4>::fixed) };
 const variant v_shfl = { false, true, 1, 32, false, BOTH(shfl) };
+const variant v_wide = { false, true, 4, 64, true, BOTH(wide) };
+/* a round of best_loads vectors a thread: what plan() counts a block */
+const variant v_persistent = { false, true, 4 * best_loads, 64, true, BOTH(persistent), RUNG_GRID(persistent_k, 0) };
+const variant v_cluster = { false, true, 4 * best_loads, 64, true, BOTH(cluster_finish),
+			    RUNG_GRID(cluster_k, rung_cluster), rung_cluster };
+const variant v_one_pass = { false, false, 4 * best_loads, 64, true, BOTH(one_pass),
+			     RUNG_GRID(one_pass_k, rung_cluster), rung_cluster };
 const variant v_cub = { false, false, 1, 0, false, BOTH(cub_sum) };
 const variant v_best = { false, false, 1, 64, true, BOTH(best) };
 
@@ -211,6 +304,7 @@ struct state : lab::state {
 	void *h_partials = nullptr;    /* pinned, so the copy back is asynchronous */
 	size_t temp_bytes = 0, n_pad = 0;
 	unsigned grid = 0;
+	unsigned sums = 0;             /* host_finish: the sums the host adds (one a block, or a cluster) */
 	unsigned meet = 0;             /* best: how its block sums meet (enum finish, not auto) */
 	double want = 0, sum_abs = 0;  /* the CPU's sum and the sum of magnitudes */
 	double host_sum = 0;           /* host_finish: what host() added up */
@@ -325,7 +419,7 @@ uint64_t useful_blocks(uint64_t n, unsigned block, unsigned sms, bool one_for_on
 }
 
 /* The most blocks of best's that one cluster holds here, and
- * reduceBestCluster adds at most 16 (its sums[]); 0 on a GPU without
+ * reduceClusterFinish adds at most 16 (its sums[]); 0 on a GPU without
  * clusters. */
 template <typename T>
 unsigned best_cluster_most(unsigned block)
@@ -453,10 +547,13 @@ int setup_t(gpulab_ctx *ctx)
 	if (v->launch_int == best<int>
 	    && ((rc = best_grid<T>(ctx, &s->grid, &s->meet)) != GPULAB_OK || (rc = tell_choices(ctx, s->grid, s->meet))))
 		return rc;
+	if (gridder<T>(v) && (rc = gridder<T>(v)(ctx, &s->grid)) != GPULAB_OK)
+		return rc;
+	s->sums = v->cluster ? s->grid / v->cluster : s->grid;
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
 	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
 	    || (v->in_place && (rc = s->alloc(ctx, (T **)&s->work, s->n_pad)))
-	    || (v->host_finish && (rc = s->alloc_pinned(ctx, (T **)&s->h_partials, s->grid))))
+	    || (v->host_finish && (rc = s->alloc_pinned(ctx, (T **)&s->h_partials, s->sums))))
 		return rc;
 	LAB_TRY(ctx, cudaMemset(s->tickets, 0, sizeof(unsigned)));
 	if (v->launch_int == best<int> && s->meet == FINISH_FIRST_BLOCK && s->grid > 1) {
@@ -507,7 +604,7 @@ int run_t(gpulab_ctx *ctx)
 	launcher<T>(v)(a);
 	LAB_LAUNCHED(ctx);
 	if (v->host_finish)
-		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->partials, (size_t)s->grid * sizeof(T),
+		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->partials, (size_t)s->sums * sizeof(T),
 					     cudaMemcpyDeviceToHost, a.s));
 	return GPULAB_OK;
 }
@@ -518,7 +615,7 @@ int host_t(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
 	if (of(ctx)->host_finish)
-		s->host_sum = lab::add_up(static_cast<const T *>(s->h_partials), s->grid);
+		s->host_sum = lab::add_up(static_cast<const T *>(s->h_partials), s->sums);
 	return GPULAB_OK;
 }
 
@@ -571,6 +668,9 @@ const char lesson_metrics[] = "gld_transactions,gld_transactions_per_request,gld
 #define REDUCE(b, v) REDUCE_UPTO(b, v, 0x7fffffff, params)
 #define REDUCE64(b, v, p) REDUCE_UPTO(b, v, 1ull << 36, p)
 
+/* In ladder order: the book's rungs, the rungs past it (each adds one
+ * idea to the one before), best (all of them), and last cub, the
+ * reference every row is compared with, which is no rung. */
 const gpulab_exercise exercises[] = {
 	{ .name = "neighbored", .summary = "neighbored pairs, tid % (2*stride): divergent warps; in place in global memory", REDUCE(512, v_neighbored) },
 	{ .name = "neighbored_less", .summary = "neighbored pairs, index remapped so active threads are contiguous", REDUCE(512, v_neighbored_less) },
@@ -589,8 +689,12 @@ const gpulab_exercise exercises[] = {
 	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch)", REDUCE(512, v_smem_dyn) },
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
-	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
+	{ .name = "wide", .summary = "shfl with 16-byte loads: an int4/float4 per thread, a quarter of the blocks and load instructions", REDUCE64(512, v_wide, params) },
+	{ .name = "persistent", .summary = "wide + a persistent grid: 8 16-byte loads in flight per thread, only as many blocks as the GPU holds", REDUCE64(512, v_persistent, params) },
+	{ .name = "cluster", .summary = "persistent + a cluster finish: 8 blocks add their sums in distributed shared memory, one sum a cluster to the host (sm_90+)", REDUCE64(512, v_cluster, params) },
+	{ .name = "one_pass", .summary = "cluster + one pass: the last cluster to take a ticket adds the clusters' sums, nothing left for the host (sm_90+)", REDUCE64(512, v_one_pass, params) },
 	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; the block sums meet in one atomic (ints), or in a cluster or block 0 (floats)", REDUCE64(512, v_best, best_params) },
+	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
 };
 
 const gpulab_plugin plugin = {

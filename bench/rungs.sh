@@ -1,0 +1,35 @@
+#!/bin/sh
+# The reduction ladder past the book (docs/hopper.md): shfl, the book's
+# last rung, then wide, persistent, cluster, one_pass, best and cub, at
+# 2^24 and 2^28, ints and floats; each rung judged against the one
+# before it by gpulab compare's Mann-Whitney verdict; then the counters
+# that explain the steps, at 2^24 ints.
+#   bench/rungs.sh [OUT.md]        (default: docs/bench-rungs.md)
+# METRICS names the counters (default: DRAM throughput, occupancy,
+# long-scoreboard stalls per issued instruction).
+set -eu
+. "$(dirname "$0")/common.sh"
+out=${1:-docs/bench-rungs.md}
+ladder="reduce.shfl reduce.wide reduce.persistent reduce.cluster reduce.one_pass reduce.best reduce.cub"
+metrics=${METRICS:-dram_read_throughput,achieved_occupancy,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio}
+bench_header "$out" "reduce: the rungs past the book" "Block 512 where the exercise takes one.
+GPU ms is the kernel(s) plus, for the rungs that leave one sum a block or a
+cluster, the copy of those sums to the host; host ms is the host adding
+them.  Speedup is over shfl (the book's last rung), of ref the share of
+cub's speed.  In the verdict tables, speedup is the earlier rung's median
+time over the later one's, and p the two-sided Mann-Whitney U test's
+(alpha 0.05).  Produced by bench/rungs.sh."
+for e in 24 28; do
+	# shellcheck disable=SC2086
+	bench_section "$out" "n = 2^$e" $ladder -t int,float -n "2^$e"
+	record=${out%.md}-$section.json
+	prev=
+	for r in $ladder; do
+		[ "$r" = reduce.cub ] && break
+		[ -n "$prev" ] && bench_compare "$out" "$record" "$prev" "$r" "${record%.json}-compare-${r#reduce.}.json"
+		prev=$r
+	done
+done
+# shellcheck disable=SC2086
+bench_section "$out" "counters at n = 2^24 (ints)" $ladder -t int -n 2^24 --metrics "$metrics"
+echo "wrote $out"
