@@ -372,7 +372,7 @@ START_TEST(report_json_parses)
 	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
 	ck_assert(strstr(s, "\"launches\": 2") != NULL);
 	/* the record of the run */
-	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
 		      && strstr(s, "\"date\": \"20") && strstr(s, "\"host\": ") && strstr(s, "\"revision\": "), "%s", s);
 	ck_assert_msg(strstr(s, "\"runs\": 10, \"noise_pct\": 1.25, \"converged\": true, \"stopped_by\": \"count\""), "%s", s);
 	ck_assert_msg(strstr(s, "\"compute_capability\": \"9.0\"") && strstr(s, "\"peak_gbps\": 3000.0")

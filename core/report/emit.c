@@ -1,6 +1,7 @@
 #include "report/emit.h"
 
 #include "report/escape.h"
+#include "report/json.h"
 
 #include <math.h>
 
@@ -53,4 +54,29 @@ void emit_json_string(FILE *out, const char *key, const char *s)
 		emit_json(out, s);
 	else
 		fputs("null", out);
+}
+
+void emit_json_tree(FILE *out, const struct json *v)
+{
+	enum json_type t = json_type(v);
+	if (t == JSON_ARRAY || t == JSON_OBJECT) {
+		fputc(t == JSON_ARRAY ? '[' : '{', out);
+		for (size_t i = 0; i < json_len(v); i++) {
+			fputs(i ? ", " : "", out);
+			if (t == JSON_OBJECT) {
+				emit_json(out, json_key(v, i));
+				fputs(": ", out);
+			}
+			emit_json_tree(out, json_index(v, i));
+		}
+		fputc(t == JSON_ARRAY ? ']' : '}', out);
+	} else if (t == JSON_STRING) {
+		emit_json(out, json_string(v));
+	} else if (t == JSON_NUMBER) {
+		fputs(json_number_text(v), out);
+	} else if (t == JSON_BOOL) {
+		fputs(json_bool(v) ? "true" : "false", out);
+	} else {
+		fputs("null", out); /* null, and a packed array's node memory could not be had for */
+	}
 }

@@ -19,4 +19,10 @@ void emit_json_number(FILE *out, const char *key, int have, double v);
 /* `, "key": "s"`, escaped as emit_json does, or null where s is NULL. */
 void emit_json_string(FILE *out, const char *key, const char *s);
 
+/* A JSON tree (report/json.h) written back as JSON, on one line: the
+ * rows of a record resumed, kept as they were.  Numbers as written, and
+ * strings escaped as emit_json does (a string is cut at a \u0000 in it). */
+struct json;
+void emit_json_tree(FILE *out, const struct json *v);
+
 #endif
