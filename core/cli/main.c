@@ -418,14 +418,32 @@ static void say_stopped(const struct options *o, const struct job *jobs, size_t 
 	     o->output ? " has what was done, and the same command with --resume runs the rest" : "");
 }
 
+/* After the last point, a signal or a lost device: the points not run
+ * say why, the report ends, the record is written a last time; the exit
+ * code, 128 + the signal where one stopped the run. */
+static int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst)
+{
+	char why[1024], msg[1024];
+	int rc;
+	stopped_because(jobs, n, why, sizeof why, msg, sizeof msg);
+	mark_not_run(jobs, n, msg);
+	r->interruption = why[0] ? why : NULL;
+	report_end(r, stdout);
+	fflush(stdout);
+	if ((rc = checkpoint(o->output, r)) && !worst)
+		worst = rc;
+	if (why[0])
+		say_stopped(o, jobs, n, why);
+	return interrupt_pending() ? 128 + interrupt_pending() : worst;
+}
+
 static int run_all(const struct options *o, struct job *jobs, size_t n)
 {
 	struct device_info d;
 	struct profiler *prof = NULL;
 	struct clocks clk = { 0 };
 	struct resume res = { 0 };
-	char why[1024], msg[1024];
-	int rc, worst = 0, gpu;
+	int rc, worst = 0, gpu, refused;
 	if ((rc = open_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
 	    || (gpu && (rc = open_profiler(jobs, n, &prof))) || (rc = check_output(o->output)))
 		return rc;
@@ -437,24 +455,15 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
 			    .stop = o->stop };
 	mark_pending(jobs, n);
-	if (!o->resume || !(worst = resume_from(o, &r, jobs, &res)))
+	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
+	if (!refused)
 		worst = run_points(o, &b, &r, jobs, n);
 	bench_free(&b);
 	profiler_close(prof);
-	stopped_because(jobs, n, why, sizeof why, msg, sizeof msg);
-	mark_not_run(jobs, n, msg);
-	r.interruption = why[0] ? why : NULL;
-	if (!o->resume || res.old.doc) { /* a resume refused writes nothing */
-		report_end(&r, stdout);
-		if ((rc = checkpoint(o->output, &r)) && !worst)
-			worst = rc;
-	}
+	if (!refused)
+		worst = finish(o, &r, jobs, n, worst);
 	resume_free(&res);
 	clocks_close(&clk);
-	if (why[0])
-		say_stopped(o, jobs, n, why);
-	if (interrupt_pending())
-		return 128 + interrupt_pending();
 	return worst;
 }
 
