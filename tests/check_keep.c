@@ -66,46 +66,24 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+static char out_path[4200], err_path[4200];
+
 /* gpulab started in the background, its stdout and stderr to files in
  * dir; argv NULL-terminated, bin first. */
 static pid_t start(char *const argv[])
 {
-	char out[4200], err[4200];
-	snprintf(out, sizeof out, "%s/stdout", dir);
-	snprintf(err, sizeof err, "%s/stderr", dir);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(fo, 1);
-		dup2(fe, 2);
-		for (char *const *e = env(); *e; e++)
-			putenv(*e);
-		alarm(60); /* a hang ends the test */
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
+	snprintf(out_path, sizeof out_path, "%s/stdout", dir);
+	snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+	return spawn_cmd(argv, env(), out_path, err_path);
 }
 
 /* Its exit code, or 128 + the signal that ended it; and its output. */
 static int finish(pid_t pid)
 {
-	char path[4200];
-	int st;
-	waitpid(pid, &st, 0);
-	snprintf(path, sizeof path, "%s/stdout", dir);
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(o.out, 1, sizeof o.out - 1, f) : 0;
-	o.out[n] = 0;
-	if (f)
-		fclose(f);
-	snprintf(path, sizeof path, "%s/stderr", dir);
-	f = fopen(path, "r");
-	n = f ? fread(o.err, 1, sizeof o.err - 1, f) : 0;
-	o.err[n] = 0;
-	if (f)
-		fclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	int status = wait_cmd(pid);
+	read_text(out_path, o.out, sizeof o.out);
+	read_text(err_path, o.err, sizeof o.err);
+	return status;
 }
 
 /* The record on disk, or NULL where it is not (yet) JSON. */
@@ -163,13 +141,8 @@ static const char *point_message(const struct json *doc, size_t i)
 
 static int lines_in(const char *path)
 {
-	char text[65536];
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-	text[n] = 0;
-	if (f)
-		fclose(f);
-	return count_lines(text);
+	static char text[65536];
+	return count_lines(read_text(path, text, sizeof text));
 }
 
 /* 9 points, 5 runs of sleep_ms each, no warm-up. */
@@ -413,16 +386,6 @@ START_TEST(failing_point_keeps_both_sides)
 }
 END_TEST
 
-/* The file as it was, to see a refused --resume leave it alone. */
-static void slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-	buf[n] = 0;
-	if (f)
-		fclose(f);
-}
-
 /* --resume on what cannot be resumed: one line naming the file, exit 2,
  * in under a second, nothing run, the file untouched, no temporary. */
 static void refused(const char *text, const char *words)
@@ -430,7 +393,7 @@ static void refused(const char *text, const char *words)
 	static char before[1 << 16], after[1 << 16];
 	if (text)
 		write_file(dir, "sweep.json", text);
-	slurp(record, before, sizeof before);
+	read_text(record, before, sizeof before);
 	unlink(runs_log);
 	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, "--resume", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE, "exit %d: %s", o.status, o.err);
@@ -440,7 +403,7 @@ static void refused(const char *text, const char *words)
 	ck_assert(o.seconds < 1.0);
 	ck_assert_int_eq(lines_in(runs_log), 0);
 	ck_assert_str_eq(o.out, "");
-	slurp(record, after, sizeof after);
+	read_text(record, after, sizeof after);
 	ck_assert_str_eq(after, before);
 	ck_assert_int_eq(count_temporaries(dir), 0);
 }
@@ -463,7 +426,7 @@ START_TEST(resume_refuses_what_it_cannot_take)
 	refused("", "line 1, column 1: expected a value");
 	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
 	ck_assert_int_eq(o.status, 0);
-	slurp(record, good, sizeof good);
+	read_text(record, good, sizeof good);
 	snprintf(cut, sizeof cut, "%.*s", (int)(strstr(good, "\"median_ms\"") - good), good); /* mid-row, as a full disk leaves it */
 	refused(cut, ": line 12, column ");
 	refused("{\"results\": []}", "not a gpulab-record/1 record");
@@ -489,7 +452,7 @@ START_TEST(resume_reads_records_of_schema_1)
 	static char good[1 << 16], old[1 << 16];
 	configure(1);
 	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
-	slurp(record, good, sizeof good);
+	read_text(record, good, sizeof good);
 	const char *a = strstr(good, "\"gpulab-record/1.1\""), *b = strstr(good, "  \"interrupted\"");
 	const char *c = b ? strstr(b, "\"device\"") : NULL;
 	ck_assert(a && b && c);
