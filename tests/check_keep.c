@@ -292,6 +292,7 @@ START_TEST(resume_runs_only_what_is_missing)
 	char kept[128];
 	snprintf(kept, sizeof kept, "%zu of 9 points kept from it, %zu to run", done, 9 - done);
 	ck_assert_msg(strstr(o.out, kept), "%s", o.out);
+	ck_assert_msg(!strstr(o.out, "NOISY"), "a kept point is no row of this run's: %s", o.out);
 	doc = valid_record();
 	ck_assert_int_eq(count_status(doc, "ok"), 9);
 	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);

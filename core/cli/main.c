@@ -428,10 +428,10 @@ static int finish(const struct options *o, struct report *r, struct job *jobs, s
 	stopped_because(jobs, n, why, sizeof why, msg, sizeof msg);
 	mark_not_run(jobs, n, msg);
 	r->interruption = why[0] ? why : NULL;
+	if ((rc = checkpoint(o->output, r)) && !worst) /* first: a second signal may end the printing */
+		worst = rc;
 	report_end(r, stdout);
 	fflush(stdout);
-	if ((rc = checkpoint(o->output, r)) && !worst)
-		worst = rc;
 	if (why[0])
 		say_stopped(o, jobs, n, why);
 	return interrupt_pending() ? 128 + interrupt_pending() : worst;

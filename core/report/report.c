@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Measured by this run: not a point kept from a resumed record, whose
+ * numbers are in its row there, not in the job. */
 static int measured(const struct job *j)
 {
-	return j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED;
+	return !j->kept && (j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED);
 }
 
 /* A measured row whose noise stayed above the limit: NOISY. */
