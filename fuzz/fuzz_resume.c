@@ -1,22 +1,22 @@
 /* libFuzzer target for `gpulab run -o FILE --resume`: the input is the
  * record FILE holds and the record of the run's planned points, split at
  * its first NUL byte (or one record, resumed by itself), matched as
- * core/report/resume.c matches them.  Beyond not crashing, it checks what
+ * core/records/resume.c matches them.  Beyond not crashing, it checks what
  * --resume promises of a hostile FILE: a refusal names the file and is
- * one escaped line; a resume keeps each planned point's own exercise;
- * and the rows it would write (kept, planned, and FILE's others) parse
- * back as JSON, as many as there should be. */
+ * one escaped line; the rows it keeps (as the text the new record holds
+ * them in) parse back as JSON, as many as kept, each of its planned
+ * point's exercise. */
 #include "escaped.h"
-#include "report/emit.h"
-#include "report/json.h"
-#include "report/resume.h"
+#include "records/json.h"
+#include "records/resume.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The rows the resumed record holds, as the core writes them. */
+/* The rows the resumed record keeps, as text, parse back: as many as
+ * kept, each of its planned point's exercise. */
 static void check_rows(const struct resume *r)
 {
 	char *text = NULL, err[512];
@@ -25,23 +25,24 @@ static void check_rows(const struct resume *r)
 	if (!out)
 		return;
 	fputc('[', out);
-	for (size_t i = 0; i < r->plan.n; i++, n++) {
-		const struct json *row = r->kept[i] ? r->kept[i] : r->plan.v[i].row;
-		const char *a = json_string(json_get(row, "exercise")), *b = json_string(json_get(r->plan.v[i].row, "exercise"));
-		if (!a || !b || strcmp(a, b))
-			abort(); /* a point kept for another exercise's */
-		fputs(n ? ", " : "", out);
-		emit_json_tree(out, row);
-	}
-	for (size_t i = 0; i < r->nextra; i++, n++) {
-		fputs(n ? ", " : "", out);
-		emit_json_tree(out, r->extra[i]);
-	}
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (r->kept[i])
+			fprintf(out, "%s%s", n++ ? ", " : "", r->kept[i]);
+	for (size_t i = 0; i < r->nextra; i++)
+		fprintf(out, "%s%s", n++ ? ", " : "", r->extra[i]);
 	fputc(']', out);
 	fclose(out);
 	struct json *back = json_parse(text, size, err, sizeof err);
-	if (!back || json_len(back) != n)
+	if (!back || json_len(back) != n || n != r->nkept + r->nextra)
 		abort();
+	for (size_t i = 0, k = 0; i < r->plan.n; i++) {
+		if (!r->kept[i])
+			continue;
+		const char *a = json_string(json_get(json_index(back, k++), "exercise"));
+		const char *b = json_string(json_get(r->plan.v[i].row, "exercise"));
+		if (!a || !b || strcmp(a, b))
+			abort(); /* a point kept for another exercise's */
+	}
 	json_free(back);
 	free(text);
 }

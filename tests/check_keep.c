@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "exitcode.h"
-#include "report/json.h"
+#include "records/json.h"
 #include "schema.h"
 #include "testutil.h"
 

@@ -10,10 +10,8 @@
 #include "config/settings.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/params.h"
-
-struct json;
 
 #define MAX_NOTES 8
 #define MAX_DEVICES 16
@@ -109,8 +107,8 @@ struct job {
 					     * bug); "" none */
 	struct gpulab_ctx ctx;
 	struct result res;
-	const struct json *kept;            /* --resume: the point's row in the record resumed,
-					     * kept as it was; NULL: run it */
+	const char *kept;                   /* --resume: the point's row in the record resumed,
+					     * as JSON text, kept as it was; NULL: run it */
 };
 
 /* Resolve the parameters of point `point` of the exercise's sweep (0 for
@@ -139,6 +137,6 @@ const char *job_name(const struct job *j, char *buf, size_t len);
 const char *job_case(const struct job *j, char *buf, size_t len);
 
 /* The job's resolved parameter called key, or NULL. */
-const struct job_param *job_param(const struct job *j, const char *key);
+const struct job_param *job_param_find(const struct job *j, const char *key);
 
 #endif

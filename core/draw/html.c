@@ -1,0 +1,384 @@
+#include "config.h"
+
+#include "draw/html.h"
+
+#include "exitcode.h"
+#include "draw/chart.h"
+#include "draw/draw.h"
+#include "escape.h"
+#include "emit/outfile.h"
+#include "draw/plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Readable at 1280 px (a chart with its counters fits beside them), on
+ * paper (no page break inside a chart), and with the numbers in columns. */
+static const char css[] =
+	"body{font:15px/1.45 'DejaVu Sans',Helvetica,Arial,sans-serif;color:#1a1a1a;background:#fff;"
+	"max-width:1240px;margin:0 auto;padding:0 20px 40px}\n"
+	"h1{font-size:1.6em;margin:20px 0 4px}h2{font-size:1.3em;border-bottom:2px solid #0072B2;margin-top:36px}\n"
+	"dl.run{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:4px 20px;margin:8px 0}"
+	"dl.run div{display:flex;gap:8px}dl.run .command{grid-column:1/-1}dt{font-weight:bold}dd{margin:0}\n"
+	"figure{margin:20px 0}figcaption{font-weight:bold;margin:6px 0}\n"
+	".chart-row{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}\n"
+	".plot{flex:2 1 700px;min-width:0}.plot svg{width:100%;height:auto;display:block}\n"
+	".metrics{flex:1 1 340px;min-width:0;overflow-x:auto}.metrics th{overflow-wrap:anywhere}.wide{overflow-x:auto}\n"
+	"table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums;margin:8px 0}"
+	"caption{text-align:left;font-weight:bold;padding:4px 0}\n"
+	"th,td{border:1px solid #c8c8c8;padding:3px 6px;text-align:right}th{background:#f0f0f0}"
+	"th.text,td.text{text-align:left}\n"
+	"td.flag{font-weight:bold;color:#a33b00}code{white-space:pre-wrap;word-break:break-all}\n"
+	"@media print{body{max-width:none;padding:0;font-size:10pt}figure,table{break-inside:avoid}"
+	".plot{flex-basis:100%}section+section{break-before:page}}\n";
+
+/* --- cells ----------------------------------------------------------------------- */
+
+static void text(FILE *out, const char *s)
+{
+	fput_html(out, s);
+}
+
+/* A value of the record as it is written there: a string, a number's
+ * digits, or a dash for null or nothing. */
+static void value(FILE *out, const struct json *v)
+{
+	switch (json_type(v)) {
+	case JSON_STRING: text(out, json_string(v)); break;
+	case JSON_NUMBER: text(out, json_number_text(v)); break;
+	case JSON_BOOL: fputs(json_bool(v) ? "yes" : "no", out); break;
+	default: fputs("\u2013", out);
+	}
+}
+
+static void html_cell(FILE *out, const struct json *v)
+{
+	fputs("<td>", out);
+	value(out, v);
+	fputs("</td>", out);
+}
+
+static void text_cell(FILE *out, const char *s)
+{
+	fputs("<td class=\"text\">", out);
+	text(out, s);
+	fputs("</td>", out);
+}
+
+/* --- the header -------------------------------------------------------------------- */
+
+static void item(FILE *out, const char *label, const struct json *v, const char *unit)
+{
+	if (!v)
+		return;
+	fprintf(out, "<div><dt>%s</dt><dd>", label);
+	value(out, v);
+	fprintf(out, "%s</dd></div>\n", json_type(v) == JSON_NUMBER ? unit : "");
+}
+
+static void device_items(FILE *out, const struct json *d)
+{
+	if (json_type(d) != JSON_OBJECT) {
+		fputs("<div><dt>device</dt><dd>none: a run on the host</dd></div>\n", out);
+		return;
+	}
+	item(out, "device", json_get(d, "name"), "");
+	item(out, "compute capability", json_get(d, "compute_capability"), "");
+	item(out, "peak bandwidth", json_get(d, "peak_gbps"), " GB/s (2 \u00d7 memory clock \u00d7 bus width)");
+	item(out, "memory clock", json_get(d, "memory_clock_mhz"), " MHz");
+	item(out, "bus width", json_get(d, "bus_width_bits"), " bits");
+	item(out, "SM clock ceiling", json_get(d, "max_sm_mhz"), " MHz");
+	item(out, "clocks read by", json_get(d, "clocks"), "");
+	item(out, "NVIDIA driver", json_get(d, "driver"), "");
+	item(out, "CUDA driver", json_get(d, "cuda_driver"), "");
+	item(out, "CUDA runtime", json_get(d, "cuda_runtime"), "");
+}
+
+static void header(FILE *out, const struct plot *pl)
+{
+	const struct json *doc = pl->rec.doc, *g = json_get(doc, "gpulab"), *stop = json_get(doc, "stopping");
+	fputs("<dl class=\"run\">\n", out);
+	device_items(out, json_get(doc, "device"));
+	item(out, "gpulab", json_get(g, "version"), "");
+	item(out, "revision", json_get(g, "revision"), "");
+	item(out, "host", json_get(doc, "host"), "");
+	item(out, "date", json_get(doc, "date"), "");
+	item(out, "L2 flushed before each run", json_get(doc, "cold"), "");
+	item(out, "runs per sample (--batch)", json_get(doc, "batch"), "");
+	item(out, "noise limit", json_get(stop, "max_noise_pct"), " % (unless an exact -r)");
+	fputs("<div class=\"command\"><dt>command</dt><dd><code>", out);
+	text(out, json_string(json_get(doc, "command")));
+	fputs("</code></dd></div>\n</dl>\n", out);
+}
+
+/* --- tables ------------------------------------------------------------------------ */
+
+static void flags(FILE *out, const struct plot_point *p)
+{
+	fprintf(out, "<td class=\"text%s\">%s%s%s</td>", p->state == PLOT_OK && p->converged && !p->throttled ? "" : " flag",
+		plot_state_word(p->state), p->throttled ? " THROTTLED" : "", plot_measured(p) && !p->converged ? " NOISY" : "");
+}
+
+static void data_row(FILE *out, const struct plot_point *p)
+{
+	static const char *const keys[] = { "median_ms", "min_ms", "max_ms", "runs", "noise_pct", "gbps", "peak_pct",
+					    "speedup" };
+	const struct json *share = json_get(p->row, "ref_share");
+	fputs("<tr>", out);
+	text_cell(out, p->exercise);
+	text_cell(out, p->params);
+	html_cell(out, json_get(p->row, "elements"));
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		html_cell(out, json_get(p->row, keys[k]));
+	if (json_type(share) == JSON_NUMBER)
+		fprintf(out, "<td>%.0f%%</td>", 100 * json_number(share));
+	else
+		html_cell(out, share);
+	flags(out, p);
+	fputs("</tr>\n", out);
+}
+
+static void data_table(FILE *out, const struct chart *c)
+{
+	fputs("<div class=\"wide\"><table class=\"data\"><caption>The numbers of the chart above, as the record has them"
+	      "</caption>\n<tr><th class=\"text\">exercise</th><th class=\"text\">params</th><th>elements</th>"
+	      "<th>median ms</th><th>min ms</th><th>max ms</th><th>runs</th><th>noise %</th><th>GB/s</th><th>% peak</th>"
+	      "<th>speedup</th><th>of ref</th><th class=\"text\">status</th></tr>\n", out);
+	for (size_t i = 0; i < c->npts; i++)
+		data_row(out, &c->pl->p[c->pts[i]]);
+	fputs("</table></div>\n", out);
+}
+
+/* The counters' labels (the book's names) in order of first appearance. */
+static size_t chart_metric_labels(const struct chart *c, const char **labels, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->npts; i++) {
+		const struct json *m = c->pl->p[c->pts[i]].metrics;
+		for (size_t k = 0; k < json_len(m); k++) {
+			size_t s = 0;
+			while (s < n && strcmp(labels[s], json_key(m, k)))
+				s++;
+			if (s == n && n < max)
+				labels[n++] = json_key(m, k);
+		}
+	}
+	return n;
+}
+
+static void metrics_table(FILE *out, const struct chart *c)
+{
+	const char *labels[64];
+	size_t n = chart_metric_labels(c, labels, 64);
+	fputs("<div class=\"metrics\"><table class=\"counters\"><caption>Counters (--metrics), from untimed runs"
+	      "</caption>\n<tr><th class=\"text\">exercise</th>", out);
+	for (size_t k = 0; k < n; k++) {
+		fputs("<th title=\"", out);
+		text(out, json_string(json_get(json_get(c->pl->p[c->pts[0]].metrics, labels[k]), "metric")));
+		fputs("\">", out);
+		text(out, labels[k]);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < c->npts; i++) {
+		const struct plot_point *p = &c->pl->p[c->pts[i]];
+		if (!p->metrics)
+			continue;
+		fputs("<tr>", out);
+		text_cell(out, plot_short_name(p->exercise));
+		for (size_t k = 0; k < n; k++)
+			html_cell(out, json_get(json_get(p->metrics, labels[k]), "value"));
+		fputs("</tr>\n", out);
+	}
+	fputs("</table></div>\n", out);
+}
+
+/* What the record says went wrong, point by point. */
+static void messages(FILE *out, const struct plot *pl)
+{
+	int any = 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct plot_point *p = &pl->p[i];
+		if (!p->message[0])
+			continue;
+		fputs(any ? "" : "<h3>Messages</h3>\n<ul class=\"messages\">\n", out);
+		fputs("<li>", out);
+		text(out, p->exercise);
+		fputc(' ', out);
+		text(out, p->params);
+		fprintf(out, ": <b>%s</b>: ", plot_state_word(p->state));
+		text(out, p->message);
+		fputs("</li>\n", out);
+		any = 1;
+	}
+	fputs(any ? "</ul>\n" : "", out);
+}
+
+/* --- sections ---------------------------------------------------------------------- */
+
+static int figure(FILE *out, const struct chart *c, const char *id)
+{
+	int rc;
+	/* the chart's <title> names it: no caption to say it twice */
+	fprintf(out, "<figure id=\"%s-figure\">\n<div class=\"chart-row\"><div class=\"plot\">\n", id);
+	rc = draw_chart(out, c, id, 0);
+	fputs("</div>\n", out);
+	if (c->has_metrics)
+		metrics_table(out, c);
+	fputs("</div></figure>\n", out);
+	data_table(out, c);
+	return rc;
+}
+
+static int record_section(FILE *out, const struct plot *pl, size_t r)
+{
+	struct chart *charts;
+	size_t n;
+	char id[32];
+	int rc = charts_choose(pl, &charts, &n);
+	fprintf(out, "<section class=\"record\" id=\"r%zu\">\n<h2>", r + 1);
+	text(out, pl->rec.path);
+	fputs("</h2>\n", out);
+	header(out, pl);
+	if (!rc && n == 0)
+		fputs("<p>This record holds no results.</p>\n", out);
+	for (size_t i = 0; !rc && i < n; i++) {
+		snprintf(id, sizeof id, "r%zu-c%zu", r + 1, i + 1);
+		rc = figure(out, &charts[i], id);
+	}
+	messages(out, pl);
+	fputs("</section>\n", out);
+	charts_free(charts, n);
+	return rc;
+}
+
+static void pair_row(FILE *out, const struct record_pair *pr)
+{
+	int have = isfinite(pr->c.ratio);
+	fputs("<tr>", out);
+	text_cell(out, json_string(json_get(pr->base->row, "exercise")));
+	text_cell(out, pr->base->params);
+	if (have)
+		fprintf(out, "<td>%.4f</td><td>%.4f</td><td>%+.1f%%</td>", pr->c.base.median, pr->c.cand.median,
+			100 * (pr->c.ratio - 1));
+	else
+		fputs("<td>\u2013</td><td>\u2013</td><td>\u2013</td>", out);
+	if (isfinite(pr->c.mw.p))
+		fprintf(out, "<td>%.4f</td>", pr->c.mw.p);
+	else
+		fputs("<td>\u2013</td>", out);
+	text_cell(out, record_verdict_word(pr));
+	fputs("</tr>\n", out);
+}
+
+/* BASE against NEW, as `gpulab compare` has it. */
+static int comparison(FILE *out, struct plot *base, struct plot *cand)
+{
+	struct record_pair *pairs = calloc(base->rec.n ? base->rec.n : 1, sizeof *pairs);
+	size_t n;
+	if (!pairs)
+		return EXIT_NOMEM;
+	if ((n = record_pair_up(&base->rec, &cand->rec, pairs))) {
+		fputs("<section class=\"comparison\" id=\"compare\">\n<h2>", out);
+		text(out, cand->rec.path);
+		fputs(" against ", out);
+		text(out, base->rec.path);
+		fputs("</h2>\n<figure><div class=\"plot\">\n", out);
+		draw_comparison(out, pairs, n, "cmp");
+		fputs("</div></figure>\n<div class=\"wide\"><table class=\"pairs\"><caption>Medians of GPU time; "
+		      "Mann-Whitney U test, two-sided, alpha 0.05 (as gpulab compare)</caption>\n<tr><th class=\"text\">"
+		      "exercise</th><th class=\"text\">params</th><th>base ms</th><th>new ms</th><th>change</th><th>p</th>"
+		      "<th class=\"text\">verdict</th></tr>\n", out);
+		for (size_t i = 0; i < n; i++)
+			pair_row(out, &pairs[i]);
+		fputs("</table></div>\n</section>\n", out);
+	}
+	free(pairs);
+	return 0;
+}
+
+int report_html(FILE *out, struct plot *pl, size_t n)
+{
+	int rc = 0;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpulab report</title>\n<style>",
+	      out);
+	fputs(css, out);
+	fprintf(out, "</style></head>\n<body>\n<h1>gpulab report</h1>\n<p>Made by gpulab %s from %zu record%s. "
+		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
+	if (n == 2)
+		rc = comparison(out, &pl[0], &pl[1]);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = record_section(out, &pl[i], i);
+	fputs("</main>\n</body></html>\n", out);
+	return rc;
+}
+
+/* -o FILE.svg: the first chart of the first record. */
+static int lone_chart(FILE *out, const struct plot *pl, size_t n, FILE *warn)
+{
+	struct chart *charts;
+	size_t nc;
+	int rc = charts_choose(&pl[0], &charts, &nc);
+	if (!rc && (n > 1 || nc > 1))
+		fprintf(warn, "gpulab: warning: the .svg holds the first of %zu charts; a .html report has them all\n",
+			nc + (n > 1 ? n - 1 : 0));
+	if (!rc && nc)
+		rc = draw_chart(out, &charts[0], "c1", 1);
+	charts_free(charts, nc);
+	return rc;
+}
+
+static int ends_with(const char *s, const char *end)
+{
+	size_t a = strlen(s), b = strlen(end);
+	return a >= b && !strcasecmp(s + a - b, end);
+}
+
+static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, char *err, size_t len)
+{
+	struct outfile f;
+	char why[512];
+	int svg = ends_with(path, ".svg"), rc;
+	if ((rc = outfile_open(&f, path, why, sizeof why))) {
+		snprintf(err, len, "-o %s: %s", path, why);
+		return rc;
+	}
+	rc = svg ? lone_chart(f.f, pl, n, warn) : report_html(f.f, pl, n);
+	if (rc) {
+		outfile_abandon(&f);
+		snprintf(err, len, "out of memory drawing the report");
+	} else if ((rc = outfile_commit(&f, why, sizeof why))) {
+		snprintf(err, len, "-o %s: %s", path, why);
+	}
+	return rc;
+}
+
+int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn, char *err, size_t len)
+{
+	struct plot *pl;
+	int rc = 0;
+	if (!out_path || !(ends_with(out_path, ".html") || ends_with(out_path, ".htm") || ends_with(out_path, ".svg"))) {
+		snprintf(err, len, "report: name the output with -o FILE.html (the report) or -o FILE.svg (its first chart)");
+		return EXIT_USAGE;
+	}
+	if (n == 0) {
+		snprintf(err, len, "report: name at least one record (gpulab run --output writes them)");
+		return EXIT_USAGE;
+	}
+	if (!(pl = calloc(n, sizeof *pl))) {
+		snprintf(err, len, "out of memory");
+		return EXIT_NOMEM;
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = plot_read(&pl[i], paths[i], err, len);
+	if (!rc)
+		rc = write_out(pl, n, out_path, warn, err, len);
+	for (size_t i = 0; i < n; i++)
+		plot_free(&pl[i]);
+	free(pl);
+	return rc;
+}

@@ -1,0 +1,56 @@
+#include "emit/field.h"
+
+#include "escape.h"
+
+#include <math.h>
+
+void emit_csv(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void emit_json(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', out);
+	while (p && *p) {
+		int n = escape_utf8_len((const char *)p);
+		uint32_t steers = escape_steering((const char *)p, n);
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else if (n == 0)
+			fputs("\\ufffd", out); /* not UTF-8: a replacement, so the record stays JSON */
+		else if (steers)
+			fprintf(out, "\\u%04x", (unsigned)steers); /* the same text, but inert on a terminal */
+		else
+			fwrite(p, 1, (size_t)n, out);
+		p += n ? n : 1;
+	}
+	fputc('"', out);
+}
+
+void emit_json_number(FILE *out, const char *key, int have, double v)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (have && isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+void emit_json_string(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (s)
+		emit_json(out, s);
+	else
+		fputs("null", out);
+}

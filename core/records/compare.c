@@ -1,0 +1,251 @@
+#include "records/compare.h"
+
+#include "exitcode.h"
+#include "emit/field.h"
+#include "escape.h"
+#include "records/json.h"
+#include "records/record.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs per sample: "batch", absent from records made before --batch. */
+static double doc_batch(const struct json *doc)
+{
+	const struct json *k = json_get(doc, "batch");
+	return json_type(k) == JSON_NUMBER ? json_number(k) : 1;
+}
+
+/* One warning line on err.  It quotes the records, which may hold
+ * anything, so it is escaped as an error line is. */
+__attribute__((format(printf, 2, 3)))
+static void compare_warn(FILE *err, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fputs("gpulab: warning: ", err);
+	fput_escaped(err, line);
+	fputc('\n', err);
+}
+
+/* Where the records differ in what the numbers depend on, say so. */
+static void warn_conditions(const struct record *a, const struct record *b, FILE *err)
+{
+	static const char *const device[] = { "name", "uuid", "max_sm_mhz", "driver", "cuda_driver", "cuda_runtime" };
+	const struct json *da = json_get(a->doc, "device"), *db = json_get(b->doc, "device");
+	for (size_t i = 0; i < sizeof device / sizeof device[0]; i++) {
+		const struct json *x = json_get(da, device[i]), *y = json_get(db, device[i]);
+		const char *tx = json_scalar_text(x);
+		const char *ty = json_scalar_text(y);
+		if (tx && ty && strcmp(tx, ty))
+			compare_warn(err, "the records differ in the device's %s: %s and %s", device[i], tx, ty);
+	}
+	if (json_bool(json_get(a->doc, "cold")) != json_bool(json_get(b->doc, "cold")))
+		compare_warn(err, "one record flushed the L2 cache (--cold) and the other did not");
+	if (doc_batch(a->doc) != doc_batch(b->doc))
+		compare_warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently",
+		     doc_batch(a->doc), doc_batch(b->doc));
+}
+
+/* A point's "chosen" as "key=value ...", or NULL where its record has
+ * none (made before ABI 2.3). */
+static const char *point_chosen_text(const struct record_point *p, char *buf, size_t len)
+{
+	const struct json *c = json_get(p->row, "chosen");
+	if (json_type(c) != JSON_OBJECT)
+		return NULL;
+	buf[0] = 0;
+	for (size_t i = 0; i < json_len(c); i++) {
+		const struct json *v = json_index(c, i);
+		const char *k = json_key(c, i), *text = json_scalar_text(v);
+		if (k && text)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", buf[0] ? " " : "", k, text);
+	}
+	return buf;
+}
+
+/* Points match by what was asked for; where the exercise then chose
+ * differently (another GPU, another version of it), the times compare
+ * two different kernels, and the reader should know.  Two exercises
+ * (--base and --new) have choices of their own, not to be compared. */
+static void warn_choices(const struct record_pair *pr, FILE *err)
+{
+	char a[512], b[512];
+	const char *ta = point_chosen_text(pr->base, a, sizeof a), *tb = point_chosen_text(pr->cand, b, sizeof b);
+	const char *ea = json_string(json_get(pr->base->row, "exercise"));
+	const char *eb = json_string(json_get(pr->cand->row, "exercise"));
+	if (ta && tb && ea && eb && !strcmp(ea, eb) && strcmp(ta, tb))
+		compare_warn(err, "%s %s: the exercise chose %s in the base record and %s in the new one", eb, pr->base->params,
+		     ta[0] ? ta : "nothing", tb[0] ? tb : "nothing");
+}
+
+static void print_row(const struct record_pair *pr, enum format f, FILE *out, int first)
+{
+	double change = 100 * (pr->c.ratio - 1);
+	const char *base_ex = json_string(json_get(pr->base->row, "exercise"));
+	const char *new_ex = json_string(json_get(pr->cand->row, "exercise"));
+	int have = isfinite(pr->c.ratio), two = strcmp(base_ex, new_ex) != 0;
+	char both[256], *ex = both;
+	snprintf(both, sizeof both, two ? "%s vs %s" : "%s", two ? new_ex : base_ex, base_ex);
+	if (f == FORMAT_JSON) {
+		fputs(first ? "    {\"exercise\": " : ",\n    {\"exercise\": ", out);
+		emit_json(out, base_ex);
+		if (two) {
+			fputs(", \"new_exercise\": ", out);
+			emit_json(out, new_ex);
+		}
+		fputs(", \"params\": ", out);
+		emit_json(out, pr->base->params);
+		emit_json_number(out, "base_ms", have, pr->c.base.median);
+		emit_json_number(out, "new_ms", have, pr->c.cand.median);
+		emit_json_number(out, "ratio", have, pr->c.ratio);
+		emit_json_number(out, "p", isfinite(pr->c.mw.p), pr->c.mw.p);
+		fputs(", \"verdict\": ", out);
+		emit_json(out, record_verdict_word(pr));
+		fputc('}', out);
+	} else if (f == FORMAT_CSV) {
+		emit_csv(out, ex);
+		fputc(',', out);
+		emit_csv(out, pr->base->params);
+		if (have)
+			fprintf(out, ",%.6f,%.6f,%.6f,", pr->c.base.median, pr->c.cand.median, pr->c.ratio);
+		else
+			fputs(",,,,", out);
+		if (isfinite(pr->c.mw.p))
+			fprintf(out, "%.6g", pr->c.mw.p);
+		fputc(',', out);
+		emit_csv(out, record_verdict_word(pr));
+		fputc('\n', out);
+	} else {
+		char e[512], p[1024]; /* the records' text may hold anything: escaped, as error lines are */
+		fprintf(out, "%-28s %-32s", escape_into(e, sizeof e, ex), escape_into(p, sizeof p, pr->base->params));
+		if (have)
+			fprintf(out, " %10.4f %10.4f %+8.1f%%", pr->c.base.median, pr->c.cand.median, change);
+		else
+			fprintf(out, " %10s %10s %9s", "-", "-", "-");
+		if (isfinite(pr->c.mw.p))
+			fprintf(out, " %8.4f", pr->c.mw.p);
+		else
+			fprintf(out, " %8s", "-");
+		fprintf(out, "  %s\n", record_verdict_word(pr));
+	}
+}
+
+static void print_head(const struct record *a, const struct record *b, const struct options *o, FILE *out)
+{
+	enum format f = o->format;
+	if (f == FORMAT_JSON) {
+		fputs("{\n  \"base\": ", out);
+		emit_json(out, a->path);
+		fputs(", \"new\": ", out);
+		emit_json(out, b->path);
+		fprintf(out, ", \"test\": \"Mann-Whitney U, two-sided\", \"alpha\": %g, \"min_change_pct\": %g,\n  \"points\": [\n",
+			STATS_ALPHA, o->min_change);
+	} else if (f == FORMAT_CSV) {
+		fputs("exercise,params,base_ms,new_ms,ratio,p,verdict\n", out);
+	} else {
+		fprintf(out, "base %s%s%s, new %s%s%s: medians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
+			a->exercise ? a->exercise : "", a->exercise ? " of " : "", a->path, b->exercise ? b->exercise : "",
+			b->exercise ? " of " : "", b->path, STATS_ALPHA);
+		if (o->min_change > 0)
+			fprintf(out, "a change under %g%% counts as the same, however small its p\n", o->min_change);
+		fprintf(out, "%-28s %-32s %10s %10s %9s %8s  %s\n", "exercise", "params", "base ms", "new ms", "change", "p",
+			"verdict");
+	}
+}
+
+/* Points of s that found no partner, named: they are not dropped. */
+static void print_unmatched(const struct record *s, const char *which, enum format f, FILE *out, int *first)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct record_point *p = &s->v[i];
+		const char *ex = json_string(json_get(p->row, "exercise"));
+		if (p->matched)
+			continue;
+		if (f == FORMAT_JSON) {
+			fputs(*first ? "    {\"in\": " : ",\n    {\"in\": ", out);
+			emit_json(out, which);
+			fputs(", \"exercise\": ", out);
+			emit_json(out, ex);
+			fputs(", \"params\": ", out);
+			emit_json(out, p->params);
+			fputc('}', out);
+		} else if (f == FORMAT_CSV) {
+			emit_csv(out, ex);
+			fputc(',', out);
+			emit_csv(out, p->params);
+			fprintf(out, ",,,,,\"only in %s\"\n", which);
+		} else {
+			char e[512], t[1024];
+			fprintf(out, "%s%-28s %-32s  only in %s\n", *first ? "unmatched:\n" : "", escape_into(e, sizeof e, ex),
+				escape_into(t, sizeof t, p->params), which);
+		}
+		*first = 0;
+	}
+}
+
+/* A significant change too small to matter is "same": with thousands of
+ * samples the U test finds 0.1% shifts that two identical runs a minute
+ * apart also show (clocks, DRAM, the L2's state drift); --min-change
+ * says how much a user counts, as NVBench's compare does with the noise. */
+static void apply_min_change(struct record_pair *pr, double pct)
+{
+	if ((pr->verdict == STATS_FASTER || pr->verdict == STATS_SLOWER) && fabs(100 * (pr->c.ratio - 1)) < pct)
+		pr->verdict = STATS_SAME;
+}
+
+/* Slower by more than pct, with confidence? */
+static int too_slow(const struct record_pair *pr, double pct)
+{
+	return pct >= 0 && pr->verdict == STATS_SLOWER && 100 * (pr->c.ratio - 1) > pct;
+}
+
+static int compare_print(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
+{
+	struct record_pair *pairs = calloc(a->n ? a->n : 1, sizeof *pairs);
+	int first = 1, slow = 0;
+	if (!pairs)
+		return EXIT_NOMEM;
+	size_t n = record_pair_up(a, b, pairs);
+	print_head(a, b, o, out);
+	for (size_t i = 0; i < n; i++) {
+		warn_choices(&pairs[i], err);
+		apply_min_change(&pairs[i], o->min_change);
+		print_row(&pairs[i], o->format, out, i == 0);
+		slow += too_slow(&pairs[i], o->fail_above);
+	}
+	if (o->format == FORMAT_JSON)
+		fputs("\n  ],\n  \"unmatched\": [\n", out);
+	print_unmatched(a, "base", o->format, out, &first);
+	print_unmatched(b, "new", o->format, out, &first);
+	if (o->format == FORMAT_JSON)
+		fprintf(out, "\n  ],\n  \"slower_than_allowed\": %d\n}\n", slow);
+	else if (o->format == FORMAT_TABLE && o->fail_above >= 0)
+		fprintf(out, "%d point%s slower by more than %g%% with confidence\n", slow, slow == 1 ? "" : "s", o->fail_above);
+	free(pairs);
+	return slow ? EXIT_SLOWER : 0;
+}
+
+int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err, char *errbuf,
+		    size_t errlen)
+{
+	struct record a = { .path = base, .exercise = o->base_exercise }, b = { .path = cand, .exercise = o->new_exercise };
+	int rc = record_load(&a, errbuf, errlen);
+	if (rc == 0)
+		rc = record_load(&b, errbuf, errlen);
+	if (rc == 0) {
+		if (a.exercise)
+			record_key_across(&a, &b);
+		warn_conditions(&a, &b, err);
+		if ((rc = compare_print(&a, &b, o, out, err)) == EXIT_NOMEM)
+			snprintf(errbuf, errlen, "out of memory");
+	}
+	record_free(&a);
+	record_free(&b);
+	return rc;
+}

@@ -1,0 +1,31 @@
+/*
+ * `gpulab compare BASE.json NEW.json`: two run records (docs/record.md),
+ * point against point.  Points match by exercise and effective
+ * parameters (the seed, reps and warmup aside: they say how a point was
+ * measured, not which point it is).  Each pair gets the ratio of medians
+ * and a verdict from the Mann-Whitney U test on their samples, as Google
+ * Benchmark's compare.py gives: a rank test needs no assumption about
+ * the shape of GPU timing noise, which is skewed and has outliers, and
+ * it refuses to decide from too few samples.
+ *
+ * With o->base_exercise and o->new_exercise (compare.py's "filters"
+ * mode), the base side is one exercise's points and the new side the
+ * other's, from one record or two, matched by the parameters both take:
+ * reduce.best against reduce.cub at each size, say.
+ */
+#ifndef GPULAB_COMPARE_H
+#define GPULAB_COMPARE_H
+
+#include "config/options.h"
+
+#include <stdio.h>
+
+/* Compare the records at base and cand (which may be the same file), printing to out in o->format and
+ * warnings (other GPU, driver, clocks) to err.  0; EXIT_SLOWER where
+ * o->fail_above >= 0 and a point is slower by more than that percentage
+ * with confidence; or EXIT_USAGE for a record that cannot be read, one
+ * line in errbuf. */
+int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err,
+		    char *errbuf, size_t errlen);
+
+#endif
