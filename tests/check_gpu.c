@@ -737,7 +737,7 @@ START_TEST(interrupted_sweep_resumes)
 	ck_assert_int_eq(wait_cmd(pid), 130);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	double took = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
-	ck_assert_msg(took < 2.0, "took %.2f s to stop", took); /* one sample, and the record written */
+	ck_assert_msg(took < 3.0, "took %.2f s to stop", took); /* the sample, the record written, the context ended */
 	const char *text = big_text(rec);
 	ck_assert(json_valid(text));
 	done = occurrences(text, "\"status\": \"ok\"");
