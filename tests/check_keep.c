@@ -312,6 +312,32 @@ START_TEST(resume_runs_only_what_is_missing)
 }
 END_TEST
 
+/* A resumed run interrupted in turn: what it says it did and left counts
+ * its own points, not those it kept. */
+START_TEST(resumed_run_interrupted_again)
+{
+	char *resume[16] = SWEEP("table"), words[256]; /* room for --resume */
+	struct json *doc = sweep_stopped(SIGINT, 2, "table");
+	size_t first = count_status(doc, "ok");
+	json_free(doc);
+	resume[13] = "--resume";
+	pid_t pid = start(resume);
+	wait_for_points(first + 2);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(finish(pid), 130);
+	doc = valid_record();
+	size_t now = count_status(doc, "ok");
+	ck_assert_int_eq(now + count_status(doc, "not run"), 9);
+	ck_assert_msg(now >= first + 2 && now < 9, "%zu then %zu", first, now);
+	snprintf(words, sizeof words, "gpulab: interrupted by SIGINT: %zu points done, %zu not run; ", now - first, 9 - now);
+	ck_assert_msg(!strncmp(o.err, words, strlen(words)), "%s", o.err);
+	snprintf(words, sizeof words, "fake.sleepy: not run (%zu points): interrupted by SIGINT\n", 9 - now);
+	ck_assert_msg(strstr(o.out, words), "%s", o.out);
+	ck_assert_int_eq(occurrences(o.out, "fake.sleepy int "), (int)(now - first));
+	json_free(doc);
+}
+END_TEST
+
 /* A point the record lacks because the run was larger then it is now
  * (another -n): only the new sizes run, and the record keeps the old
  * ones it has that this run does not plan. */
@@ -495,6 +521,7 @@ int main(void)
 	tcase_add_test(t, kill9_keeps_every_completed_point);
 	tcase_add_test(t, resume_runs_only_what_is_missing);
 	tcase_add_test(t, resume_keeps_points_it_does_not_plan);
+	tcase_add_test(t, resumed_run_interrupted_again);
 	tcase_add_test(t, lost_device_ends_the_run);
 	tcase_add_test(t, failing_point_keeps_both_sides);
 	tcase_add_test(t, resume_refuses_what_it_cannot_take);

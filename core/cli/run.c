@@ -288,7 +288,11 @@ static int resume_from(const struct options *o, struct report *r, struct job *jo
 	if (rc)
 		return fail(rc, "--resume: %s", doc ? err : "out of memory");
 	for (size_t i = kept = 0; i < r->njobs; i++)
-		kept += (jobs[i].kept = res->kept[i]) != NULL;
+		if ((jobs[i].kept = res->kept[i])) { /* no point of this run's: its row is FILE's */
+			jobs[i].res.outcome = OUTCOME_OK;
+			jobs[i].res.message[0] = 0;
+			kept++;
+		}
 	r->extra = res->extra;
 	r->nextra = res->nextra;
 	if (!o->quiet && r->format == FORMAT_TABLE)
