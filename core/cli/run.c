@@ -349,7 +349,7 @@ static void stopped_because(const struct job *jobs, size_t n, char *why, size_t 
  * done, until the last, a signal, or a lost device. */
 static int run_points(const struct options *o, struct bench *b, struct report *r, struct job *jobs, size_t n)
 {
-	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO), worst = 0, rc;
+	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO), worst = 0, rc, writable = 1;
 	report_begin(r, stdout);
 	fflush(stdout);
 	for (size_t i = 0; i < n && !interrupt_pending(); i++) {
@@ -361,8 +361,10 @@ static int run_points(const struct options *o, struct bench *b, struct report *r
 			break;
 		report_point(r, i, stdout);
 		fflush(stdout);
-		if ((rc = checkpoint(o->output, r)) && !worst)
-			worst = rc;
+		if (writable && (rc = checkpoint(o->output, r))) { /* said once; the last write tries again */
+			writable = 0;
+			worst = worst ? worst : rc;
+		}
 		if (jobs[i].res.lost)
 			break;
 	}
