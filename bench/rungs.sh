@@ -5,13 +5,14 @@
 # before it by gpulab compare's Mann-Whitney verdict; then the counters
 # that explain the steps, at 2^24 ints.
 #   bench/rungs.sh [OUT.md]        (default: docs/bench-rungs.md)
-# METRICS names the counters (default: DRAM throughput, occupancy,
-# long-scoreboard stalls per issued instruction).
+# METRICS names the counters (default: global load instructions, DRAM
+# throughput, occupancy, long-scoreboard stalls per issued instruction;
+# the table adds the launches).
 set -eu
 . "$(dirname "$0")/common.sh"
 out=${1:-docs/bench-rungs.md}
 ladder="reduce.shfl reduce.wide reduce.persistent reduce.cluster reduce.one_pass reduce.best reduce.cub"
-metrics=${METRICS:-dram_read_throughput,achieved_occupancy,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio}
+metrics=${METRICS:-gld_requests,dram_read_throughput,achieved_occupancy,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio}
 bench_header "$out" "reduce: the rungs past the book" "Block 512 where the exercise takes one.
 GPU ms is the kernel(s) plus, for the rungs that leave one sum a block or a
 cluster, the copy of those sums to the host; host ms is the host adding
