@@ -406,12 +406,12 @@ START_TEST(rungs_verify)
 				 "64,512", "-r", "3", "-w", "1", "--format", "csv", NULL };
 		gpulab(args);
 		if (r >= 2 && (strstr(o.out, NO_CLUSTERS) || strstr(o.err, NO_CLUSTERS))) {
-			ck_assert_msg((o.status == EXIT_PARAM || o.status == 0) && !strstr(o.out, ",ok,"), "%s: exit %d: %s%s",
+			ck_assert_msg((o.status == EXIT_PARAM || o.status == 0) && !strstr(o.out, ",\"ok\","), "%s: exit %d: %s%s",
 				      rungs[r], o.status, o.out, o.err);
 			continue;
 		}
-		ck_assert_msg(o.status == 0 && occurrences(o.out, ",ok,") == 24, "%s: exit %d, %d verified: %.3000s%s",
-			      rungs[r], o.status, occurrences(o.out, ",ok,"), o.out, o.err);
+		ck_assert_msg(o.status == 0 && occurrences(o.out, ",\"ok\",") == 24, "%s: exit %d, %d verified: %.3000s%s",
+			      rungs[r], o.status, occurrences(o.out, ",\"ok\","), o.out, o.err);
 		char *wraps[] = { "run", (char *)rungs[r], "-n", "67108867", "-t", "int", "-r", "2", "-w", "1",
 				  "--format", "json", NULL };
 		gpulab(wraps);
