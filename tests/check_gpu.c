@@ -395,11 +395,16 @@ END_TEST
  * (16384 at 512) and one just past it, grids of one round and of
  * several (1048579: 65 blocks of 512 a round, in clusters of 8), and
  * ints whose sum wraps past 32 bits (2^26 + 3 ints, more rounds than
- * the GPU holds blocks).  Before Hopper, cluster and one_pass refuse in
+ * the GPU holds blocks).  The grid rungs note their blocks and the sums
+ * left for the host.  Before Hopper, cluster and one_pass refuse in
  * one line naming why, at every point. */
 START_TEST(rungs_verify)
 {
 	const char *rungs[] = { "reduce.wide", "reduce.persistent", "reduce.cluster", "reduce.one_pass" };
+	/* 65 blocks of 512 a round at 1048579; the cluster rungs round them
+	 * up to 9 clusters of 8, of which the host adds 9 sums or none */
+	const char *rung_notes[] = { NULL, "\"blocks=65;host_sums=65\"", "\"blocks=72;host_sums=9\"",
+				     "\"blocks=72;host_sums=0\"" };
 	for (int r = 0; r < 4; r++) {
 		/* 6 sizes x 2 types x 2 blocks: 24 rows, one rung a run (run_cmd keeps 64 KiB) */
 		char *args[] = { "run", (char *)rungs[r], "-n", "1,3,4099,16384,16387,1048579", "-t", "int,float", "-b",
@@ -412,6 +417,9 @@ START_TEST(rungs_verify)
 		}
 		ck_assert_msg(o.status == 0 && occurrences(o.out, ",\"ok\",") == 24, "%s: exit %d, %d verified: %.3000s%s",
 			      rungs[r], o.status, occurrences(o.out, ",\"ok\","), o.out, o.err);
+		/* 1048579 at 512, both types: the grid and the sums left for the host */
+		if (r > 0)
+			ck_assert_msg(occurrences(o.out, rung_notes[r]) == 2, "%s: no %s: %.3000s", rungs[r], rung_notes[r], o.out);
 		char *wraps[] = { "run", (char *)rungs[r], "-n", "67108867", "-t", "int", "-r", "2", "-w", "1",
 				  "--format", "json", NULL };
 		gpulab(wraps);

@@ -550,6 +550,10 @@ int setup_t(gpulab_ctx *ctx)
 	if (gridder<T>(v) && (rc = gridder<T>(v)(ctx, &s->grid)) != GPULAB_OK)
 		return rc;
 	s->sums = v->cluster ? s->grid / v->cluster : s->grid;
+	if (gridder<T>(v)) { /* what explains a rung's step: its grid, and what is left for the host */
+		ctx->note(ctx, "blocks", s->grid);
+		ctx->note(ctx, "host_sums", v->host_finish ? s->sums : 0);
+	}
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
 	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
 	    || (v->in_place && (rc = s->alloc(ctx, (T **)&s->work, s->n_pad)))
