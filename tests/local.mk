@@ -119,3 +119,6 @@ EXTRA_DIST += tests/browser.sh tests/browser_check.py
 # (docs/hacking.md): read from the source, so it needs no build.
 TESTS += tests/layers.py
 EXTRA_DIST += tests/layers.py
+# The bash completion in bash, against this build's gpulab.
+TESTS += tests/completion.sh
+EXTRA_DIST += tests/completion.sh
