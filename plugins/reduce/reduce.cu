@@ -1,8 +1,9 @@
 /*
  * The reduce plugin: the parallel-reduction ladder of the execution-model
- * and shared-memory chapters, the rungs past it (rungs.cuh),
- * cub::DeviceReduce::Sum as the reference, and a single-pass `best`.  Every exercise sums n ints (32-bit wrap-around)
- * or floats and is checked against a CPU sum of the same input.
+ * and shared-memory chapters, the rungs past it (rungs.cuh), a
+ * single-pass `best`, and cub::DeviceReduce::Sum as the reference.  Every
+ * exercise sums n ints (32-bit wrap-around) or floats and is checked
+ * against a CPU sum of the same input.
  */
 #include "best.cuh"
 #include "book.cuh"
