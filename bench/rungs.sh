@@ -6,8 +6,9 @@
 # that explain the steps, at 2^24 ints.
 #   bench/rungs.sh [OUT.md]        (default: docs/bench-rungs.md)
 # METRICS names the counters (default: global load instructions, DRAM
-# throughput, occupancy, long-scoreboard stalls per issued instruction;
-# the table adds the launches).
+# throughput, occupancy, long-scoreboard stalls per issued instruction).
+# Each record's notes give a grid rung's blocks and the sums it leaves
+# for the host (none for one_pass: one launch, no copy back).
 set -eu
 . "$(dirname "$0")/common.sh"
 out=${1:-docs/bench-rungs.md}
