@@ -6,7 +6,7 @@
 #ifndef GPULAB_FUZZ_ESCAPED_H
 #define GPULAB_FUZZ_ESCAPED_H
 
-#include "report/escape.h"
+#include "escape.h"
 
 #include <stdlib.h>
 #include <string.h>

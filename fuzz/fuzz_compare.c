@@ -9,8 +9,8 @@
  * byte, odd or even, has it compare two exercises (--base/--new) or not. */
 #include "escaped.h"
 #include "exitcode.h"
-#include "report/compare.h"
-#include "report/json.h"
+#include "records/compare.h"
+#include "records/json.h"
 
 #include <stdint.h>
 #include <stdio.h>

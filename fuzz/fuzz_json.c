@@ -1,12 +1,12 @@
-/* libFuzzer target for the JSON reader.  It needs core/json.c alone:
+/* libFuzzer target for the JSON reader.  It needs core/records/json.c alone:
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Icore \
- *       fuzz/fuzz_json.c core/json.c -o fuzz_json
+ *       fuzz/fuzz_json.c core/records/json.c -o fuzz_json
  *   mkdir -p corpus && ./fuzz_json -dict=fuzz/json.dict -timeout=2 corpus fuzz/corpus/json
  * (new inputs go to the first directory, so the seeds here stay as they are).
  * Beyond not crashing, it checks what the header promises: a refusal
  * says why on one line with its place, and a tree can be walked whole,
  * a packed array (json.h) as doubles and as nodes alike. */
-#include "report/json.h"
+#include "records/json.h"
 
 #include <math.h>
 #include <stdint.h>

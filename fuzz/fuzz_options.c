@@ -4,7 +4,7 @@
  * one line of printable text that never carries a control byte. */
 #include "escaped.h"
 #include "exitcode.h"
-#include "cli/options.h"
+#include "config/options.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -7,9 +7,9 @@
  * exercise's name), and no page holds markup from the record (nothing
  * can open a <script> or an element with an event handler). */
 #include "escaped.h"
-#include "report/html.h"
-#include "report/json.h"
-#include "report/plot.h"
+#include "draw/html.h"
+#include "records/json.h"
+#include "draw/plot.h"
 
 #include <stdint.h>
 #include <stdio.h>

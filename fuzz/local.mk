@@ -7,18 +7,18 @@ FUZZ_NAMES = ini size options params json contract record compare
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
-fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/params.c core/config/size.c core/plugins/trust.c
+fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/params.c core/config/size.c core/config/trust.c
 fuzz_size_sources = fuzz/fuzz_size.c core/config/size.c
-fuzz_options_sources = fuzz/fuzz_options.c core/cli/options.c core/cli/opterr.c core/config/params.c \
-	core/config/size.c core/report/escape.c
+fuzz_options_sources = fuzz/fuzz_options.c core/config/options.c core/config/opterr.c core/config/params.c \
+	core/config/size.c core/escape.c
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
-fuzz_json_sources = fuzz/fuzz_json.c core/report/json.c
-fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/report/escape.c
-fuzz_record_sources = fuzz/fuzz_record.c core/report/json.c core/report/record.c core/report/plot.c \
-	core/report/chart.c core/report/svg.c core/report/draw.c core/report/html.c core/report/escape.c \
-	core/report/outfile.c core/run/stats.c
-fuzz_compare_sources = fuzz/fuzz_compare.c core/report/compare.c core/report/record.c core/report/json.c \
-	core/report/emit.c core/report/escape.c core/run/stats.c
+fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
+fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
+fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
+	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/escape.c \
+	core/emit/outfile.c core/run/stats.c
+fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/record.c core/records/json.c \
+	core/emit/field.c core/escape.c core/run/stats.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
 	$(fuzz_compare_sources) \

@@ -642,7 +642,7 @@ static void write_many_samples(const char *path, int slow)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-/* Samples are read packed (core/report/json.h), so 1.2 million of them
+/* Samples are read packed (core/records/json.h), so 1.2 million of them
  * in a record are compared, where they were once refused. */
 START_TEST(compare_many_samples)
 {

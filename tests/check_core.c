@@ -2,11 +2,11 @@
  * the size parser, the INI files and their precedence, exercise-name
  * matching, descriptor checks, and the report formats. */
 #include "config/settings.h"
-#include "report/emit.h"
+#include "emit/field.h"
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "plugins/registry.h"
-#include "report/report.h"
+#include "emit/result.h"
 #include "config/size.h"
 #include "schema.h"
 #include "testutil.h"

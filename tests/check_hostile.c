@@ -3,13 +3,13 @@
  * of the pieces, and the gpulab command on the host-only test plugins. */
 #include "config.h"
 
-#include "report/escape.h"
+#include "escape.h"
 #include "exitcode.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/settings.h"
 #include "config/size.h"
 #include "testutil.h"
-#include "plugins/trust.h"
+#include "config/trust.h"
 
 #include <check.h>
 #include <dlfcn.h>

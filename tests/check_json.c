@@ -2,8 +2,8 @@
  * integers past 2^53, every refusal with its exact message (line and
  * column), the limits, every truncation of a record, files, and a round
  * trip of a record in the form report.c writes it. */
-#include "report/emit.h"
-#include "report/json.h"
+#include "emit/field.h"
+#include "records/json.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * with the source named in every refusal. */
 #include "exitcode.h"
 #include "run/job.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/params.h"
 #include "config/settings.h"
 #include "testutil.h"
@@ -215,7 +215,7 @@ static int plan(int which)
 /* The job's value of key, and where it came from. */
 static void expect(const char *key, const char *text, const char *where)
 {
-	const struct job_param *p = job_param(&job, key);
+	const struct job_param *p = job_param_find(&job, key);
 	ck_assert_msg(p != NULL, "no %s", key);
 	ck_assert_str_eq(p->text, text);
 	ck_assert_msg(strstr(p->where, where) != NULL, "%s came from '%s', not '%s'", key, p->where, where);
@@ -279,8 +279,8 @@ START_TEST(shared_sections_apply_where_they_can)
 	char *none[] = { "gpulab", "run", "p.shaped", NULL };
 	given("[defaults]\nn = 100\ntype = int\n", none);
 	ck_assert_int_eq(plan(1), 0);
-	ck_assert_ptr_null(job_param(&job, "n"));
-	ck_assert_ptr_null(job_param(&job, "block"));
+	ck_assert_ptr_null(job_param_find(&job, "n"));
+	ck_assert_ptr_null(job_param_find(&job, "block"));
 	expect("type", "float", "the default type = float");
 	ck_assert_uint_eq(job.ctx.n, 0);
 	ck_assert_uint_eq(job.ctx.block, 0);
@@ -368,7 +368,7 @@ START_TEST(seed_drawn_and_recorded)
 	given("", none);
 	job_free(&job);
 	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 0), 0);
-	const struct job_param *p = job_param(&job, "seed");
+	const struct job_param *p = job_param_find(&job, "seed");
 	uint64_t stored;
 	memcpy(&stored, job.opts, sizeof stored);
 	ck_assert_uint_eq(strtoull(p->text, NULL, 10), stored); /* what the report says is what the plugin got */

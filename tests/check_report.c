@@ -3,7 +3,7 @@
  * escaped, and nothing half-written.  The page in a real browser is
  * tests/browser.sh's. */
 #include "exitcode.h"
-#include "report/json.h"
+#include "records/json.h"
 #include "schema.h"
 #include "testutil.h"
 

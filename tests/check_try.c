@@ -6,7 +6,7 @@
  * built (NVRTC found).
  */
 #include "exitcode.h"
-#include "run/gate.h"
+#include "plugins/gate.h"
 #include "testutil.h"
 
 #include "../plugins/try/cache.h"
@@ -276,15 +276,15 @@ START_TEST(gate_cases)
 	ck_assert_int_eq(gate_count(g), 3);
 	ck_assert_int_eq(gate_count(""), 0);
 	ck_assert_int_eq(gate_count(NULL), 0);
-	ck_assert_int_eq(gate_case(g, 1, &c, err, sizeof err), 0);
+	ck_assert_int_eq(gate_case_at(g, 1, &c, err, sizeof err), 0);
 	ck_assert_int_eq(c.nkeys, 2);
 	ck_assert(!strcmp(c.kv[0].key, "rows") && !strcmp(c.kv[0].value, "33"));
 	ck_assert(!strcmp(c.kv[1].key, "cols") && !strcmp(c.kv[1].value, "31"));
-	ck_assert_int_eq(gate_case(g, 2, &c, err, sizeof err), 0);
+	ck_assert_int_eq(gate_case_at(g, 2, &c, err, sizeof err), 0);
 	ck_assert(c.nkeys == 1 && !strcmp(c.kv[0].value, "2^24"));
-	ck_assert_int_eq(gate_case("n=1;rows", 1, &c, err, sizeof err), -1);
+	ck_assert_int_eq(gate_case_at("n=1;rows", 1, &c, err, sizeof err), -1);
 	ck_assert_str_eq(err, "gate case 'rows': 'rows' is not key=value, or one of more than 8");
-	ck_assert_int_eq(gate_case("n=1;;n=2", 1, &c, err, sizeof err), -1);
+	ck_assert_int_eq(gate_case_at("n=1;;n=2", 1, &c, err, sizeof err), -1);
 	ck_assert_str_eq(err, "gate case 1 is empty");
 
 	const struct gpulab_param own[] = { { .key = "rows", .type = GPULAB_PARAM_COUNT, .def = "1", .help = "h", .min = 1,

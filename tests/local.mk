@@ -106,3 +106,7 @@ EXTRA_DIST += tests/records
 # without chromium (which .ci/run installs) or python3.
 TESTS += tests/browser.sh
 EXTRA_DIST += tests/browser.sh tests/browser_check.py
+# core/'s layers, one name per function, no two files calling each other
+# (docs/hacking.md): read from the source, so it needs no build.
+TESTS += tests/layers.py
+EXTRA_DIST += tests/layers.py

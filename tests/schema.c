@@ -18,7 +18,7 @@ static int fault(struct ctx *c, const char *path, const char *why)
 
 static int is_type(const struct json *v, const char *type)
 {
-	enum json_type t = json_type(v);
+	enum json_kind t = json_type(v);
 	double x = json_number(v);
 	if (!strcmp(type, "object")) return t == JSON_OBJECT;
 	if (!strcmp(type, "array")) return t == JSON_ARRAY;

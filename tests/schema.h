@@ -5,7 +5,7 @@
 #ifndef GPULAB_TEST_SCHEMA_H
 #define GPULAB_TEST_SCHEMA_H
 
-#include "report/json.h"
+#include "records/json.h"
 
 #include <stddef.h>
 

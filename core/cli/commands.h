@@ -1,13 +1,12 @@
-/* What the commands share (cli/main.c); `try` is in cli/try.c. */
+/* What the commands share: loading and running are in cli/run.c, `try` is
+ * in cli/try.c, and the dispatch in cli/main.c calls both. */
 #ifndef GPULAB_COMMANDS_H
 #define GPULAB_COMMANDS_H
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/settings.h"
+#include "fail.h"
 #include "plugins/registry.h"
-
-/* One line on stderr, "gpulab: ..." escaped; returns code. */
-int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Load the INI files and every plugin they name.  With warn, say which
  * plugins failed, and set *broken to the exit code of the first. */

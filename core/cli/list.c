@@ -2,8 +2,8 @@
 
 #include "cli/list.h"
 
-#include "report/emit.h"
-#include "report/escape.h"
+#include "emit/field.h"
+#include "escape.h"
 #include "config/params.h"
 
 #include <inttypes.h>
@@ -37,7 +37,7 @@ static void table_param(const struct gpulab_param *d, int g, void *arg)
 	fprintf(arg, "      %-16s %-5s  default %-10s %s; %s\n", flag, param_type_name(d->type), d->def, d->help, what);
 }
 
-static void print_table(const struct registry *r, FILE *out)
+static void list_table(const struct registry *r, FILE *out)
 {
 	size_t loaded = 0;
 	for (size_t i = 0; i < r->n; i++)
@@ -77,7 +77,7 @@ static void csv_param(const struct gpulab_param *d, int g, void *arg)
 	snprintf(buf + at, 4096 - at, "%s%s=%s", at ? ";" : "", d->key, d->def);
 }
 
-static void print_csv(const struct registry *r, FILE *out)
+static void list_csv(const struct registry *r, FILE *out)
 {
 	fputs("plugin,exercise,types,n,block,file,summary,params\n", out);
 	for (size_t i = 0; i < r->n; i++) {
@@ -152,7 +152,7 @@ static void json_plugin(const struct plugin *p, FILE *out)
 	fputs("]}", out);
 }
 
-static void print_json(const struct registry *r, FILE *out)
+static void list_json(const struct registry *r, FILE *out)
 {
 	fprintf(out, "{\n  \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
 		GPULAB_ABI_MINOR);
@@ -166,8 +166,8 @@ static void print_json(const struct registry *r, FILE *out)
 void list_print(const struct registry *r, enum format f, FILE *out)
 {
 	switch (f) {
-	case FORMAT_CSV: print_csv(r, out); break;
-	case FORMAT_JSON: print_json(r, out); break;
-	default: print_table(r, out); break;
+	case FORMAT_CSV: list_csv(r, out); break;
+	case FORMAT_JSON: list_json(r, out); break;
+	default: list_table(r, out); break;
 	}
 }

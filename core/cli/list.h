@@ -3,7 +3,7 @@
 #ifndef GPULAB_LIST_H
 #define GPULAB_LIST_H
 
-#include "cli/options.h"
+#include "config/options.h"
 #include "plugins/registry.h"
 
 #include <stdio.h>

@@ -17,7 +17,7 @@
 #include "plugins/match.h"
 #include "run/bench.h"
 #include "run/device.h"
-#include "run/gate.h"
+#include "plugins/gate.h"
 #include "run/job.h"
 
 #include <stdio.h>
@@ -70,7 +70,7 @@ static int gate_options(const struct options *user, const struct gpulab_exercise
 	if (i == gate_count(e->gate))
 		return 0; /* the user's own point, in the user's types */
 	g->generic[GEN_TYPE] = dtypes_text(e->dtypes, "int,float");
-	if (gate_case(e->gate, i, c, err, sizeof err))
+	if (gate_case_at(e->gate, i, c, err, sizeof err))
 		return fail(EXIT_PLUGIN, "try: %s", err); /* the registry checked it: never */
 	for (int k = 0; k < c->nkeys; k++) {
 		int gk = exercise_generic_key(e, c->kv[k].key);

@@ -91,7 +91,7 @@ static void limits(const struct gpulab_param *d, int64_t *lo, int64_t *hi)
 }
 
 /* Large powers of two read better as such: 2^40, not 1099511627776. */
-static void number(char *buf, size_t len, int64_t v)
+static void print_int(char *buf, size_t len, int64_t v)
 {
 	if (v >= 65536 && !(v & (v - 1))) {
 		int k = 0;
@@ -108,8 +108,8 @@ static void range_text(const struct gpulab_param *d, char *buf, size_t len)
 	int64_t lo, hi;
 	char a[32], b[32];
 	limits(d, &lo, &hi);
-	number(a, sizeof a, lo);
-	number(b, sizeof b, hi);
+	print_int(a, sizeof a, lo);
+	print_int(b, sizeof b, hi);
 	snprintf(buf, len, "from %s to %s", a, b);
 }
 

@@ -3,7 +3,7 @@
 #include "exitcode.h"
 #include "config/params.h"
 #include "config/size.h"
-#include "plugins/trust.h"
+#include "config/trust.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,7 +40,7 @@ struct parse {
 };
 
 /* Record one line in p->err naming file and line; returns 0. */
-static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int parse_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* One line, as fgets would read it, but refusing what inih would misread:
  * a line longer than its buffer (inih would take the rest as a line of
@@ -53,19 +53,19 @@ static int settings_getline(struct parse *p, char *str, int num)
 	while ((ch = getc(p->fp)) != EOF) {
 		p->line += n == 0;
 		if (++p->bytes > CONFIG_MAX_BYTES)
-			return fail(p, "larger than " CONFIG_MAX_NAME ", the most a configuration file may hold"), -1;
+			return parse_fail(p, "larger than " CONFIG_MAX_NAME ", the most a configuration file may hold"), -1;
 		if (ch == 0)
-			return fail(p, "a NUL byte"), -1;
+			return parse_fail(p, "a NUL byte"), -1;
 		if (ch == '\n') {
 			str[n++] = '\n';
 			break;
 		}
 		if (n >= num - 2)
-			return fail(p, "line longer than %d bytes", num - 2), -1;
+			return parse_fail(p, "line longer than %d bytes", num - 2), -1;
 		str[n++] = (char)ch;
 	}
 	if (ferror(p->fp))
-		return fail(p, "cannot read: %s", strerror(errno)), -1;
+		return parse_fail(p, "cannot read: %s", strerror(errno)), -1;
 	str[n] = 0;
 	return n;
 }
@@ -80,7 +80,7 @@ static int settings_tidy_line(struct parse *p, char *line)
 	if (skip)
 		memmove(line, line + skip, strlen(line + skip) + 1);
 	if (line[0] == '[' && strcspn(line + 1, "]") > SETTINGS_MAX_SECTION)
-		return fail(p, "section name longer than %d bytes", SETTINGS_MAX_SECTION), -1;
+		return parse_fail(p, "section name longer than %d bytes", SETTINGS_MAX_SECTION), -1;
 	return 0;
 }
 
@@ -152,7 +152,7 @@ static int add_setting(struct config *c, enum scope scope, const char *target,
 }
 
 __attribute__((format(printf, 2, 3)))
-static int fail(struct parse *p, const char *fmt, ...)
+static int parse_fail(struct parse *p, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -173,30 +173,30 @@ static int handler(void *user, const char *section, const char *key, const char 
 	if (p->failed)
 		return 0;
 	if (!*key) /* inih takes "= 2K" for a key named "" */
-		return fail(p, "a value with no key");
+		return parse_fail(p, "a value with no key");
 	if (!*section)
-		return fail(p, "key '%s' outside a section", key);
+		return parse_fail(p, "key '%s' outside a section", key);
 	int kind = parse_section(section, &scope, &target);
 	if (kind == -1)
-		return fail(p, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
+		return parse_fail(p, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
 			    section);
 	if (kind == -2)
-		return fail(p, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
+		return parse_fail(p, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
 	if (!strcmp(key, "file")) {
 		if (scope != SCOPE_PLUGIN)
-			return fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
+			return parse_fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
 	} else if (generic_index(key) >= 0 && scope == SCOPE_DEFAULTS) {
 		/* other sections are checked against the exercises' own
 		 * declarations once the plugins are loaded */
 		char buf[256];
 		const char *why = generic_bad_value(key, value, buf, sizeof buf);
 		if (why)
-			return fail(p, "bad value '%s' for '%s': %s", value, key, why);
+			return parse_fail(p, "bad value '%s' for '%s': %s", value, key, why);
 	} else if (scope == SCOPE_DEFAULTS) {
-		return fail(p, "unknown key '%s' in [defaults] (allowed: n, block, type, reps, warmup)", key);
+		return parse_fail(p, "unknown key '%s' in [defaults] (allowed: n, block, type, reps, warmup)", key);
 	}
 	if (add_setting(p->c, scope, target, key, value, p->file, p->line) != 0)
-		return fail(p, "out of memory");
+		return parse_fail(p, "out of memory");
 	return 1;
 }
 

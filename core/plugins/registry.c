@@ -1,9 +1,9 @@
 #include "plugins/registry.h"
 
 #include "exitcode.h"
-#include "plugins/trust.h"
+#include "config/trust.h"
 #include "config/params.h"
-#include "run/gate.h"
+#include "plugins/gate.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -243,7 +243,7 @@ static int check_ini_keys(const struct config *c, const struct plugin *p, char *
  * returned as it is: trust_plugin takes an absolute path and refuses the
  * rest.  The path is built to its full length: a path cut short would
  * name another file. */
-static char *resolve(const char *file, const char *plugin_path)
+static char *plugin_file_path(const char *file, const char *plugin_path)
 {
 	char *buf;
 	if (file[0] == '/' || !trust_bare_name(file))
@@ -344,7 +344,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 			continue;
 		}
 		p->ini = file->file;
-		if (!(p->path = resolve(file->value, plugin_path)))
+		if (!(p->path = plugin_file_path(file->value, plugin_path)))
 			return -1;
 		load_one(p, c);
 	}

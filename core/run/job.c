@@ -1,7 +1,7 @@
 #include "run/job.h"
 
 #include "exitcode.h"
-#include "report/escape.h"
+#include "escape.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,7 +33,7 @@ const char *job_name(const struct job *j, char *buf, size_t len)
 	return buf;
 }
 
-const struct job_param *job_param(const struct job *j, const char *key)
+const struct job_param *job_param_find(const struct job *j, const char *key)
 {
 	for (size_t i = 0; i < j->nparams; i++)
 		if (!strcmp(j->params[i].decl.key, key))

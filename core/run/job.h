@@ -10,7 +10,7 @@
 #include "config/settings.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "config/params.h"
 
 #define MAX_NOTES 8
@@ -130,6 +130,6 @@ const char *job_name(const struct job *j, char *buf, size_t len);
 const char *job_case(const struct job *j, char *buf, size_t len);
 
 /* The job's resolved parameter called key, or NULL. */
-const struct job_param *job_param(const struct job *j, const char *key);
+const struct job_param *job_param_find(const struct job *j, const char *key);
 
 #endif

@@ -32,7 +32,7 @@ namespace {
 
 const int max_passes = 256; /* far more than any metric set needs */
 
-int failed(CUptiResult r, const char *what, char *err, size_t len)
+int cupti_failed(CUptiResult r, const char *what, char *err, size_t len)
 {
 	const char *s = nullptr;
 	cuptiGetResultString(r, &s);
@@ -52,7 +52,7 @@ int failed(CUptiResult r, const char *what, char *err, size_t len)
 	do { \
 		CUptiResult r_ = (call); \
 		if (r_ != CUPTI_SUCCESS) \
-			return failed(r_, what, err, len); \
+			return cupti_failed(r_, what, err, len); \
 	} while (0)
 
 /* The runtime's current context, without linking libcuda: gpulab must
@@ -313,7 +313,7 @@ int profiler_collect(profiler *p, const char *const *metrics, size_t n, const pr
 	if (rc)
 		return rc;
 	if ((added = h.add(metrics, n)) != CUPTI_SUCCESS) /* name the one at fault, if one is */
-		return profiler_check(p, metrics, n, err, len) ? EXIT_METRICS : failed(added, "adding the metrics", err, len);
+		return profiler_check(p, metrics, n, err, len) ? EXIT_METRICS : cupti_failed(added, "adding the metrics", err, len);
 	if ((rc = h.config(&config, err, len)) || (rc = r.open(p->ctx, err, len))
 	    || (rc = r.counter_data(metrics, n, &data, err, len)) || (rc = r.configure(config, data, err, len)))
 		return rc;

@@ -155,7 +155,7 @@ int stats_mw_enough(size_t na, size_t nb)
 }
 
 /* --- the verdict -------------------------------------------------------------- */
-enum stats_verdict stats_verdict(const double *base, size_t nbase, const double *cand, size_t ncand, double alpha,
+enum stats_result stats_verdict(const double *base, size_t nbase, const double *cand, size_t ncand, double alpha,
 				 struct stats_comparison *out)
 {
 	*out = (struct stats_comparison){ .ratio = NAN, .mw = { NAN, NAN, NAN, 0 } };
@@ -184,7 +184,7 @@ enum stats_verdict stats_verdict(const double *base, size_t nbase, const double 
 	return slower ? STATS_SLOWER : STATS_FASTER;
 }
 
-const char *stats_verdict_name(enum stats_verdict v)
+const char *stats_verdict_name(enum stats_result v)
 {
 	switch (v) {
 	case STATS_SAME: return "same";

@@ -58,7 +58,7 @@ int stats_mw_enough(size_t na, size_t nb);
 
 #define STATS_ALPHA 0.05 /* the usual significance level */
 
-enum stats_verdict {
+enum stats_result {
 	STATS_SAME,    /* no significant difference */
 	STATS_FASTER,  /* the candidate takes less time, p < alpha */
 	STATS_SLOWER,  /* the candidate takes more time, p < alpha */
@@ -77,10 +77,10 @@ struct stats_comparison {
  * The direction is the rank test's (cand's U above or below half the
  * pairs), the one its p speaks of; the ratio of medians says how much,
  * and where it says none or the other way, the verdict is STATS_SAME. */
-enum stats_verdict stats_verdict(const double *base, size_t nbase, const double *cand, size_t ncand, double alpha,
+enum stats_result stats_verdict(const double *base, size_t nbase, const double *cand, size_t ncand, double alpha,
 				 struct stats_comparison *out);
 
 /* "same", "faster", "slower", "too few samples" or "invalid". */
-const char *stats_verdict_name(enum stats_verdict v);
+const char *stats_verdict_name(enum stats_result v);
 
 #endif

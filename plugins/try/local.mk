@@ -6,7 +6,7 @@ try_c_sources = plugins/try/contract.c plugins/try/contract.h plugins/try/log.c 
 	plugins/try/cache.c plugins/try/cache.h plugins/try/compile.c plugins/try/compile.h
 # The log is escaped as the core escapes: the same source, built into the
 # plugin (which exports only its entry, so the two copies never meet).
-try_plugin_sources = $(try_c_sources) core/report/escape.c core/report/escape.h
+try_plugin_sources = $(try_c_sources) core/escape.c core/escape.h
 try_templates = plugins/try/templates/reduce.cu plugins/try/templates/transpose.cu \
 	plugins/try/templates/sum_matrix.cu
 EXTRA_DIST += $(try_templates) etc/conf.d/try.ini

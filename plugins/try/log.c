@@ -1,6 +1,6 @@
 #include "log.h"
 
-#include "report/escape.h"
+#include "escape.h"
 
 #include <stdlib.h>
 #include <string.h>

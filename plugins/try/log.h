@@ -16,7 +16,7 @@ extern "C" {
 
 /* The log with each "NAME(LINE): " at the start of a line rewritten as
  * "NAME:LINE: ", written to out, each line escaped as fput_escaped does
- * (core/report/escape.h): the lines break where the log's do. */
+ * (core/escape.h): the lines break where the log's do. */
 void log_write(const char *log, FILE *out);
 
 /* The first line of the log that holds "error", rewritten the same way

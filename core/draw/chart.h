@@ -9,7 +9,7 @@
 #ifndef GPULAB_CHART_H
 #define GPULAB_CHART_H
 
-#include "report/plot.h"
+#include "draw/plot.h"
 
 enum chart_kind { CHART_SWEEP, CHART_BARS, CHART_GROUPED };
 

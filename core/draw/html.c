@@ -1,13 +1,13 @@
 #include "config.h"
 
-#include "report/html.h"
+#include "draw/html.h"
 
 #include "exitcode.h"
-#include "report/chart.h"
-#include "report/draw.h"
-#include "report/escape.h"
-#include "report/outfile.h"
-#include "report/plot.h"
+#include "draw/chart.h"
+#include "draw/draw.h"
+#include "escape.h"
+#include "emit/outfile.h"
+#include "draw/plot.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ static void value(FILE *out, const struct json *v)
 	}
 }
 
-static void cell(FILE *out, const struct json *v)
+static void html_cell(FILE *out, const struct json *v)
 {
 	fputs("<td>", out);
 	value(out, v);
@@ -129,13 +129,13 @@ static void data_row(FILE *out, const struct plot_point *p)
 	fputs("<tr>", out);
 	text_cell(out, p->exercise);
 	text_cell(out, p->params);
-	cell(out, json_get(p->row, "elements"));
+	html_cell(out, json_get(p->row, "elements"));
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-		cell(out, json_get(p->row, keys[k]));
+		html_cell(out, json_get(p->row, keys[k]));
 	if (json_type(share) == JSON_NUMBER)
 		fprintf(out, "<td>%.0f%%</td>", 100 * json_number(share));
 	else
-		cell(out, share);
+		html_cell(out, share);
 	flags(out, p);
 	fputs("</tr>\n", out);
 }
@@ -152,7 +152,7 @@ static void data_table(FILE *out, const struct chart *c)
 }
 
 /* The counters' labels (the book's names) in order of first appearance. */
-static size_t metric_labels(const struct chart *c, const char **labels, size_t max)
+static size_t chart_metric_labels(const struct chart *c, const char **labels, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->npts; i++) {
@@ -171,7 +171,7 @@ static size_t metric_labels(const struct chart *c, const char **labels, size_t m
 static void metrics_table(FILE *out, const struct chart *c)
 {
 	const char *labels[64];
-	size_t n = metric_labels(c, labels, 64);
+	size_t n = chart_metric_labels(c, labels, 64);
 	fputs("<div class=\"metrics\"><table class=\"counters\"><caption>Counters (--metrics), from untimed runs"
 	      "</caption>\n<tr><th class=\"text\">exercise</th>", out);
 	for (size_t k = 0; k < n; k++) {
@@ -189,7 +189,7 @@ static void metrics_table(FILE *out, const struct chart *c)
 		fputs("<tr>", out);
 		text_cell(out, plot_short_name(p->exercise));
 		for (size_t k = 0; k < n; k++)
-			cell(out, json_get(json_get(p->metrics, labels[k]), "value"));
+			html_cell(out, json_get(json_get(p->metrics, labels[k]), "value"));
 		fputs("</tr>\n", out);
 	}
 	fputs("</table></div>\n", out);

@@ -8,7 +8,7 @@
 #ifndef GPULAB_PLOT_H
 #define GPULAB_PLOT_H
 
-#include "report/record.h"
+#include "records/record.h"
 
 #include <stddef.h>
 

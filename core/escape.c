@@ -1,4 +1,4 @@
-#include "report/escape.h"
+#include "escape.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "report/chart.h"
+#include "draw/chart.h"
 
 #include "exitcode.h"
 

@@ -1,4 +1,4 @@
-#include "report/plot.h"
+#include "draw/plot.h"
 
 #include "exitcode.h"
 
@@ -19,7 +19,7 @@ struct where {
 };
 
 __attribute__((format(printf, 2, 3)))
-static int refuse(const struct where *w, const char *fmt, ...)
+static int plot_refuse(const struct where *w, const char *fmt, ...)
 {
 	char why[512], name[64];
 	va_list ap;
@@ -34,7 +34,7 @@ static int refuse(const struct where *w, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static const char *type_name(enum json_type t)
+static const char *type_name(enum json_kind t)
 {
 	static const char *const names[] = { "nothing", "null", "a boolean", "a number", "a string", "an array",
 					     "an object" };
@@ -47,14 +47,14 @@ static int want(const struct where *w, const struct json *obj, const char *key, 
 {
 	*out = json_get(obj, key);
 	if (!*out)
-		return refuse(w, "\"%s\" is missing", key);
+		return plot_refuse(w, "\"%s\" is missing", key);
 	if (!(mask & 1u << json_type(*out)))
-		return refuse(w, "\"%s\": expected %s, found %s", key, what, type_name(json_type(*out)));
+		return plot_refuse(w, "\"%s\": expected %s, found %s", key, what, type_name(json_type(*out)));
 	return 0;
 }
 
 /* A number or null in [lo, hi]: NAN for null. */
-static int number(const struct where *w, const struct json *obj, const char *key, double lo, double hi, double *out)
+static int field_number(const struct where *w, const struct json *obj, const char *key, double lo, double hi, double *out)
 {
 	const struct json *v;
 	int rc = want(w, obj, key, 1u << JSON_NUMBER | 1u << JSON_NULL, "a number or null", &v);
@@ -62,7 +62,7 @@ static int number(const struct where *w, const struct json *obj, const char *key
 		return rc;
 	*out = json_number(v);
 	if (json_type(v) == JSON_NUMBER && !(*out >= lo && *out <= hi))
-		return refuse(w, "\"%s\": %s is outside %g to %g", key, json_number_text(v), lo, hi);
+		return plot_refuse(w, "\"%s\": %s is outside %g to %g", key, json_number_text(v), lo, hi);
 	return 0;
 }
 
@@ -90,7 +90,7 @@ static int read_state(const struct where *w, struct plot_point *p)
 			p->state = (enum plot_state)s;
 			return 0;
 		}
-	return rc ? rc : refuse(w, "\"status\": expected ok, unverified, FAILED, ERROR or skipped");
+	return rc ? rc : plot_refuse(w, "\"status\": expected ok, unverified, FAILED, ERROR or skipped");
 }
 
 /* "clocks": null, or an object whose "throttled" counts slowed runs. */
@@ -104,7 +104,7 @@ static int read_clocks(const struct where *w, struct plot_point *p)
 	if ((rc = want(w, c, "throttled", 1u << JSON_NUMBER, "a number", &t)))
 		return rc;
 	if (json_u64(t, &runs))
-		return refuse(w, "\"clocks\": \"throttled\": expected a count of runs, found %s", json_number_text(t));
+		return plot_refuse(w, "\"clocks\": \"throttled\": expected a count of runs, found %s", json_number_text(t));
 	p->throttled = runs > 0;
 	return 0;
 }
@@ -118,13 +118,13 @@ static int read_metrics(const struct where *w, struct plot_point *p)
 	if (!m)
 		return 0;
 	if (json_type(m) != JSON_OBJECT)
-		return refuse(w, "\"metrics\": expected an object, found %s", type_name(json_type(m)));
+		return plot_refuse(w, "\"metrics\": expected an object, found %s", type_name(json_type(m)));
 	for (size_t i = 0; !rc && i < json_len(m); i++) {
 		const struct json *one = json_index(m, i);
 		if (json_type(one) != JSON_OBJECT)
-			return refuse(w, "\"metrics\": a counter is %s, not an object", type_name(json_type(one)));
+			return plot_refuse(w, "\"metrics\": a counter is %s, not an object", type_name(json_type(one)));
 		if (!(rc = want(w, one, "metric", 1u << JSON_STRING, "a string", &v)))
-			rc = number(w, one, "value", -1e300, 1e300, &value);
+			rc = field_number(w, one, "value", -1e300, 1e300, &value);
 	}
 	p->metrics = m;
 	return rc;
@@ -137,12 +137,12 @@ static int read_params(const struct where *w, struct plot_point *p)
 	int rc = want(w, p->row, "params", 1u << JSON_OBJECT, "an object", &params);
 	for (size_t i = 0; !rc && i < json_len(params); i++)
 		if (json_type(json_index(params, i)) != JSON_NUMBER && json_type(json_index(params, i)) != JSON_STRING)
-			return refuse(w, "\"params\": a value is %s, not a number or a string",
+			return plot_refuse(w, "\"params\": a value is %s, not a number or a string",
 				      type_name(json_type(json_index(params, i))));
 	if (rc || (rc = want(w, p->row, "elements", 1u << JSON_NUMBER, "a number", &n)))
 		return rc;
 	if (json_u64(n, &elements))
-		return refuse(w, "\"elements\": expected a count, found %s", json_number_text(n));
+		return plot_refuse(w, "\"elements\": expected a count, found %s", json_number_text(n));
 	n = json_get(params, "n");
 	p->x = json_type(n) == JSON_NUMBER ? json_number(n) : (double)elements;
 	if (!(p->x >= 1))
@@ -170,7 +170,7 @@ static int read_point(struct plot *pl, size_t i, char *err, size_t len)
 	w.exercise = p->exercise = json_string(json_get(p->row, "exercise")); /* record_load saw to it */
 	p->ceiling = is_ceiling(p->exercise);
 	for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
-		if ((rc = number(&w, p->row, numbers[k].key, 0, numbers[k].hi, (double *)((char *)p + numbers[k].offset))))
+		if ((rc = field_number(&w, p->row, numbers[k].key, 0, numbers[k].hi, (double *)((char *)p + numbers[k].offset))))
 			return rc;
 	if ((rc = want(&w, p->row, "converged", 1u << JSON_BOOL, "true or false", &v)))
 		return rc;
@@ -201,7 +201,7 @@ static int read_head(struct plot *pl, char *err, size_t len)
 		return 0;
 	if ((rc = want(&w, dev, "name", 1u << JSON_STRING, "a string", &v)))
 		return rc;
-	return number(&w, dev, "peak_gbps", 0, 1e9, &pl->peak_gbps);
+	return field_number(&w, dev, "peak_gbps", 0, 1e9, &pl->peak_gbps);
 }
 
 /* --- what varies ------------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #ifndef GPULAB_RECORD_H
 #define GPULAB_RECORD_H
 
-#include "report/json.h"
+#include "records/json.h"
 #include "run/stats.h"
 
 #include <stddef.h>
@@ -53,7 +53,7 @@ int record_defines_point(const char *key);
 
 struct record_pair {
 	const struct record_point *base, *cand;
-	enum stats_verdict verdict;
+	enum stats_result verdict;
 	struct stats_comparison c;
 };
 

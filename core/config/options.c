@@ -1,7 +1,7 @@
-#include "cli/options.h"
+#include "config/options.h"
 
 #include "exitcode.h"
-#include "cli/opterr.h"
+#include "config/opterr.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -2,8 +2,8 @@
 #ifndef GPULAB_DRAW_H
 #define GPULAB_DRAW_H
 
-#include "report/chart.h"
-#include "report/record.h"
+#include "draw/chart.h"
+#include "records/record.h"
 
 #include <stdio.h>
 

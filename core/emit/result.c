@@ -1,9 +1,9 @@
 #include "config.h"
 
-#include "report/report.h"
+#include "emit/result.h"
 
-#include "report/emit.h"
-#include "report/escape.h"
+#include "emit/field.h"
+#include "escape.h"
 
 #include <math.h>
 #include <time.h>
@@ -54,7 +54,7 @@ static const char *status_word(const struct job *j)
 static int same_point(const struct job *j, const struct job *k)
 {
 	for (size_t i = 0; i < j->nparams; i++) {
-		const struct job_param *p = &j->params[i], *q = job_param(k, p->decl.key);
+		const struct job_param *p = &j->params[i], *q = job_param_find(k, p->decl.key);
 		if (!strcmp(p->decl.key, "seed") || p->generic == GEN_REPS || p->generic == GEN_WARMUP || !q
 		    || p->defaulted || q->defaulted)
 			continue;
@@ -159,7 +159,7 @@ static void params_text(const struct job *j, char *buf, size_t len, char sep)
 /* A generic parameter's text, or "" where the job has none. */
 static const char *generic_text(const struct job *j, enum generic g)
 {
-	const struct job_param *p = job_param(j, generic_params[g].key);
+	const struct job_param *p = job_param_find(j, generic_params[g].key);
 	return p ? p->text : "";
 }
 
@@ -582,7 +582,7 @@ static void json_metrics(const struct job *j, FILE *out)
 /* "params": every effective parameter, as asked for; "chosen": what the
  * exercise chose for those it resolves itself (ctx->chose).  Numbers
  * bare, names quoted. */
-static void json_params(const struct job *j, const char *field, int chosen, FILE *out)
+static void print_json_params(const struct job *j, const char *field, int chosen, FILE *out)
 {
 	int first = 1;
 	fprintf(out, ", \"%s\": {", field);
@@ -630,7 +630,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	compare(r, j, &speedup, &share);
 	fputs("    {\"exercise\": ", out);
 	emit_json(out, job_name(j, name, sizeof name));
-	json_params(j, "params", 0, out);
+	print_json_params(j, "params", 0, out);
 	fprintf(out, ", \"elements\": %llu", (unsigned long long)j->ctx.elements);
 	emit_json_number(out, "median_ms", m, x->gpu_med);
 	emit_json_number(out, "min_ms", m, x->gpu_min);
@@ -657,7 +657,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 		fprintf(out, ": %.6g", x->notes[i].value);
 	}
 	fputc('}', out);
-	json_params(j, "chosen", 1, out);
+	print_json_params(j, "chosen", 1, out);
 	json_metrics(j, out);
 	json_clocks(j, out);
 	if (r->samples) {

@@ -1,8 +1,8 @@
-#include "report/draw.h"
+#include "draw/draw.h"
 
 #include "exitcode.h"
-#include "report/escape.h"
-#include "report/svg.h"
+#include "escape.h"
+#include "draw/svg.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "cli/opterr.h"
+#include "config/opterr.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #ifndef GPULAB_GATE_H
 #define GPULAB_GATE_H
 
-#include "cli/options.h"
+#include "config/options.h"
 
 #include <gpulab/plugin.h>
 
@@ -27,7 +27,7 @@ size_t gate_count(const char *gate);
 
 /* Case i of the gate into c.  0, or -1 with why in err: a case too long,
  * with too many keys, or a word that is not key=value. */
-int gate_case(const char *gate, size_t i, struct gate_case *c, char *err, size_t errlen);
+int gate_case_at(const char *gate, size_t i, struct gate_case *c, char *err, size_t errlen);
 
 /* Does every case parse, and name only keys e takes, with one value
  * each that e takes?  0, or -1 with why. */

@@ -1,4 +1,4 @@
-#include "report/outfile.h"
+#include "emit/outfile.h"
 
 #include "exitcode.h"
 

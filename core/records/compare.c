@@ -1,10 +1,10 @@
-#include "report/compare.h"
+#include "records/compare.h"
 
 #include "exitcode.h"
-#include "report/emit.h"
-#include "report/escape.h"
-#include "report/json.h"
-#include "report/record.h"
+#include "emit/field.h"
+#include "escape.h"
+#include "records/json.h"
+#include "records/record.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* Runs per sample: "batch", absent from records made before --batch. */
-static double batch_of(const struct json *doc)
+static double doc_batch(const struct json *doc)
 {
 	const struct json *k = json_get(doc, "batch");
 	return json_type(k) == JSON_NUMBER ? json_number(k) : 1;
@@ -21,7 +21,7 @@ static double batch_of(const struct json *doc)
 /* One warning line on err.  It quotes the records, which may hold
  * anything, so it is escaped as an error line is. */
 __attribute__((format(printf, 2, 3)))
-static void warn(FILE *err, const char *fmt, ...)
+static void compare_warn(FILE *err, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -43,18 +43,18 @@ static void warn_conditions(const struct record *a, const struct record *b, FILE
 		const char *tx = json_scalar_text(x);
 		const char *ty = json_scalar_text(y);
 		if (tx && ty && strcmp(tx, ty))
-			warn(err, "the records differ in the device's %s: %s and %s", device[i], tx, ty);
+			compare_warn(err, "the records differ in the device's %s: %s and %s", device[i], tx, ty);
 	}
 	if (json_bool(json_get(a->doc, "cold")) != json_bool(json_get(b->doc, "cold")))
-		warn(err, "one record flushed the L2 cache (--cold) and the other did not");
-	if (batch_of(a->doc) != batch_of(b->doc))
-		warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently",
-		     batch_of(a->doc), batch_of(b->doc));
+		compare_warn(err, "one record flushed the L2 cache (--cold) and the other did not");
+	if (doc_batch(a->doc) != doc_batch(b->doc))
+		compare_warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently",
+		     doc_batch(a->doc), doc_batch(b->doc));
 }
 
 /* A point's "chosen" as "key=value ...", or NULL where its record has
  * none (made before ABI 2.3). */
-static const char *chosen_text(const struct record_point *p, char *buf, size_t len)
+static const char *point_chosen_text(const struct record_point *p, char *buf, size_t len)
 {
 	const struct json *c = json_get(p->row, "chosen");
 	if (json_type(c) != JSON_OBJECT)
@@ -76,11 +76,11 @@ static const char *chosen_text(const struct record_point *p, char *buf, size_t l
 static void warn_choices(const struct record_pair *pr, FILE *err)
 {
 	char a[512], b[512];
-	const char *ta = chosen_text(pr->base, a, sizeof a), *tb = chosen_text(pr->cand, b, sizeof b);
+	const char *ta = point_chosen_text(pr->base, a, sizeof a), *tb = point_chosen_text(pr->cand, b, sizeof b);
 	const char *ea = json_string(json_get(pr->base->row, "exercise"));
 	const char *eb = json_string(json_get(pr->cand->row, "exercise"));
 	if (ta && tb && ea && eb && !strcmp(ea, eb) && strcmp(ta, tb))
-		warn(err, "%s %s: the exercise chose %s in the base record and %s in the new one", eb, pr->base->params,
+		compare_warn(err, "%s %s: the exercise chose %s in the base record and %s in the new one", eb, pr->base->params,
 		     ta[0] ? ta : "nothing", tb[0] ? tb : "nothing");
 }
 
@@ -205,7 +205,7 @@ static int too_slow(const struct record_pair *pr, double pct)
 	return pct >= 0 && pr->verdict == STATS_SLOWER && 100 * (pr->c.ratio - 1) > pct;
 }
 
-static int report(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
+static int compare_print(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
 {
 	struct record_pair *pairs = calloc(a->n ? a->n : 1, sizeof *pairs);
 	int first = 1, slow = 0;
@@ -242,7 +242,7 @@ int compare_records(const char *base, const char *cand, const struct options *o,
 		if (a.exercise)
 			record_key_across(&a, &b);
 		warn_conditions(&a, &b, err);
-		if ((rc = report(&a, &b, o, out, err)) == EXIT_NOMEM)
+		if ((rc = compare_print(&a, &b, o, out, err)) == EXIT_NOMEM)
 			snprintf(errbuf, errlen, "out of memory");
 	}
 	record_free(&a);

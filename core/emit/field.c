@@ -1,6 +1,6 @@
-#include "report/emit.h"
+#include "emit/field.h"
 
-#include "report/escape.h"
+#include "escape.h"
 
 #include <math.h>
 

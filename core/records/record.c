@@ -1,7 +1,7 @@
-#include "report/record.h"
+#include "records/record.h"
 
 #include "exitcode.h"
-#include "report/report.h"
+#include "emit/result.h"
 
 #include <math.h>
 #include <stdio.h>

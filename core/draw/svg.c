@@ -1,6 +1,6 @@
-#include "report/svg.h"
+#include "draw/svg.h"
 
-#include "report/escape.h"
+#include "escape.h"
 
 #include <math.h>
 

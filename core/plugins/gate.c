@@ -1,4 +1,4 @@
-#include "run/gate.h"
+#include "plugins/gate.h"
 
 #include "config/params.h"
 
@@ -15,7 +15,7 @@ size_t gate_count(const char *gate)
 	return n;
 }
 
-int gate_case(const char *gate, size_t i, struct gate_case *c, char *err, size_t errlen)
+int gate_case_at(const char *gate, size_t i, struct gate_case *c, char *err, size_t errlen)
 {
 	const char *p = gate;
 	size_t index = i;
@@ -50,7 +50,7 @@ int gate_check(const struct gpulab_exercise *e, char *err, size_t errlen)
 	struct gate_case c;
 	char why[256];
 	for (size_t i = 0, n = gate_count(e->gate); i < n; i++) {
-		if (gate_case(e->gate, i, &c, err, errlen))
+		if (gate_case_at(e->gate, i, &c, err, errlen))
 			return -1;
 		for (int k = 0; k < c.nkeys; k++) {
 			size_t values = 0;

@@ -1,4 +1,4 @@
-#include "plugins/trust.h"
+#include "config/trust.h"
 
 #include <errno.h>
 #include <fcntl.h>

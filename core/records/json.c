@@ -1,7 +1,7 @@
 /* A strict JSON reader (RFC 8259): a recursive descent that never goes
  * deeper than JSON_MAX_DEPTH, never reads past text[len), and on any
  * fault frees what it built and says where it stopped. */
-#include "report/json.h"
+#include "records/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 struct json {
-	enum json_type type;
+	enum json_kind type;
 	int boolean;
 	double number;
 	char *text;          /* a string decoded, or a number as written; NUL-terminated */
@@ -330,7 +330,7 @@ static int packed_number(struct parser *p, double *out)
 	return rc;
 }
 
-static int parse_word(struct parser *p, struct json *n, const char *word, enum json_type type, int boolean)
+static int parse_word(struct parser *p, struct json *n, const char *word, enum json_kind type, int boolean)
 {
 	size_t len = strlen(word);
 	if (p->len - p->pos < len || memcmp(p->s + p->pos, word, len))
@@ -508,7 +508,7 @@ static int parse_value(struct parser *p, struct json *n, int depth);
 
 /* An array or object at pos, one level deeper than depth; an array
  * whose first element is a number is tried packed. */
-static int parse_container(struct parser *p, struct json *n, int depth, enum json_type type)
+static int parse_container(struct parser *p, struct json *n, int depth, enum json_kind type)
 {
 	int object = type == JSON_OBJECT, end, packed;
 	char close = object ? '}' : ']';
@@ -631,7 +631,7 @@ struct json *json_read_file(const char *path, size_t max_bytes, char *err, size_
 }
 
 /* --- reading the tree -------------------------------------------------------- */
-enum json_type json_type(const struct json *n)
+enum json_kind json_type(const struct json *n)
 {
 	return n ? n->type : JSON_NONE;
 }

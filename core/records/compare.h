@@ -16,7 +16,7 @@
 #ifndef GPULAB_COMPARE_H
 #define GPULAB_COMPARE_H
 
-#include "cli/options.h"
+#include "config/options.h"
 
 #include <stdio.h>
 

@@ -47,7 +47,7 @@
 #define JSON_MAX_NODES (1u << 20)
 #define JSON_MAX_NUMBERS (1u << 24) /* 128 MiB of doubles */
 
-enum json_type {
+enum json_kind {
 	JSON_NONE, /* no node: what json_type(NULL) says */
 	JSON_NULL,
 	JSON_BOOL,
@@ -71,7 +71,7 @@ struct json *json_read_file(const char *path, size_t max_bytes, char *err, size_
 /* Frees a tree json_parse or json_read_file returned (NULL is fine). */
 void json_free(struct json *root);
 
-enum json_type json_type(const struct json *n);
+enum json_kind json_type(const struct json *n);
 
 /* An object's member named key (the first NUL ends it), or NULL. */
 const struct json *json_get(const struct json *obj, const char *key);

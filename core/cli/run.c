@@ -1,0 +1,316 @@
+/*
+ * What `gpulab run` and `gpulab try` share: loading the configuration and
+ * the plugins it names, and running a list of jobs (cli/commands.h).
+ */
+#include "config.h"
+
+#include "run/bench.h"
+#include "cli/commands.h"
+#include "config/settings.h"
+#include "run/device.h"
+#include "exitcode.h"
+#include "fail.h"
+#include "run/job.h"
+#include "escape.h"
+#include "emit/outfile.h"
+#include "plugins/match.h"
+#include "run/metrics.h"
+#include "config/options.h"
+#include "run/profile.h"
+#include "plugins/registry.h"
+#include "emit/result.h"
+
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *env_or(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : def;
+}
+
+int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken)
+{
+	char err[2048];
+	int rc = config_load_all(c, env_or("GPULAB_SYSCONFDIR", GPULAB_SYSCONFDIR), o->config, err, sizeof err);
+	if (rc)
+		return fail(rc, "%s", err);
+	if (registry_load(r, c, env_or("GPULAB_PLUGIN_PATH", GPULAB_PLUGINDIR)) != 0)
+		return fail(EXIT_NOMEM, "out of memory loading plugins");
+	*broken = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].error && warn) {
+			fail(0, "plugin '%s' (%s) not loaded: %s", r->v[i].name, r->v[i].ini, r->v[i].error); /* escaped */
+			if (!*broken)
+				*broken = r->v[i].error_code;
+		}
+	return 0;
+}
+
+/* Does any chosen exercise take `key` (its own, or a generic one)? */
+static int someone_takes(const struct selection *s, const char *key)
+{
+	for (size_t k = 0; k < s->n; k++) {
+		int g = exercise_generic_key(s->v[k].ex, key);
+		if (g >= 0 ? exercise_takes(s->v[k].ex, (enum generic)g) : exercise_param(s->v[k].ex, key) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/* Every key on the command line must mean something to at least one
+ * chosen exercise: -p keys, and -n (which some take no size from). */
+static int check_cli_keys(const struct options *o, const struct selection *s)
+{
+	if ((o->generic[GEN_N] || options_param(o, "n")) && !someone_takes(s, "n"))
+		return fail(EXIT_USAGE, "-n: no chosen exercise takes a size; %s.%s's is set by its own keys (`gpulab list` shows them)",
+			    s->v[0].plugin->name, s->v[0].ex->name);
+	for (int i = 0; i < o->nparams; i++)
+		if (!someone_takes(s, o->params[i].key))
+			return fail(EXIT_USAGE, "-p %s: no chosen exercise takes this key (`gpulab list` shows their keys)",
+				    o->params[i].key);
+	return 0;
+}
+
+static int needs_gpu(const struct job *j)
+{
+	return j->res.outcome != OUTCOME_SKIPPED && !(j->pick.ex->flags & GPULAB_HOST_ONLY);
+}
+
+/* Is j the run's one point: an exercise named alone (a point of a
+ * sweep never is), or the only job? */
+static int alone(const struct job *j, size_t njobs)
+{
+	return (j->pick.named && j->points == 1) || njobs == 1;
+}
+
+/* A refusal: in a run of several exercises the job is skipped and the
+ * others run; an exercise named alone, or the only one, fails the run. */
+static int refused(struct job *j, int rc, size_t njobs)
+{
+	char name[256];
+	if (rc != EXIT_PARAM || alone(j, njobs))
+		return fail(rc, "%s: %s", job_name(j, name, sizeof name), j->res.message);
+	j->res.outcome = OUTCOME_SKIPPED;
+	return 0;
+}
+
+/* What only the device can tell: the block size limit, and whether the
+ * job's memory and the L2 flush buffer fit what is free.  0, or
+ * EXIT_PARAM with the reason in the job's message. */
+static int device_refuses(struct job *j, const struct device_info *d, size_t free_b)
+{
+	size_t flush = 2 * d->l2_bytes;
+	if (j->ctx.block > (unsigned)d->max_threads_per_block) {
+		snprintf(j->res.message, sizeof j->res.message, "block size %u exceeds this GPU's limit of %d threads",
+			 j->ctx.block, d->max_threads_per_block);
+		return EXIT_PARAM;
+	}
+	if (j->ctx.device_bytes > free_b || flush > free_b - j->ctx.device_bytes) { /* no sum to overflow */
+		snprintf(j->res.message, sizeof j->res.message,
+			 "%llu elements need %.2f GiB of device memory, but only %.2f GiB are free",
+			 (unsigned long long)j->ctx.elements,
+			 ((double)j->ctx.device_bytes + flush) / 1073741824.0, free_b / 1073741824.0);
+		return EXIT_PARAM;
+	}
+	return 0;
+}
+
+static int check_device(struct job *jobs, size_t n, const struct device_info *d)
+{
+	size_t free_b = device_free_bytes();
+	for (size_t i = 0; i < n; i++) {
+		int rc = needs_gpu(&jobs[i]) ? device_refuses(&jobs[i], d, free_b) : 0;
+		if (rc && (rc = refused(&jobs[i], rc, n)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Every point of every chosen exercise, in order, as jobs: allocated
+ * once, since a job's context points into the job itself. */
+static int make_jobs(const struct options *o, const struct config *c, const struct selection *s, struct job **jobs,
+		     size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		*n += job_points(&s->v[i], o, c);
+		if (*n > PARAM_MAX_POINTS)
+			return fail(EXIT_USAGE, "a sweep of more than %d points in all; sweep fewer values", PARAM_MAX_POINTS);
+	}
+	if (!(*jobs = calloc(*n, sizeof **jobs)))
+		return fail(EXIT_NOMEM, "out of memory for %zu points", *n);
+	return 0;
+}
+
+/* Plan every job before any runs: a bad parameter costs no time. */
+static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs,
+		    size_t n)
+{
+	size_t skipped = 0, k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t point = 0, points = job_points(&s->v[i], o, c); point < points && k < n; point++, k++) {
+			int rc = job_plan(&jobs[k], &s->v[i], o, c, point);
+			if (rc && (rc = refused(&jobs[k], rc, n)))
+				return rc;
+			skipped += jobs[k].res.outcome == OUTCOME_SKIPPED;
+		}
+	if (skipped == n) { /* nothing would run: say why the first cannot */
+		char name[256];
+		return fail(EXIT_PARAM, "%s: %s", job_name(&jobs[0], name, sizeof name), jobs[0].res.message);
+	}
+	return 0;
+}
+
+/* --metrics: CUPTI, permission and every metric checked before anything
+ * runs, so a bad name costs no time. */
+static int open_job_profiler(const struct job *jobs, size_t n, struct profiler **p)
+{
+	char err[1024], name[256];
+	int rc;
+	*p = NULL;
+	if (n == 0 || jobs[0].metrics.ncols == 0)
+		return 0; /* --metrics is for every job or none */
+	if ((rc = profiler_open(p, err, sizeof err)))
+		return fail(rc, "%s", err);
+	for (size_t i = 0; i < n; i++)
+		if (needs_gpu(&jobs[i])
+		    && (rc = profiler_check(*p, jobs[i].metrics.raw_ptrs, jobs[i].metrics.nraw, err, sizeof err))) {
+			profiler_close(*p);
+			return fail(rc, "%s: %s", job_name(&jobs[i], name, sizeof name), err);
+		}
+	return 0;
+}
+
+/* The device, where any job needs one. */
+static int open_job_device(const struct job *jobs, size_t n, struct device_info *d, int *have)
+{
+	char err[512];
+	int rc;
+	*have = 0;
+	for (size_t i = 0; i < n && !*have; i++)
+		*have = needs_gpu(&jobs[i]);
+	if (*have && (rc = device_open(d, err, sizeof err)))
+		return fail(rc, "%s", err);
+	return 0;
+}
+
+/* A long run says where it is, on one line of the terminal it rewrites:
+ * points done and total, and the point under way. */
+static void show_progress(const struct job *j, size_t i, size_t n)
+{
+	char name[256], point[512] = "";
+	for (size_t k = 0; k < j->nparams; k++)
+		if (j->params[k].values > 1)
+			snprintf(point + strlen(point), sizeof point - strlen(point), " %s=%s", j->params[k].decl.key,
+				 j->params[k].text);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s", i + 1, n, job_name(j, name, sizeof name), point);
+	fflush(stderr);
+}
+
+/* --output FILE: opened before anything runs (see outfile.h). */
+static int open_output(const char *path, struct outfile *f)
+{
+	char err[512];
+	int rc;
+	f->f = NULL;
+	if (path && (rc = outfile_open(f, path, err, sizeof err)))
+		return fail(rc, "--output %s: %s", path, err);
+	return 0;
+}
+
+/* The record into the temporary, then in FILE's place; or nothing. */
+static int close_output(struct outfile *f, struct report *r)
+{
+	char err[512];
+	int rc;
+	if (!f->f)
+		return 0;
+	r->format = FORMAT_JSON;
+	r->samples = 1;
+	report_print(r, f->f);
+	if ((rc = outfile_commit(f, err, sizeof err)))
+		return fail(rc, "--output %s: %s", f->path, err);
+	return 0;
+}
+
+static int run_all(const struct options *o, struct job *jobs, size_t n)
+{
+	struct device_info d;
+	struct profiler *prof = NULL;
+	struct clocks clk = { 0 };
+	struct outfile record;
+	int rc, worst = 0, gpu;
+	if ((rc = open_job_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
+	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = open_output(o->output, &record)))
+		return rc;
+	if (gpu)
+		clocks_open(&clk, d.bus_id);
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .profile = o->profile, .verify = o->verify, .prof = prof,
+			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
+	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
+			continue;
+		if (progress)
+			show_progress(&jobs[i], i, n);
+		rc = bench_run(&b, &jobs[i]);
+		/* refused where only the device could tell (setup's
+		 * GPULAB_EPARAM): a point skipped, as plan's refusals are */
+		if (rc == EXIT_PARAM && !alone(&jobs[i], n)) {
+			jobs[i].res.outcome = OUTCOME_SKIPPED;
+			rc = 0;
+		}
+		if (rc && !worst)
+			worst = rc;
+	}
+	if (progress)
+		fputs("\r\033[K", stderr); /* the report follows on a clean line */
+	bench_free(&b);
+	profiler_close(prof);
+	struct report r = { o->format, gpu ? &d : NULL, o->cold, o->batch, jobs, n, gpu ? &clk : NULL, o->command_line, o->samples,
+			    o->stop };
+	report_print(&r, stdout);
+	rc = close_output(&record, &r);
+	clocks_close(&clk);
+	if (rc && !worst)
+		worst = rc;
+	return worst;
+}
+
+int cmd_run(const struct options *o)
+{
+	struct config c = { 0 };
+	struct registry r = { 0 };
+	struct selection s = { 0 };
+	struct job *jobs = NULL;
+	size_t njobs = 0;
+	char err[2048];
+	int broken, rc;
+
+	if (o->npatterns == 0)
+		return fail(EXIT_USAGE, "run: name at least one exercise (`gpulab list` shows them)");
+	/* a broken plugin matters to run only if it is asked for, and then
+	 * select_exercises() says why */
+	if ((rc = load(o, &c, &r, 0, &broken)))
+		goto out;
+	if ((rc = select_exercises(&r, o->patterns, o->npatterns, &s, err, sizeof err))) {
+		fail(rc, "%s", err);
+		goto out;
+	}
+	if ((rc = check_cli_keys(o, &s)) || (rc = make_jobs(o, &c, &s, &jobs, &njobs)))
+		goto out;
+	if (o->metrics && (rc = profiler_built(err, sizeof err)))
+		fail(rc, "%s", err);
+	else if ((rc = plan_all(o, &c, &s, jobs, njobs)) == 0)
+		rc = run_all(o, jobs, njobs);
+out:
+	for (size_t i = 0; jobs && i < njobs; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	selection_free(&s);
+	registry_free(&r);
+	config_free(&c);
+	return rc;
+}
