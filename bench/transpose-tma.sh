@@ -22,4 +22,10 @@ bench_section "$out" "16384 x 16384 floats: the counters" \
 	transpose.memcpy transpose.copy_row transpose.smem_swizzle transpose.tma_copy transpose.tma_rows transpose.tma \
 	transpose.smem_staged transpose.smem_async -t float -p rows=16384 -p cols=16384 -r 5 \
 	--metrics dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,achieved_occupancy,shared_ld_bank_conflict,shared_st_bank_conflict
+{
+	echo
+	echo "The counters of that run (\`--metrics\`), from its record:"
+	echo
+	python3 "$here/metrics_table.py" "${out%.md}-$section.json"
+} >> "$out"
 echo "wrote $out"
