@@ -348,12 +348,14 @@ static char *render_samples(enum format f)
 	return render_with(f, 1);
 }
 
+static const char *interruption; /* the report's, where a test sets one */
+
 static char *render_with(enum format f, int samples)
 {
 	static char buf[65536];
 	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
 	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
-			    .samples = samples, .stop = STOP_DEFAULTS };
+			    .samples = samples, .stop = STOP_DEFAULTS, .interruption = interruption };
 	FILE *out = fmemopen(buf, sizeof buf, "w");
 	report_print(&r, out);
 	fclose(out);
@@ -372,7 +374,7 @@ START_TEST(report_json_parses)
 	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
 	ck_assert(strstr(s, "\"launches\": 2") != NULL);
 	/* the record of the run */
-	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
 		      && strstr(s, "\"date\": \"20") && strstr(s, "\"host\": ") && strstr(s, "\"revision\": "), "%s", s);
 	ck_assert_msg(strstr(s, "\"runs\": 10, \"noise_pct\": 1.25, \"converged\": true, \"stopped_by\": \"count\""), "%s", s);
 	ck_assert_msg(strstr(s, "\"compute_capability\": \"9.0\"") && strstr(s, "\"peak_gbps\": 3000.0")
@@ -469,11 +471,39 @@ START_TEST(record_matches_schema)
 			      "%s", s);
 		json_free(doc);
 	}
+	/* interrupted (1.1): a point not run, and why the run stopped */
+	jobs[1].res.outcome = OUTCOME_NOT_RUN;
+	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "interrupted by SIGINT");
+	interruption = "SIGINT";
+	char *s = render_samples(FORMAT_JSON);
+	interruption = NULL;
+	struct json *doc = json_parse(s, strlen(s), err, sizeof err);
+	ck_assert_msg(doc != NULL, "%s\n%s", err, s);
+	ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.1\"") && strstr(s, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
+		      && strstr(s, "\"status\": \"not run\", \"message\": \"interrupted by SIGINT\""), "%s", s);
+	json_free(doc);
+	/* a record of schema 1, before those, is still one */
+	const char *at = strstr(s, "gpulab-record/1.1");
+	memmove((char *)at + strlen("gpulab-record/1"), at + strlen("gpulab-record/1.1"), strlen(at + strlen("gpulab-record/1.1")) + 1);
+	char *cut = strstr(s, "  \"interrupted\"");
+	memmove(cut, strstr(cut, "  \"device\""), strlen(strstr(cut, "  \"device\"")) + 1);
+	char *nr = strstr(s, "\"status\": \"not run\"");
+	memcpy(nr, "\"status\": \"skipped\"", strlen("\"status\": \"skipped\""));
+	memmove(nr + strlen("\"status\": \"skipped\""), nr + strlen("\"status\": \"not run\""),
+		strlen(nr + strlen("\"status\": \"not run\"")) + 1);
+	doc = json_parse(s, strlen(s), err, sizeof err);
+	ck_assert_msg(doc != NULL, "%s\n%s", err, s);
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1\"") && !strstr(s, "\"interrupted\""), "%s", s);
+	ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
+	json_free(doc);
+	jobs[1].res.outcome = OUTCOME_OK;
+	jobs[1].res.message[0] = 0;
 	jobs[0].res.samples = NULL;
 	jobs[2].params[NGENERIC].chosen[0] = jobs[2].params[GEN_TYPE].chosen[0] = 0;
 	/* and the validator itself refuses what breaks the schema */
 	const char *bad = "{\"schema\": \"gpulab-record/2\"}";
-	struct json *doc = json_parse(bad, strlen(bad), err, sizeof err);
+	doc = json_parse(bad, strlen(bad), err, sizeof err);
 	ck_assert_int_eq(schema_check(doc, schema, err, sizeof err), -1);
 	json_free(doc);
 	json_free(schema);

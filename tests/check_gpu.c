@@ -15,6 +15,9 @@
 
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -756,6 +759,115 @@ START_TEST(try_cache_is_hit)
 }
 END_TEST
 
+/* --- nothing measured is lost (issue 28) --------------------------------------- */
+
+static char *big_text(const char *path)
+{
+	static char *buf;
+	if (!buf)
+		buf = malloc(64u << 20);
+	return read_text(path, buf, 64u << 20);
+}
+
+/* Table rows of reduce.best and reduce.cub: lines that begin with the
+ * name and a space (not a sweep's header or a footer's "name:"). */
+static int rows_of(const char *out)
+{
+	int n = 0;
+	for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		n += !strncmp(line, "reduce.best ", 12) || !strncmp(line, "reduce.cub ", 11);
+	return n;
+}
+
+#define SWEEP_POINTS 28 /* 7 sizes, 2 types, 2 exercises */
+
+/* Ctrl-C after three points of a real sweep: exit 130, the rows done
+ * printed, the record valid with every point (done or not run) and
+ * interrupted by SIGINT, no temporary; then --resume runs only the rest,
+ * and the record is whole. */
+START_TEST(interrupted_sweep_resumes)
+{
+	char *dir = temp_dir(), rec[4200], out[4200], err[4200], kept[128];
+	char *env[] = { env_xdg, "GPULAB_CONFIG=", NULL };
+	snprintf(rec, sizeof rec, "%s/sweep.json", dir);
+	snprintf(out, sizeof out, "%s/stdout", dir);
+	snprintf(err, sizeof err, "%s/stderr", dir);
+	char *argv[] = { (char *)wrapper, "run", "reduce.best", "reduce.cub", "-n", "2^16:2^28:2", "-t", "int,float", "-o", rec,
+			 NULL };
+	int pid = spawn_cmd(argv, env, out, err);
+	int done = 0;
+	for (time_t t0 = time(NULL); done < 3 && time(NULL) - t0 < 50; usleep(20000))
+		done = occurrences(big_text(rec), "\"status\": \"ok\"");
+	ck_assert_msg(done >= 3, "the record never held 3 points");
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(wait_cmd(pid), 130);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double took = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+	ck_assert_msg(took < 3.0, "took %.2f s to stop", took); /* the sample, the record written, the context ended */
+	const char *text = big_text(rec);
+	ck_assert(json_valid(text));
+	done = occurrences(text, "\"status\": \"ok\"");
+	ck_assert_int_eq(done + occurrences(text, "\"status\": \"not run\""), SWEEP_POINTS);
+	ck_assert_msg(strstr(text, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
+		      && strstr(text, "\"message\": \"interrupted by SIGINT\""), "%.2000s", text);
+	ck_assert_int_eq(rows_of(read_text(out, o.out, sizeof o.out)), done);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	printf("interrupted after %d of %d points; %s\n", done, SWEEP_POINTS, read_text(err, o.err, sizeof o.err));
+	char *resume[] = { "run", "reduce.best", "reduce.cub", "-n", "2^16:2^28:2", "-t", "int,float", "-o", rec, "--resume", NULL };
+	gpulab(resume);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	snprintf(kept, sizeof kept, "%d of %d points kept from it, %d to run", done, SWEEP_POINTS, SWEEP_POINTS - done);
+	ck_assert_msg(strstr(o.out, kept), "%s", o.out);
+	ck_assert_int_eq(rows_of(o.out), SWEEP_POINTS - done);
+	text = big_text(rec);
+	ck_assert(json_valid(text));
+	ck_assert_int_eq(occurrences(text, "\"status\": \"ok\""), SWEEP_POINTS);
+	ck_assert(strstr(text, "\"interrupted\": false, \"interruption\": null"));
+}
+END_TEST
+
+/* A learner's kernel that traps at 2^20, in the middle of a sweep run by
+ * try: the peers' rows and the sizes before it are measured, 2^20 is an
+ * ERROR with the CUDA error, 2^21 and 2^22 are not run because the
+ * context was lost, the record is written, and gpulab exits 8. */
+START_TEST(try_trap_mid_sweep)
+{
+	if (!have_try())
+		return;
+	char *dir = temp_dir(), rec[4200];
+	snprintf(rec, sizeof rec, "%s/trap.json", dir);
+	char *args[] = { "try", "reduce", (char *)src_path("tests/try/trap.cu"), "-n", "2^18:2^22", "-t", "int", "-r", "3",
+			 "-o", rec, NULL };
+	run_cmd_alarm(300);
+	gpulab_try(args);
+	run_cmd_alarm(0);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d\n%s%s", o.status, o.out, o.err);
+	ck_assert_msg(strstr(last_line(), "gpulab: the CUDA context was lost at try.reduce n=1048576 int: ")
+		      && count_lines(o.err) == 1, "%s", o.err);
+	const char *text = big_text(rec), *row = strstr(text, "\"exercise\": \"try.reduce\"");
+	ck_assert(json_valid(text) && row);
+	ck_assert_msg(strstr(text, "\"interrupted\": true, \"interruption\": \"the CUDA context was lost at try.reduce n=1048576 int\""),
+		      "%.3000s", text);
+	/* try.reduce's five rows in order: ok, ok, ERROR, not run, not run */
+	static const char *const want[] = { "\"status\": \"ok\"", "\"status\": \"ok\"", "\"status\": \"ERROR\"",
+					    "\"status\": \"not run\"", "\"status\": \"not run\"" };
+	for (int i = 0; i < 5; i++) {
+		ck_assert_msg(row && strstr(row, want[i]) && (!strchr(row, '\n') || strstr(row, want[i]) < strchr(row, '\n')),
+			      "try.reduce row %d: %.600s", i, row);
+		if (i == 2) /* a trap is cudaErrorLaunchFailure; some drivers may call it an illegal instruction */
+			ck_assert_msg(strstr(row, "unspecified launch failure") || strstr(row, "illegal instruction"), "%.600s", row);
+		if (i >= 3)
+			ck_assert(strstr(row, "\"message\": \"the CUDA context was lost at try.reduce n=1048576 int\""));
+		row = strstr(row + 1, "\"exercise\": \"try.reduce\"");
+	}
+	ck_assert_int_eq(occurrences(text, "\"status\": \"not run\""), 2);
+	ck_assert_int_eq(occurrences(text, "\"status\": \"ERROR\""), 1);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
 	wrapper = getenv("GPULAB_WRAPPER");
@@ -802,6 +914,8 @@ int main(void)
 	tcase_add_test(t, try_kernels_are_ranked);
 	tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
 	tcase_add_test(t, try_cache_is_hit);
+	tcase_add_test(t, interrupted_sweep_resumes);
+	tcase_add_test(t, try_trap_mid_sweep);
 	suite_add_tcase(s, t);
 	return run_suite(s, 1);
 }

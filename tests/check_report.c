@@ -175,7 +175,7 @@ START_TEST(states_cannot_pass_for_good)
 	ck_assert(strstr(html, "<td class=\"text flag\">ok THROTTLED</td>"));
 	ck_assert(strstr(html, "<td class=\"text flag\">ok NOISY</td>"));
 	ck_assert(strstr(html, "<b>FAILED</b>: sum: expected 2147483648, got 2147483136"));
-	ck_assert(strstr(html, "3 not measured (FAILED, ERROR or skipped), 3 measured but NOISY, THROTTLED or unverified"));
+	ck_assert(strstr(html, "3 not measured (FAILED, ERROR, skipped or not run), 3 measured but NOISY, THROTTLED or unverified"));
 }
 END_TEST
 
@@ -301,7 +301,7 @@ START_TEST(hostile_records_refused)
 		{ "\"gbps\": 301.193", "\"gbps\": \"fast\"", "result 1 (reduce.neighbored): \"gbps\": expected a number or null, found a string" },
 		{ "\"gbps\": 301.193", "\"gbps\": 1e300", "\"gbps\": 1e300 is outside 0 to 1e+09" },
 		{ "\"gbps\": 301.193", "\"gbps\": -1", "\"gbps\": -1 is outside" },
-		{ "\"status\": \"ok\"", "\"status\": \"fine\"", "\"status\": expected ok, unverified, FAILED, ERROR or skipped" },
+		{ "\"status\": \"ok\"", "\"status\": \"fine\"", "\"status\": expected ok, unverified, FAILED, ERROR, skipped or not run" },
 		{ "\"schema\": \"gpulab-record/1\"", "\"schema\": \"gpulab-record/2\"", "its schema is gpulab-record/2" },
 		/* what a refusal quotes from the record reaches the terminal escaped, on one line */
 		{ "\"schema\": \"gpulab-record/1\"", "\"schema\": \"gpulab-record/2\\r\\n\\u009b\"",

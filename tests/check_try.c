@@ -251,6 +251,18 @@ START_TEST(template_compiles_and_is_cached)
 }
 END_TEST
 
+/* check_gpu's trapping kernel compiles, and its PTX holds the trap: on a
+ * GPU it must fail by trapping at 2^20, not by not compiling. */
+START_TEST(trap_fixture_compiles)
+{
+	struct compiled k;
+	setenv("XDG_CACHE_HOME", temp_dir(), 1);
+	ck_assert_int_eq(compile_file("tests/try/trap.cu", &k, stderr), COMPILE_OK);
+	ck_assert_msg(strstr(k.image, "trap;") && strstr(k.image, "1048576"), "%.400s", k.image);
+	compile_free(&k);
+}
+END_TEST
+
 START_TEST(syntax_error_names_file_and_line)
 {
 	char *log = NULL, want[4300];
@@ -417,6 +429,7 @@ int main(void)
 	tcase_add_test(t, cache_dir_follows_xdg);
 	tcase_add_test(t, template_compiles_and_is_cached);
 	tcase_add_test(t, syntax_error_names_file_and_line);
+	tcase_add_test(t, trap_fixture_compiles);
 	tcase_add_test(t, gate_cases);
 	tcase_add_test(t, command_refuses_bad_kernels);
 	tcase_add_test(t, templates_print);

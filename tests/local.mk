@@ -65,6 +65,14 @@ AM_TESTS_ENVIRONMENT = \
 	GPULAB_TEST_PLUGINS=$(abs_top_builddir)/tests/plugins/.libs; \
 	export XDG_CONFIG_HOME GPULAB_CONFIG GPULAB_BIN GPULAB_WRAPPER GPULAB_TEST_PLUGINS;
 
+# Nothing measured is lost (issue 28): signals, kill -9, --resume and a
+# lost device, on the fake plugin's sleepy exercises; no GPU needed.
+check_PROGRAMS += tests/check_keep
+tests_check_keep_SOURCES = tests/check_keep.c tests/schema.c tests/schema.h $(TEST_UTIL)
+tests_check_keep_CFLAGS = $(TEST_CFLAGS)
+tests_check_keep_LDADD = core/libcore.a $(CHECK_LIBS) -lm
+TESTS += tests/check_keep
+
 # Hostile input (issue 12): unit tests and the command, no GPU needed.
 check_PROGRAMS += tests/check_hostile
 tests_check_hostile_SOURCES = tests/check_hostile.c $(TEST_UTIL)
@@ -85,7 +93,7 @@ AM_TESTS_ENVIRONMENT += \
 # gpulab try (issue 17) without a GPU: the try plugin's C parts, NVRTC,
 # and the command's refusals; where NVRTC was found.
 EXTRA_DIST += tests/try/syntax.cu tests/try/badsig.cu tests/try/reduce_tail.cu tests/try/reduce_shfl.cu \
-	tests/try/oob.cu tests/try/write_past.cu tests/try/forever.cu
+	tests/try/oob.cu tests/try/write_past.cu tests/try/forever.cu tests/try/trap.cu
 if HAVE_NVRTC
 check_PROGRAMS += tests/check_try
 tests_check_try_SOURCES = tests/check_try.c $(TEST_UTIL) plugins/try/contract.c plugins/try/log.c \

@@ -125,6 +125,39 @@ void run_cmd(struct cmd_result *o, char *const argv[], char *const env[])
 	unlink(errf);
 }
 
+int spawn_cmd(char *const argv[], char *const env[], const char *out, const char *err)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		for (char *const *e = env; e && *e; e++)
+			putenv(*e);
+		alarm(60); /* a hang ends the test */
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int wait_cmd(int pid)
+{
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+char *read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+	buf[n] = 0;
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 int count_lines(const char *s)
 {
 	int n = 0;

@@ -27,6 +27,17 @@ void run_cmd(struct cmd_result *o, char *const argv[], char *const env[]);
  * and env as run_cmd takes them. */
 void run_cmd_va(struct cmd_result *o, const char *program, char *const env[], const char *first, va_list ap);
 
+/* argv[0] with argv started in the background, env entries added, its
+ * stdout and stderr into the files out and err, ended by SIGALRM after
+ * 60 s; its pid. */
+int spawn_cmd(char *const argv[], char *const env[], const char *out, const char *err);
+
+/* Wait for a spawned command: its exit code, or 128 + signal. */
+int wait_cmd(int pid);
+
+/* The text of a file (at most len - 1 bytes; "" where it cannot be read). */
+char *read_text(const char *path, char *buf, size_t len);
+
 /* How many files in dir end in ".tmp": what a write that failed must
  * not leave behind. */
 int count_temporaries(const char *dir);

@@ -13,6 +13,8 @@
 #include "run/job.h"
 #include "escape.h"
 #include "emit/outfile.h"
+#include "records/resume.h"
+#include "run/interrupt.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
 #include "config/options.h"
@@ -209,30 +211,197 @@ static void show_progress(const struct job *j, size_t i, size_t n)
 	fflush(stderr);
 }
 
-/* --output FILE: opened before anything runs (see outfile.h). */
-static int open_output(const char *path, struct outfile *f)
+/* --output FILE: a path that cannot be written is found before anything
+ * runs; the record replaces FILE as each point is done (checkpoint). */
+static int check_output(const char *path)
 {
+	struct outfile f;
 	char err[512];
 	int rc;
-	f->f = NULL;
-	if (path && (rc = outfile_open(f, path, err, sizeof err)))
+	if (path && (rc = outfile_open(&f, path, err, sizeof err)))
 		return fail(rc, "--output %s: %s", path, err);
+	if (path)
+		outfile_abandon(&f);
 	return 0;
 }
 
-/* The record into the temporary, then in FILE's place; or nothing. */
-static int close_output(struct outfile *f, struct report *r)
+/* The record as it stands, in FILE's place: written whole to a temporary
+ * beside it, then renamed, with the signals held meanwhile, so that FILE
+ * is a complete record after every point, and no signal leaves the
+ * temporary behind. */
+static int checkpoint(const char *path, const struct report *r)
 {
+	struct report json = *r;
+	struct outfile f;
 	char err[512];
 	int rc;
-	if (!f->f)
+	if (!path)
 		return 0;
-	r->format = FORMAT_JSON;
-	r->samples = 1;
-	report_print(r, f->f);
-	if ((rc = outfile_commit(f, err, sizeof err)))
-		return fail(rc, "--output %s: %s", f->path, err);
+	json.format = FORMAT_JSON;
+	json.samples = 1;
+	interrupt_hold();
+	if ((rc = outfile_open(&f, path, err, sizeof err)) == 0) {
+		report_end(&json, f.f);
+		rc = outfile_commit(&f, err, sizeof err);
+	}
+	interrupt_let_go();
+	return rc ? fail(rc, "--output %s: %s", path, err) : 0;
+}
+
+/* Every point still to run, marked so until it has: a record written
+ * meanwhile (checkpoint) says it was not reached. */
+static void mark_pending(struct job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!jobs[i].kept && jobs[i].res.outcome != OUTCOME_SKIPPED) {
+			jobs[i].res.outcome = OUTCOME_NOT_RUN;
+			snprintf(jobs[i].res.message, sizeof jobs[i].res.message,
+				 "not reached when this record was written: the run was still going");
+		}
+}
+
+/* The points not reached once the run stopped, and why. */
+static void mark_not_run(struct job *jobs, size_t n, const char *why)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].res.outcome == OUTCOME_NOT_RUN)
+			snprintf(jobs[i].res.message, sizeof jobs[i].res.message, "%s", why);
+}
+
+/* --resume: the points the -o FILE has are kept, and only the rest run;
+ * FILE's other points are kept after them.  The run's own record, with
+ * nothing run yet, is what FILE's points are matched against. */
+static int resume_from(const struct options *o, struct report *r, struct job *jobs, struct resume *res)
+{
+	char *text = NULL, err[1024], name[256];
+	size_t size = 0, kept;
+	struct report plan = *r;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		return fail(EXIT_NOMEM, "out of memory");
+	plan.format = FORMAT_JSON;
+	report_end(&plan, f);
+	fclose(f);
+	struct json *doc = json_parse(text, size, err, sizeof err);
+	free(text);
+	int rc = doc ? resume_load(res, o->output, doc, err, sizeof err) : EXIT_NOMEM;
+	if (rc)
+		return fail(rc, "--resume: %s", doc ? err : "out of memory");
+	for (size_t i = kept = 0; i < r->njobs; i++)
+		if ((jobs[i].kept = res->kept[i])) { /* no point of this run's: its row is FILE's */
+			jobs[i].res.outcome = OUTCOME_OK;
+			jobs[i].res.message[0] = 0;
+			kept++;
+		}
+	r->extra = res->extra;
+	r->nextra = res->nextra;
+	if (!o->quiet && r->format == FORMAT_TABLE)
+		printf("resuming %s: %zu of %zu points kept from it, %zu to run%s\n", escape_into(name, sizeof name, o->output),
+		       kept, r->njobs, r->njobs - kept, kept == r->njobs ? " (nothing: it is complete)" : "");
 	return 0;
+}
+
+/* The point the run went through: 0, or the exit code it earns.  A
+ * refusal only the device could tell (setup's GPULAB_EPARAM) skips the
+ * point, as plan's refusals do. */
+static int run_point(struct bench *b, struct job *j, size_t i, size_t n, int progress)
+{
+	int rc;
+	if (j->res.outcome == OUTCOME_SKIPPED)
+		return 0;
+	j->res.outcome = OUTCOME_OK;
+	j->res.message[0] = 0;
+	if (progress)
+		show_progress(j, i, n);
+	rc = bench_run(b, j);
+	if (progress)
+		fputs("\r\033[K", stderr); /* its row follows on a clean line */
+	if (rc == EXIT_PARAM && !alone(j, n)) {
+		j->res.outcome = OUTCOME_SKIPPED;
+		rc = 0;
+	}
+	return rc;
+}
+
+/* Why the run stopped before its last point: a signal ("SIGINT"), or
+ * a point that left the device unusable; "" where it did not.  And what
+ * each point not run then says. */
+static void stopped_because(const struct job *jobs, size_t n, char *why, size_t len, char *msg, size_t mlen)
+{
+	char name[256], point[512];
+	why[0] = 0;
+	snprintf(msg, mlen, "not run");
+	if (interrupt_pending()) {
+		snprintf(why, len, "%s", interrupt_name(interrupt_pending()));
+		snprintf(msg, mlen, "interrupted by %s", why);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].res.lost) {
+			snprintf(why, len, "the CUDA context was lost at %s %s", job_name(&jobs[i], name, sizeof name),
+				 job_case(&jobs[i], point, sizeof point));
+			snprintf(msg, mlen, "%s", why);
+			return;
+		}
+}
+
+/* Each point in turn, its row printed and the record written as it is
+ * done, until the last, a signal, or a lost device. */
+static int run_points(const struct options *o, struct bench *b, struct report *r, struct job *jobs, size_t n)
+{
+	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO), worst = 0, rc, writable = 1;
+	report_begin(r, stdout);
+	fflush(stdout);
+	for (size_t i = 0; i < n && !interrupt_pending(); i++) {
+		if (jobs[i].kept)
+			continue;
+		if ((rc = run_point(b, &jobs[i], i, n, progress)) && !worst)
+			worst = rc;
+		if (jobs[i].res.outcome == OUTCOME_NOT_RUN) /* stopped by a signal in its midst */
+			break;
+		report_point(r, i, stdout);
+		fflush(stdout);
+		if (writable && (rc = checkpoint(o->output, r))) { /* said once; the last write tries again */
+			writable = 0;
+			worst = worst ? worst : rc;
+		}
+		if (jobs[i].res.lost)
+			break;
+	}
+	return worst;
+}
+
+/* One line on stderr where the run stopped before its end: why, what it
+ * did, and where that is kept. */
+static void say_stopped(const struct options *o, const struct job *jobs, size_t n, const char *why)
+{
+	size_t done = 0, left = 0;
+	for (size_t i = 0; i < n; i++) {
+		left += jobs[i].res.outcome == OUTCOME_NOT_RUN;
+		done += jobs[i].res.outcome != OUTCOME_NOT_RUN && jobs[i].res.outcome != OUTCOME_SKIPPED && !jobs[i].kept;
+	}
+	fail(0, "%s%s: %zu point%s done, %zu not run%s%s%s", interrupt_pending() ? "interrupted by " : "", why, done,
+	     done == 1 ? "" : "s", left, o->output ? "; " : "", o->output ? o->output : "",
+	     o->output ? " has what was done, and the same command with --resume runs the rest" : "");
+}
+
+/* After the last point, a signal or a lost device: the points not run
+ * say why, the report ends, the record is written a last time; the exit
+ * code, 128 + the signal where one stopped the run. */
+static int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst)
+{
+	char why[1024], msg[1024];
+	int rc;
+	stopped_because(jobs, n, why, sizeof why, msg, sizeof msg);
+	mark_not_run(jobs, n, msg);
+	r->interruption = why[0] ? why : NULL;
+	if ((rc = checkpoint(o->output, r)) && !worst) /* first: a second signal may end the printing */
+		worst = rc;
+	report_end(r, stdout);
+	fflush(stdout);
+	if (why[0])
+		say_stopped(o, jobs, n, why);
+	return interrupt_pending() ? 128 + interrupt_pending() : worst;
 }
 
 static int run_all(const struct options *o, struct job *jobs, size_t n)
@@ -240,42 +409,28 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 	struct device_info d;
 	struct profiler *prof = NULL;
 	struct clocks clk = { 0 };
-	struct outfile record;
-	int rc, worst = 0, gpu;
+	struct resume res = { 0 };
+	int rc, worst = 0, gpu, refused;
 	if ((rc = open_job_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
-	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = open_output(o->output, &record)))
+	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = check_output(o->output)))
 		return rc;
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
 	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .profile = o->profile, .verify = o->verify, .prof = prof,
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
-	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO);
-	for (size_t i = 0; i < n; i++) {
-		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
-			continue;
-		if (progress)
-			show_progress(&jobs[i], i, n);
-		rc = bench_run(&b, &jobs[i]);
-		/* refused where only the device could tell (setup's
-		 * GPULAB_EPARAM): a point skipped, as plan's refusals are */
-		if (rc == EXIT_PARAM && !alone(&jobs[i], n)) {
-			jobs[i].res.outcome = OUTCOME_SKIPPED;
-			rc = 0;
-		}
-		if (rc && !worst)
-			worst = rc;
-	}
-	if (progress)
-		fputs("\r\033[K", stderr); /* the report follows on a clean line */
+	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
+			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
+			    .stop = o->stop };
+	mark_pending(jobs, n);
+	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
+	if (!refused)
+		worst = run_points(o, &b, &r, jobs, n);
 	bench_free(&b);
 	profiler_close(prof);
-	struct report r = { o->format, gpu ? &d : NULL, o->cold, o->batch, jobs, n, gpu ? &clk : NULL, o->command_line, o->samples,
-			    o->stop };
-	report_print(&r, stdout);
-	rc = close_output(&record, &r);
+	if (!refused)
+		worst = finish(o, &r, jobs, n, worst);
+	resume_free(&res);
 	clocks_close(&clk);
-	if (rc && !worst)
-		worst = rc;
 	return worst;
 }
 
@@ -303,8 +458,11 @@ int cmd_run(const struct options *o)
 		goto out;
 	if (o->metrics && (rc = profiler_built(err, sizeof err)))
 		fail(rc, "%s", err);
-	else if ((rc = plan_all(o, &c, &s, jobs, njobs)) == 0)
+	else if ((rc = plan_all(o, &c, &s, jobs, njobs)) == 0) {
+		interrupt_catch();
 		rc = run_all(o, jobs, njobs);
+		interrupt_release();
+	}
 out:
 	for (size_t i = 0; jobs && i < njobs; i++)
 		job_free(&jobs[i]);

@@ -11,7 +11,7 @@
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
        OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
-       OPT_BATCH };
+       OPT_BATCH, OPT_RESUME };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -29,6 +29,7 @@ static const struct option long_options[] = {
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "output", required_argument, NULL, 'o' },
+	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -84,6 +85,7 @@ void usage(FILE *out)
 	      "      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
 	      "      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
 	      "  -o, --output FILE    also write the JSON record, every sample in it, to FILE\n"
+	      "      --resume         with -o FILE: keep FILE's points, run only those it lacks\n"
 	      "      --samples        every timed sample in the JSON report\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
 	      "      --quiet          no device-side printing\n"
@@ -218,6 +220,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_PROFILE: o->profile = 1; break;
 	case OPT_SAMPLES: o->samples = 1; break;
 	case 'o': o->output = arg; break;
+	case OPT_RESUME: o->resume = 1; break;
 	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;
 	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
 	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
@@ -289,6 +292,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	if (o->batch > 1 && (o->cold || o->profile)) {
 		snprintf(err, errlen, "--batch runs back to back: it takes no %s", o->cold ? "--cold (a flush before every run)"
 			 : "--profile (one run)");
+		return EXIT_USAGE;
+	}
+	if (o->resume && !o->output) {
+		snprintf(err, errlen, "--resume: name the record to resume with -o FILE");
 		return EXIT_USAGE;
 	}
 	if (o->profile) /* one run, as if asked for on the command line */

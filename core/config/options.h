@@ -64,6 +64,7 @@ struct options {
 	double watchdog;           /* --watchdog S: 0 never; -1: not given */
 	int template_only;         /* try --template */
 	const char *output;        /* -o, --output FILE: run's JSON record, samples included; report's page */
+	int resume;                /* --resume: run only the points the -o FILE lacks */
 	double fail_above;         /* compare --fail-above PCT; -1 without */
 	double min_change;         /* compare --min-change PCT: smaller changes are "same"; 0 without */
 	const char *base_exercise; /* compare --base EX and --new EX: one exercise */

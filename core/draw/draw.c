@@ -111,7 +111,7 @@ static void describe(const struct chart *c, const char *kind, char *buf, size_t 
 		failed += !plot_measured(p);
 		bad += plot_measured(p) && caveat(p);
 	}
-	snprintf(buf, len, "%s of %zu points in GB/s%s%s%s. %zu not measured (FAILED, ERROR or skipped), %zu measured "
+	snprintf(buf, len, "%s of %zu points in GB/s%s%s%s. %zu not measured (FAILED, ERROR, skipped or not run), %zu measured "
 		 "but NOISY, THROTTLED or unverified. The table below the chart has every number.", kind, c->npts,
 		 isfinite(c->pl->peak_gbps) ? "; the device's peak is " : "",
 		 isfinite(c->pl->peak_gbps) ? svg_number(peak, sizeof peak, c->pl->peak_gbps) : "",
@@ -186,9 +186,10 @@ static void draw_missing(FILE *out, const struct frame *f, const struct plot_poi
 	data_attrs(out, p);
 	fputc('>', out);
 	point_title(out, p);
-	if (p->state != PLOT_SKIPPED)
+	int fault = p->state != PLOT_SKIPPED && p->state != PLOT_NOT_RUN; /* those two are no fault of the point's */
+	if (fault)
 		svg_cross(out, x, base - 10, 6);
-	fprintf(out, "<g fill=\"%s\">", p->state == PLOT_SKIPPED ? MUTED : "#D55E00");
+	fprintf(out, "<g fill=\"%s\">", fault ? "#D55E00" : MUTED);
 	svg_text_rotated(out, x + 4, base - 22, -90, "start", 12, plot_state_word(p->state));
 	fputs("</g></g>\n", out);
 }

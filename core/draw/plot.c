@@ -85,12 +85,12 @@ static int read_state(const struct where *w, struct plot_point *p)
 {
 	const struct json *v;
 	int rc = want(w, p->row, "status", 1u << JSON_STRING, "a string", &v);
-	for (int s = PLOT_OK; !rc && s <= PLOT_SKIPPED; s++)
+	for (int s = PLOT_OK; !rc && s <= PLOT_NOT_RUN; s++)
 		if (!strcmp(json_string(v), plot_state_word((enum plot_state)s))) {
 			p->state = (enum plot_state)s;
 			return 0;
 		}
-	return rc ? rc : plot_refuse(w, "\"status\": expected ok, unverified, FAILED, ERROR or skipped");
+	return rc ? rc : plot_refuse(w, "\"status\": expected ok, unverified, FAILED, ERROR, skipped or not run");
 }
 
 /* "clocks": null, or an object whose "throttled" counts slowed runs. */
@@ -349,7 +349,7 @@ int plot_measured(const struct plot_point *p)
 
 const char *plot_state_word(enum plot_state s)
 {
-	static const char *const words[] = { "ok", "unverified", "FAILED", "ERROR", "skipped" };
+	static const char *const words[] = { "ok", "unverified", "FAILED", "ERROR", "skipped", "not run" };
 	return words[s];
 }
 

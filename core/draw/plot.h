@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-enum plot_state { PLOT_OK, PLOT_UNVERIFIED, PLOT_FAILED, PLOT_ERROR, PLOT_SKIPPED };
+enum plot_state { PLOT_OK, PLOT_UNVERIFIED, PLOT_FAILED, PLOT_ERROR, PLOT_SKIPPED, PLOT_NOT_RUN };
 
 struct plot_point {
 	const struct json *row;

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Measured by this run: not a point kept from a resumed record, whose
+ * numbers are in its row there, not in the job. */
 static int measured(const struct job *j)
 {
-	return j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED;
+	return !j->kept && (j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED);
 }
 
 /* A measured row whose noise stayed above the limit: NOISY. */
@@ -41,6 +43,7 @@ static const char *status_word(const struct job *j)
 	case OUTCOME_UNVERIFIED: return "unverified";
 	case OUTCOME_WRONG: return "FAILED";
 	case OUTCOME_SKIPPED: return "skipped";
+	case OUTCOME_NOT_RUN: return "not run";
 	default: return "ERROR";
 	}
 }
@@ -170,8 +173,8 @@ static int same_repetitions(const struct report *r, unsigned *warmup, const stru
 	*first = NULL;
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i], *f = *first;
-		if (j->res.outcome == OUTCOME_SKIPPED)
-			continue; /* its repetitions may not be resolved */
+		if (j->res.outcome == OUTCOME_SKIPPED || j->kept)
+			continue; /* its repetitions may not be resolved; or it ran before */
 		if (f && (j->warmup != f->warmup || j->exact_reps != f->exact_reps || (j->exact_reps && j->reps != f->reps)))
 			return 0;
 		*first = j;
@@ -421,52 +424,86 @@ static const char *times_text(const struct report *r, size_t i, char *buf, size_
 	return buf;
 }
 
-static void print_table(const struct report *r, FILE *out)
+/* The columns' widths, from every planned row: fixed before the first
+ * is printed, so rows printed as they come line up. */
+static void table_begin(struct report *r, FILE *out)
 {
-	int namew = 8, paramw = 6, with_host = 0;
+	struct table_layout *t = &r->layout;
 	const struct job *first;
 	unsigned warmup;
 	char name[256], params[512];
-	const char *base = NULL, *ref = NULL;
+	*t = (struct table_layout){ .namew = 8, .paramw = 6, .last = -1 };
+	int same = same_repetitions(r, &warmup, &first) || !first; /* no row to run: nothing to say per row */
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
 		int len = (int)strlen(job_name(j, name, sizeof name));
-		namew = len > namew ? len : namew;
+		t->namew = len > t->namew ? len : t->namew;
 		params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* as table_row shows them */
-		len = (int)strlen(params) + (same_repetitions(r, &warmup, &first) ? 0 : 16);
-		paramw = len > paramw ? len : paramw;
-		with_host |= j->pick.ex->host != NULL;
-		if (sibling(r, j, peers(r, j)->desc->baseline))
-			base = peers(r, j)->desc->baseline;
-		if (sibling(r, j, peers(r, j)->desc->reference))
-			ref = peers(r, j)->desc->reference;
+		len = (int)strlen(params) + (same ? 0 : 16);
+		t->paramw = len > t->paramw ? len : t->paramw;
+		t->with_host |= j->pick.ex->host != NULL;
 	}
 	table_title(r, out);
-	table_header(out, namew, paramw, with_host);
+	table_header(out, t->namew, t->paramw, t->with_host);
+}
+
+/* Is row i the first printed of its sweep? */
+static int starts_sweep(const struct report *r, size_t i)
+{
+	const struct job *j = &r->jobs[i], *prev = r->layout.last >= 0 ? &r->jobs[r->layout.last] : NULL;
+	return j->points > 1 && (!prev || prev->pick.ex != j->pick.ex || prev->point >= j->point);
+}
+
+/* Row i, as its point is done: the cells that compare it with other
+ * rows (speedup, of ref) from the rows done by then. */
+static void table_point(struct report *r, size_t i, FILE *out)
+{
+	const struct job *j = &r->jobs[i];
+	const struct table_layout *t = &r->layout;
+	if (j->kept || j->res.outcome == OUTCOME_NOT_RUN)
+		return;
+	if (starts_sweep(r, i))
+		sweep_header(out, j, r->layout.last >= 0);
+	if (!(j->points > 1 && j->res.outcome == OUTCOME_SKIPPED)) /* a sweep's skipped points are counted below, by reason */
+		table_row(out, r, j, t->namew, t->paramw, t->with_host);
+	r->layout.last = (long)i;
+}
+
+/* The baseline and reference any row was compared with, for the legend. */
+static void compared_with(const struct report *r, const char **base, const char **ref)
+{
+	*base = *ref = NULL;
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
-		if (j->points > 1 && j->point == 0)
-			sweep_header(out, j, i > 0);
-		if (j->points > 1 && j->res.outcome == OUTCOME_SKIPPED)
-			continue; /* a sweep's skipped points are counted below, by reason */
-		table_row(out, r, j, namew, paramw, with_host);
+		if (sibling(r, j, peers(r, j)->desc->baseline))
+			*base = peers(r, j)->desc->baseline;
+		if (sibling(r, j, peers(r, j)->desc->reference))
+			*ref = peers(r, j)->desc->reference;
 	}
+}
+
+static void table_end(const struct report *r, FILE *out)
+{
+	const char *base, *ref;
+	char name[256], params[512];
+	compared_with(r, &base, &ref);
 	clocks_footer(r, out);
 	if (base)
 		fprintf(out, "speedup: %s's time over this row's\n", base);
 	if (ref)
-		fprintf(out, "of ref: this row's speed as a share of %s's\n", ref);
-	if (with_host)
+		fprintf(out, "of ref: this row's speed as a share of %s's (- where it had not run when the row was printed)\n",
+			ref);
+	if (r->layout.with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
 	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
 		any_row(r, noisy) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
 	if (any_row(r, unheld))
 		fprintf(out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
 			     "itself, or --profile): its time includes the host's launch gaps\n");
-	print_metrics_table(r, out, namew);
+	print_metrics_table(r, out, r->layout.namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
-		if (j->res.outcome != OUTCOME_OK && j->res.message[0] && !same_message_before(r, i)) {
+		if (!j->kept && j->res.outcome != OUTCOME_OK && j->res.message[0] && !same_message_before(r, i)) {
 			/* escaped: a plugin's message may quote a user's file (try's compiler log) */
 			fprintf(out, "%s: %s%s: ", job_name(j, name, sizeof name), status_word(j),
 				times_text(r, i, params, sizeof params));
@@ -539,7 +576,7 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 	fputc('\n', out);
 }
 
-static void print_csv(const struct report *r, FILE *out)
+static void csv_begin(const struct report *r, FILE *out)
 {
 	const char **l;
 	size_t nl = metric_labels(r, &l);
@@ -551,8 +588,18 @@ static void print_csv(const struct report *r, FILE *out)
 		emit_csv(out, l[k]);
 	}
 	fputc('\n', out);
-	for (size_t i = 0; i < r->njobs; i++)
-		csv_row(r, &r->jobs[i], l, nl, out);
+	free(l);
+}
+
+/* Row i, or with not_run the rows of the points not run (at the end). */
+static void csv_point(const struct report *r, size_t i, int not_run, FILE *out)
+{
+	const struct job *j = &r->jobs[i];
+	const char **l;
+	if (j->kept || (j->res.outcome == OUTCOME_NOT_RUN) != not_run)
+		return;
+	size_t nl = metric_labels(r, &l);
+	csv_row(r, j, l, nl, out);
 	free(l);
 }
 
@@ -719,6 +766,16 @@ static void json_provenance(const struct report *r, FILE *out)
 	fputs(",\n", out);
 }
 
+/* Row i: as run, or as kept from the record resumed. */
+static void json_row(const struct report *r, size_t i, FILE *out)
+{
+	if (!r->jobs[i].kept) {
+		json_result(r, &r->jobs[i], out);
+		return;
+	}
+	fprintf(out, "    %s", r->jobs[i].kept);
+}
+
 static void print_json(const struct report *r, FILE *out)
 {
 	fprintf(out, "{\n  \"schema\": \"%s\",\n  \"gpulab\": {\"version\": \"%s\", \"revision\": ", REPORT_SCHEMA,
@@ -727,22 +784,60 @@ static void print_json(const struct report *r, FILE *out)
 	fprintf(out, ", \"abi\": \"%d.%d\"},\n", GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
 	json_provenance(r, out);
 	fprintf(out, "  \"cold\": %s,\n  \"batch\": %u,\n  \"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, \"timeout_s\": %g, "
-		"\"min_runs\": %d},\n  \"device\": ", r->cold ? "true" : "false", r->batch > 1 ? r->batch : 1, 100 * r->stop.max_noise, r->stop.min_time_s,
-		r->stop.timeout_s, MIN_SAMPLES);
+		"\"min_runs\": %d},\n  \"interrupted\": %s", r->cold ? "true" : "false", r->batch > 1 ? r->batch : 1,
+		100 * r->stop.max_noise, r->stop.min_time_s, r->stop.timeout_s, MIN_SAMPLES, r->interruption ? "true" : "false");
+	emit_json_string(out, "interruption", r->interruption);
+	fputs(",\n  \"device\": ", out);
 	json_device(r, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {
-		json_result(r, &r->jobs[i], out);
-		fputs(i + 1 < r->njobs ? ",\n" : "\n", out);
+		json_row(r, i, out);
+		fputs(i + 1 < r->njobs || r->nextra ? ",\n" : "\n", out);
+	}
+	for (size_t i = 0; i < r->nextra; i++) {
+		fprintf(out, "    %s", r->extra[i]);
+		fputs(i + 1 < r->nextra ? ",\n" : "\n", out);
 	}
 	fputs("  ]\n}\n", out);
 }
 
+int report_streams(const struct report *r)
+{
+	return r->format != FORMAT_JSON;
+}
+
+void report_begin(struct report *r, FILE *out)
+{
+	if (r->format == FORMAT_CSV)
+		csv_begin(r, out);
+	else if (r->format == FORMAT_TABLE)
+		table_begin(r, out);
+}
+
+void report_point(struct report *r, size_t i, FILE *out)
+{
+	if (r->format == FORMAT_CSV)
+		csv_point(r, i, 0, out);
+	else if (r->format == FORMAT_TABLE)
+		table_point(r, i, out);
+}
+
+void report_end(const struct report *r, FILE *out)
+{
+	if (r->format == FORMAT_CSV)
+		for (size_t i = 0; i < r->njobs; i++)
+			csv_point(r, i, 1, out);
+	else if (r->format == FORMAT_TABLE)
+		table_end(r, out);
+	else
+		print_json(r, out);
+}
+
 void report_print(const struct report *r, FILE *out)
 {
-	switch (r->format) {
-	case FORMAT_CSV: print_csv(r, out); break;
-	case FORMAT_JSON: print_json(r, out); break;
-	default: print_table(r, out); break;
-	}
+	struct report c = *r;
+	report_begin(&c, out);
+	for (size_t i = 0; i < c.njobs; i++)
+		report_point(&c, i, out);
+	report_end(&c, out);
 }

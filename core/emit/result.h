@@ -10,7 +10,17 @@
 
 /* The JSON record's format, documented by docs/record.schema.json; the
  * number changes with any change a reader must know of. */
-#define REPORT_SCHEMA "gpulab-record/1"
+#define REPORT_SCHEMA "gpulab-record/1.1"
+/* What a reader takes: this major, and any minor of it ("gpulab-record/1"
+ * or "gpulab-record/1.N"), since a minor only adds fields. */
+#define REPORT_SCHEMA_MAJOR "gpulab-record/1"
+
+/* Where the table's columns are, fixed before the first row is printed,
+ * and what it has printed so far (report_begin fills it). */
+struct table_layout {
+	int namew, paramw, with_host;
+	long last;                  /* the last row printed; -1 none */
+};
 
 struct report {
 	enum format format;
@@ -23,8 +33,27 @@ struct report {
 	const char *command;        /* the command line, as typed */
 	int samples;                /* JSON: every sample of every row */
 	struct stopping stop;       /* the noise criterion the rows without -r ran to */
+	const char *interruption;   /* why the run stopped before its last point (a
+				     * signal, a lost device); NULL: it did not */
+	char *const *extra;         /* --resume: rows of the record resumed that no
+				     * point of this run is, as JSON text, kept after its own */
+	size_t nextra;
+	struct table_layout layout;
 };
 
+/* The report printed as the run goes: report_begin before any point runs
+ * (the table's title and header, CSV's header), report_point as each is
+ * done (its row, and above the first of a sweep its header; nothing for
+ * a point kept from a resumed record, or not run), report_end after the
+ * last (the table's footers, CSV's rows not run, or the whole JSON). */
+void report_begin(struct report *r, FILE *out);
+void report_point(struct report *r, size_t i, FILE *out);
+void report_end(const struct report *r, FILE *out);
+
+/* All three at once. */
 void report_print(const struct report *r, FILE *out);
+
+/* Does the report's format print rows as they come (not JSON)? */
+int report_streams(const struct report *r);
 
 #endif

@@ -55,6 +55,16 @@ int record_load(struct record *r, char *err, size_t len)
 	return record_take(r, doc, err, len);
 }
 
+int record_schema_known(const char *schema)
+{
+	size_t n = strlen(REPORT_SCHEMA_MAJOR);
+	if (!schema || strncmp(schema, REPORT_SCHEMA_MAJOR, n))
+		return 0;
+	if (!schema[n])
+		return 1;
+	return schema[n] == '.' && schema[n + 1] && strspn(schema + n + 1, "0123456789") == strlen(schema + n + 1);
+}
+
 int record_take(struct record *r, struct json *doc, char *err, size_t len)
 {
 	const char *schema;
@@ -62,8 +72,8 @@ int record_take(struct record *r, struct json *doc, char *err, size_t len)
 	r->doc = doc;
 	schema = json_string(json_get(r->doc, "schema"));
 	results = json_get(r->doc, "results");
-	if (!schema || strcmp(schema, REPORT_SCHEMA) || json_type(results) != JSON_ARRAY) {
-		snprintf(err, len, "%s: not a %s record%s%s (gpulab run --output writes one)", r->path, REPORT_SCHEMA,
+	if (!record_schema_known(schema) || json_type(results) != JSON_ARRAY) {
+		snprintf(err, len, "%s: not a %s record%s%s (gpulab run --output writes one)", r->path, REPORT_SCHEMA_MAJOR,
 			 schema ? ": its schema is " : "", schema ? schema : "");
 		return EXIT_USAGE;
 	}

@@ -38,6 +38,10 @@ struct record {
 int record_load(struct record *r, char *err, size_t len);
 void record_free(struct record *r);
 
+/* Is schema one a reader takes: gpulab-record/1, or a minor of it
+ * (gpulab-record/1.1: fields added)? */
+int record_schema_known(const char *schema);
+
 /* The same for a tree already read (r->path names it in messages); the
  * record owns doc from then on, even on failure. */
 int record_take(struct record *r, struct json *doc, char *err, size_t len);

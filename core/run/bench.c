@@ -1,6 +1,7 @@
 #include "run/bench.h"
 
 #include "exitcode.h"
+#include "run/interrupt.h"
 #include "run/stats.h"
 #include "run/watchdog.h"
 
@@ -46,6 +47,7 @@ static int host_only(const struct job *j)
 
 static int step_failed(struct job *j, int rc, const char *step)
 {
+	j->res.lost |= rc == GPULAB_ELOST; /* the plugin knows its device is gone */
 	return failed(j, exit_for_status(rc), step, host_only(j) ? cudaSuccess : cudaGetLastError());
 }
 
@@ -176,6 +178,10 @@ static int hold_run(struct bench *b, struct job *j, long slot)
 	j->res.timing = TIMING_UNHELD;
 	return 0;
 }
+
+/* measure's answer where a signal stopped the point between two samples
+ * (run/interrupt.h): it is not run, and no later one is. */
+#define HALTED (-2)
 
 /* timed_run's answer where the sample must be taken again: a spin gave
  * up, the run having waited for its held stream.  Once may be a lazily
@@ -333,11 +339,13 @@ static int measure(struct bench *b, struct job *j)
 	if (!host_only(j) && ((ce = cudaEventCreate(&t.start)) != cudaSuccess || (ce = cudaEventCreate(&t.stop)) != cudaSuccess))
 		rc = failed(j, EXIT_CUDA, "cudaEventCreate failed", ce);
 	for (long i = 0; rc == 0 && i < (long)j->warmup; i++)
-		rc = repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
+		rc = interrupt_pending() ? HALTED : repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
 	double t0 = now_ms();
 	enum stop_reason why = STOP_COUNT;
 	while (rc == 0 && !enough(b, j, &t, (now_ms() - t0) / 1e3, &why)) {
-		if (t.n == t.cap && grow(&t))
+		if (interrupt_pending())
+			rc = HALTED;
+		else if (t.n == t.cap && grow(&t))
 			rc = failed(j, EXIT_NOMEM, "out of host memory", cudaSuccess);
 		else
 			rc = repetition(b, j, &t, (long)t.n);
@@ -461,6 +469,30 @@ static void close_streams(struct job *j)
 	j->ctx.stream = NULL;
 }
 
+/* After a failed point: can the device still run anything?  A sticky
+ * error (an illegal address, a trap) stays in the context, and every
+ * call returns it from then on; any other error is returned once. */
+static int context_lost(const struct bench *b, const struct job *j)
+{
+	int lost = 0;
+	for (unsigned i = 0; i < j->ctx.ndevices; i++) {
+		cudaSetDevice(j->devices[i]);
+		cudaDeviceSynchronize();
+		cudaGetLastError();
+		lost |= cudaDeviceSynchronize() != cudaSuccess;
+	}
+	cudaSetDevice(b->dev->ordinal);
+	return lost;
+}
+
+/* A point a signal stopped: not run, whatever it had measured (the
+ * caller says why). */
+static int halted(struct job *j)
+{
+	j->res.outcome = OUTCOME_NOT_RUN;
+	return 0;
+}
+
 int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
@@ -483,6 +515,10 @@ int bench_run(struct bench *b, struct job *j)
 		j->ctx.state = NULL;
 	}
 	nvtxRangePop();
+	if (rc == HALTED)
+		rc = halted(j);
+	else if (rc && rc != EXIT_WRONG && !host_only(j))
+		j->res.lost |= context_lost(b, j);
 	close_streams(j);
 	return rc;
 }

@@ -21,8 +21,11 @@ struct note {
 	double value;
 };
 
-/* SKIPPED: refused in plan, in a run of several exercises; the others ran. */
-enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR, OUTCOME_SKIPPED };
+/* SKIPPED: refused in plan, in a run of several exercises; the others ran.
+ * NOT_RUN: not reached, with why in the message: the run was stopped by
+ * a signal, the device was lost before it, or the record was written
+ * while the run was still going. */
+enum outcome { OUTCOME_OK, OUTCOME_UNVERIFIED, OUTCOME_WRONG, OUTCOME_ERROR, OUTCOME_SKIPPED, OUTCOME_NOT_RUN };
 
 /* Why a point stopped repeating (see struct stopping); stop_reason_name
  * gives the word the reports use. */
@@ -63,6 +66,8 @@ struct result {
 	unsigned nsamples;
 	double noise;                       /* relative standard deviation of the samples */
 	int converged;                      /* stopped with noise <= the limit, or at an exact count */
+	int lost;                           /* the run left the device unusable (a sticky CUDA
+					     * error): no later point can run */
 	enum stop_reason stopped_by;
 	enum timing_mode timing;
 };
@@ -102,6 +107,8 @@ struct job {
 					     * bug); "" none */
 	struct gpulab_ctx ctx;
 	struct result res;
+	const char *kept;                   /* --resume: the point's row in the record resumed,
+					     * as JSON text, kept as it was; NULL: run it */
 };
 
 /* Resolve the parameters of point `point` of the exercise's sweep (0 for

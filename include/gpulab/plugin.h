@@ -71,7 +71,7 @@ extern "C" {
 #endif
 
 #define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
-#define GPULAB_ABI_MINOR 3    /* fields added at the ends of structs, flags */
+#define GPULAB_ABI_MINOR 4    /* fields added at the ends of structs, flags */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -83,8 +83,13 @@ enum gpulab_status {
 	GPULAB_ECUDA = 3,     /* a CUDA call failed */
 	GPULAB_ENOMEM = 4,    /* host memory ran out */
 	/* 2.1 */
-	GPULAB_EINPUT = 5     /* plan: a file the user named cannot be used (a
+	GPULAB_EINPUT = 5,    /* plan: a file the user named cannot be used (a
 			       * kernel that does not compile); a usage error */
+	/* 2.4 */
+	GPULAB_ELOST = 6      /* a CUDA call failed and left the device unusable
+			       * (a sticky error: an illegal address, a trap):
+			       * nothing more can run in this process.  The core
+			       * also finds this itself after GPULAB_ECUDA */
 };
 
 /* Element types; an exercise's `dtypes` is a mask of these. */

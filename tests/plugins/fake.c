@@ -197,6 +197,52 @@ static int run_jittery(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+static int verify_ok(struct gpulab_ctx *ctx);
+static int verify_wrong(struct gpulab_ctx *ctx);
+
+/* Each run sleeps $FAKE_SLEEP_MS (20 by default), as a long kernel keeps
+ * a sweep busy, so a test can interrupt it midway; each point's setup
+ * appends "n=N" to $FAKE_RUNS_LOG, so a test can count the points run. */
+static int setup_sleepy(struct gpulab_ctx *ctx)
+{
+	const char *log = getenv("FAKE_RUNS_LOG");
+	FILE *f = log ? fopen(log, "a") : NULL;
+	if (f) {
+		fprintf(f, "n=%llu\n", (unsigned long long)ctx->n);
+		fclose(f);
+	}
+	return setup(ctx);
+}
+
+static int run_sleepy(struct gpulab_ctx *ctx)
+{
+	const char *ms = getenv("FAKE_SLEEP_MS");
+	long k = ms ? atol(ms) : 20;
+	struct timespec t = { k / 1000, (k % 1000) * 1000000L };
+	(void)ctx;
+	while (nanosleep(&t, &t) != 0)
+		; /* a signal caught: sleep the rest, as a kernel would run on */
+	return GPULAB_OK;
+}
+
+/* At n = 256, what a kernel that traps leaves: a sticky error, the
+ * device unusable (GPULAB_ELOST).  Any other n is fine, so the points
+ * after it would run if the core let them. */
+static int run_loses(struct gpulab_ctx *ctx)
+{
+	if (ctx->n == 256) {
+		ctx->error(ctx, "kernel: unspecified launch failure (a trap)");
+		return GPULAB_ELOST;
+	}
+	return GPULAB_OK;
+}
+
+/* Wrong at n = 256 alone: one failing point in the middle of a sweep. */
+static int verify_wrong_at_256(struct gpulab_ctx *ctx)
+{
+	return ctx->n == 256 ? verify_wrong(ctx) : verify_ok(ctx);
+}
+
 static int run_fails(struct gpulab_ctx *ctx)
 {
 	ctx->error(ctx, "kernel launch: an illegal memory access was encountered");
@@ -324,6 +370,13 @@ static const EXERCISE exercises[] = {
 	  .flags = GPULAB_HOST_ONLY | GPULAB_REPEATS, .teardown = teardown },
 	{ .name = "jittery", .summary = "every other run takes 50 us: never quiet", .dtypes = GPULAB_INT32, .n = 64,
 	  .block = 32, .plan = plan, .setup = setup, .run = run_jittery, .verify = verify_ok, HOST },
+	{ .name = "sleepy", .summary = "each run sleeps FAKE_SLEEP_MS; each point logged to FAKE_RUNS_LOG",
+	  .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 64, .block = 32, .plan = plan, .setup = setup_sleepy,
+	  .run = run_sleepy, .verify = verify_ok, HOST },
+	{ .name = "loses", .summary = "at n 256 the device is lost, as after a trap", .dtypes = GPULAB_INT32, .n = 64,
+	  .block = 32, .plan = plan, .setup = setup, .run = run_loses, .verify = verify_ok, HOST },
+	{ .name = "wrongat", .summary = "wrong at n 256 alone", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
+	  .plan = plan, .setup = setup, .run = run, .verify = verify_wrong_at_256, HOST },
 };
 
 #endif
