@@ -674,10 +674,12 @@ static int have_try(void)
  * in the reduce table, compared with its baseline and reference. */
 START_TEST(try_kernels_are_ranked)
 {
-	const char *files[] = { "plugins/try/templates/reduce.cu", "tests/try/reduce_shfl.cu" };
+	/* the template, the learner's climb, and the atomicAdd idiom under
+	 * finish=device (partials[0] zeroed for it) */
+	const char *files[] = { "plugins/try/templates/reduce.cu", "tests/try/reduce_shfl.cu", "tests/try/reduce_atomic.cu" };
 	if (!have_try())
 		return; /* no NVRTC in this build */
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		char *args[] = { "try", "reduce", (char *)src_path(files[i]), "-t", "float", "-r", "3", "--format", "json", NULL };
 		gpulab_try(args);
 		ck_assert_msg(o.status == 0 && json_valid(o.out), "%s: exit %d\n%s%s", files[i], o.status, o.out, o.err);
@@ -713,6 +715,13 @@ static const struct broken {
 	  "reduce_tail.cu fails the gate at n=1000003 int: sum of 1000003 ints: expected " },
 	{ "tests/try/syntax.cu", NULL, EXIT_USAGE, "syntax.cu does not compile for sm_" },
 	{ "tests/try/oob.cu", NULL, EXIT_CUDA, "oob.cu at n=1 int: " },
+	/* atomicAdd into partials[0] without finish=device: off by the poison,
+	 * and the gate names the likely cause */
+	{ "tests/try/atomic_host.cu", NULL, EXIT_WRONG,
+	  "atomic_host.cu fails the gate at n=1 int: sum of 1 ints: expected " },
+	{ "tests/try/atomic_host.cu", NULL, EXIT_WRONG,
+	  "reproduces); off by exactly -1, the poison past in[n - 1] and in partials until written: a kernel that adds "
+	  "into partials[0] (atomicAdd) declares finish=device, which zeroes partials[0] first" },
 	{ "tests/try/write_past.cu", NULL, EXIT_WRONG,
 	  "write_past.cu fails the gate at n=1 int: partials: wrote outside it, at element 1 of 1 (past the end)" },
 	{ "tests/try/forever.cu", "2", EXIT_WATCHDOG,

@@ -491,7 +491,7 @@ static void table_end(const struct report *r, FILE *out)
 	if (base)
 		fprintf(out, "speedup: %s's time over this row's\n", base);
 	if (ref)
-		fprintf(out, "of ref: this row's speed as a share of %s's (- where it had not run when the row was printed)\n",
+		fprintf(out, "of ref: this row's speed as a share of %s's (- where it has no time at this point)\n",
 			ref);
 	if (r->layout.with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
