@@ -207,7 +207,7 @@ END_TEST
 START_TEST(plugin_messages_are_escaped)
 {
 	configure(try_ini);
-	gpulab("run", "try.gated", "-p", "kernel=quoted\x1b[2J\xe2\x80\xae.cu", "-n", "5", NULL);
+	gpulab("run", "try.gated", "-p", "kernel=quoted\x1b[2J\xe2\x80\xae.cu", "-n", "5", "--wide", NULL); /* the params column */
 	ck_assert_msg(o.status == EXIT_WRONG, "exit %d: %s %s", o.status, o.out, o.err);
 	ck_assert_msg(strstr(o.out, " kernel=quoted\\x1b[2J\\u202e.cu ") /* the row's params */
 		      && strstr(o.out, "\ntry.gated: FAILED: quoted\\x1b[2J\\u202e.cu:1: error: expected a \";\"\n"),
@@ -374,7 +374,7 @@ START_TEST(run_without_gpu)
 		expect_error(EXIT_NODEVICE, "no CUDA device");
 	}
 	/* host-only exercises need no device at all */
-	gpulab("run", "fake.ok", "oldminor.keyed", NULL);
+	gpulab("run", "fake.ok", "oldminor.keyed", "--wide", NULL); /* --wide: the params column */
 	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
 	ck_assert_msg(strstr(o.out, "on the host, no GPU; median of 5 runs after 3 warm-up"), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "oldminor.keyed") && strstr(o.out, "mode=fast depth=3 tile=4x2 offset=0 seed="), "%s", o.out);
@@ -492,7 +492,7 @@ START_TEST(records)
 	text[fread(text, 1, sizeof text - 1, f)] = 0;
 	fclose(f);
 	ck_assert_msg(json_valid(text), "%s", text);
-	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1.1\"") && strstr(text, "\"samples_ms\": [")
+	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1.2\"") && strstr(text, "\"samples_ms\": [")
 		      && strstr(text, "--output"), "%s", text);
 	const char *s1 = strstr(text, "\"samples_ms\": [");
 	int commas = 0;
@@ -511,6 +511,25 @@ START_TEST(records)
 	ck_assert_int_eq(o.status, EXIT_USAGE);
 	ck_assert_msg(count_temporaries(dir) == 0, "a temporary was left in %s", dir);
 	free(dir);
+}
+END_TEST
+
+/* NOISY is the median's interval, not the runs' spread: runs of 0 or
+ * 50 us (jittery) put the median between two modes, and its 95%
+ * interval spans both; under 6 runs there is no interval and no flag. */
+START_TEST(median_interval_flag)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.jittery", "-r", "20", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && strstr(o.out, "\"median_ci_ms\": [")
+		      && strstr(o.out, "\"median_ci_pct\": ") && strstr(o.out, "\"noisy\": true"), "%s", o.out);
+	gpulab("run", "fake.jittery", "-r", "5", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.out, "\"median_ci_ms\"") && strstr(o.out, "\"noisy\": false"), "%s", o.out);
+	gpulab("run", "fake.jittery", "-r", "20", NULL);
+	ck_assert_msg(strstr(o.out, "  ok NOISY\n") && strstr(o.out, "NOISY: the median is uncertain: half its 95% confidence "
+		      "interval is over 1% of it\n"), "%s", o.out);
+	gpulab("run", "fake.jittery", "-r", "5", NULL);
+	ck_assert_msg(strstr(o.out, "      -  ") && strstr(o.out, "  ok\n") && !strstr(o.out, "NOISY"), "%s", o.out);
 }
 END_TEST
 
@@ -675,15 +694,15 @@ START_TEST(choices_are_recorded)
 {
 	char *dir = temp_dir(), *at, a[4200], b[4200];
 	configure("[plugin fake]\nfile = fake.so\n");
-	gpulab("run", "fake.chooser", "-n", "512,4096", "-r", "2", NULL);
+	gpulab("run", "fake.chooser", "-n", "512,4096", "-r", "2", "--wide", NULL); /* the table's notes column */
 	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.chooser: 2 points, ways=auto width=0 lie=no\n")
 		      && strstr(o.out, "  ok  chose ways=one width=8  n=512\n")
 		      && strstr(o.out, "  ok  chose ways=two width=64  n=4096\n"), "exit %d: %s%s", o.status, o.out, o.err);
-	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", NULL);
+	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", "--wide", NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.out, "chose") && strstr(o.out, "  ok  n=4096\n"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "2", "--format", "csv", NULL);
-	ck_assert_msg(strstr(o.out, ",throttled,chosen\n") && strstr(o.out, "\"ways=auto;width=0;lie=no\"")
-		      && strstr(o.out, ",\"ways=two;width=64\"\n"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, ",throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy\n")
+		      && strstr(o.out, "\"ways=auto;width=0;lie=no\"") && strstr(o.out, ",\"ways=two;width=64\",,,,0\n"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "6", "-p", "ways=one", "--samples", "--format", "json", NULL);
 	ck_assert_msg(json_valid(o.out) && strstr(o.out, "\"ways\": \"one\", \"width\": 0, \"lie\": \"no\"}")
 		      && strstr(o.out, "\"chosen\": {\"width\": 64}"), "%s", o.out);
@@ -698,7 +717,7 @@ START_TEST(choices_are_recorded)
 		{ "lie=late", "the exercise chose ways = \"one\": told outside setup() (a plugin's bug)" },
 	};
 	for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
-		gpulab("run", "fake.chooser", "-r", "2", "-p", lies[i][0], NULL);
+		gpulab("run", "fake.chooser", "-r", "2", "-p", lies[i][0], "--wide", NULL); /* a cell after the status */
 		ck_assert_msg(o.status == EXIT_PLUGIN && strstr(o.out, " -  ERROR  ") && strstr(o.out, lies[i][1]),
 			      "%s: exit %d: %s", lies[i][0], o.status, o.out);
 	}
@@ -708,7 +727,7 @@ START_TEST(choices_are_recorded)
 	expect_error(EXIT_PLUGIN, "fake.chooser: the exercise chose ways = \"one\": told outside setup() (a plugin's bug)");
 	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-p", "lie=early", NULL);
 	expect_error(EXIT_PLUGIN, "told outside setup() (a plugin's bug)");
-	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", NULL);
+	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", "--wide", NULL);
 	ck_assert_msg(o.status == EXIT_PLUGIN && occurrences(o.out, "  ERROR  n=") == 2 && strstr(o.out, "fake.ok ")
 		      && strstr(o.out, "fake.chooser: ERROR (2 points): the exercise chose width = \"65\": expected a count "
 				       "from 0 to 64 (e.g. 1024, 2^10 or 1K) (a plugin's bug)"), "exit %d: %s", o.status, o.out);
@@ -886,7 +905,7 @@ START_TEST(batches_of_runs)
 		      "\"message\": \"takes no --batch: each run needs its reset first (it may restore an input the run consumes)\""), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "\"resets\": 6, \"runs\": 33"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
 	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
-	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together; median of 3 "
+	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together\nmedian of 3 "
 		      "samples after"), "%s", o.out);
 	gpulab("run", "fake.ok", "-r", "3", "--format", "json", NULL);
 	ck_assert_msg(strstr(o.out, "\"batch\": 1,") && !strstr(o.out, "--batch"), "%s", o.out);
@@ -954,6 +973,7 @@ int main(void)
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	tcase_add_test(t, batches_of_runs);
+	tcase_add_test(t, median_interval_flag);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

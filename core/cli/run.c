@@ -442,7 +442,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
-			    .stop = o->stop };
+			    .wide = o->wide, .stop = o->stop };
 	mark_pending(jobs, n);
 	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
 	if (!refused)

@@ -322,6 +322,8 @@ static int summarise(struct job *j, struct timing *t, enum stop_reason why)
 	r->nsamples = n;
 	r->noise = noise(t); /* as the stopping rule saw it */
 	r->converged = j->exact_reps || r->noise <= j->stop_noise;
+	if (stats_median_ci(t->gpu, n, STATS_CI_CONF, &r->median_lo, &r->median_hi))
+		r->median_lo = r->median_hi = NAN;
 	r->stopped_by = why;
 	r->gpu_med = gpu.median, r->gpu_min = gpu.min, r->gpu_max = gpu.max;
 	r->host_med = host.median;
