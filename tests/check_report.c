@@ -270,6 +270,26 @@ static const char *edited(const char *dir, const char *name, const char *from, c
 	return write_file(dir, name, out);
 }
 
+/* Two records timed differently (--batch, --cold) are compared with a
+ * warning on stderr, as gpulab compare gives; alike ones without. */
+START_TEST(two_records_timed_differently)
+{
+	char *dir = temp_dir(), path[4200], base[4200];
+	snprintf(path, sizeof path, "%s/c.html", dir);
+	snprintf(base, sizeof base, "%s", sample("h200-reduce-2p24.json"));
+	gpulab("report", base, sample("h200-reduce-2p24.json"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.err, "warning"), "%s", o.err);
+	const char *rec = edited(dir, "batch.json", "\"cold\": false, ", "\"cold\": false, \"batch\": 20, ");
+	gpulab("report", base, rec, "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.err, "gpulab: warning: the records time batches of 1 and 20 runs (--batch): "
+					       "launch gaps count differently\n"), "%s", o.err);
+	rec = edited(dir, "cold.json", "\"cold\": false, ", "\"cold\": true, ");
+	gpulab("report", base, rec, "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.err, "--batch")
+		      && strstr(o.err, "gpulab: warning: one record flushed the L2 cache (--cold) and the other did not\n"), "%s", o.err);
+}
+END_TEST
+
 START_TEST(hostile_names_are_text)
 {
 	char *dir = temp_dir(), path[4200];
@@ -406,6 +426,7 @@ int main(void)
 	tcase_add_test(t, states_cannot_pass_for_good);
 	tcase_add_test(t, blocks_are_grouped_metrics_beside);
 	tcase_add_test(t, two_records_compare);
+	tcase_add_test(t, two_records_timed_differently);
 	tcase_add_test(t, one_chart_as_svg);
 	tcase_add_test(t, hostile_names_are_text);
 	tcase_add_test(t, hostile_records_refused);
