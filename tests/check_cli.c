@@ -701,8 +701,8 @@ START_TEST(choices_are_recorded)
 	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", "--wide", NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.out, "chose") && strstr(o.out, "  ok  n=4096\n"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "2", "--format", "csv", NULL);
-	ck_assert_msg(strstr(o.out, ",throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy\n")
-		      && strstr(o.out, "\"ways=auto;width=0;lie=no\"") && strstr(o.out, ",\"ways=two;width=64\",,,,0\n"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, ",throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch\n")
+		      && strstr(o.out, "\"ways=auto;width=0;lie=no\"") && strstr(o.out, ",\"ways=two;width=64\",,,,0,1\n"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "6", "-p", "ways=one", "--samples", "--format", "json", NULL);
 	ck_assert_msg(json_valid(o.out) && strstr(o.out, "\"ways\": \"one\", \"width\": 0, \"lie\": \"no\"}")
 		      && strstr(o.out, "\"chosen\": {\"width\": 64}"), "%s", o.out);
@@ -891,7 +891,7 @@ END_TEST
 
 /* --batch K: each timed sample is K runs with one reset before them;
  * warm-ups stay single; an exercise whose reset may restore a consumed
- * input is skipped, the others run; the records say so. */
+ * input runs unbatched, the others batched; the table and records say so. */
 START_TEST(batches_of_runs)
 {
 	configure("[plugin fake]\nfile = fake.so\n");
@@ -901,9 +901,19 @@ START_TEST(batches_of_runs)
 		      && strstr(o.out, "\"batch\": 4,") && strstr(o.out, " --batch 4\""), "%s", o.out);
 	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
-	ck_assert_msg(strstr(o.out, "\"exercise\": \"fake.resets\"") && strstr(o.out, "\"status\": \"skipped\", "
-		      "\"message\": \"takes no --batch: each run needs its reset first (it may restore an input the run consumes)\""), "%s", o.out);
-	ck_assert_msg(strstr(o.out, "\"resets\": 6, \"runs\": 33"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
+	/* resets cannot repeat without its reset: it runs unbatched, a reset
+	 * before each of its 3 warm-ups and 3 timed runs, and says so */
+	const char *resets = strstr(o.out, "{\"exercise\": \"fake.resets\""), *repeats = strstr(o.out, "{\"exercise\": \"fake.repeats\"");
+	ck_assert_msg(resets && strstr(resets, "\"batch\": 1, ") < strstr(resets, "\"status\": \"ok\", \"message\": \"\", "
+		      "\"notes\": {\"n\": 64, \"resets\": 6}") && strstr(resets, "-r 3 -w 3\"}"), "%s", o.out);
+	ck_assert_msg(repeats && strstr(repeats, "\"batch\": 10, ") && strstr(repeats, "\"resets\": 6, \"runs\": 33")
+		      && strstr(repeats, " --batch 10\"}"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
+	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", NULL);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, " UNBATCHED") == 1 && strstr(o.out, "\nfake.resets ")
+		      && strstr(strstr(o.out, "\nfake.resets "), "  ok UNBATCHED\n")
+		      && strstr(o.out, "\nUNBATCHED: timed run by run, not in batches of 10: each run needs its reset first"), "%s", o.out);
+	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "csv", NULL);
+	ck_assert_msg(occurrences(o.out, ",0,1\n") == 1 && occurrences(o.out, ",0,10\n") == 2, "%s", o.out); /* noisy, batch */
 	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together\nmedian of 3 "
 		      "samples after"), "%s", o.out);

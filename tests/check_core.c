@@ -398,7 +398,7 @@ START_TEST(report_csv_parses)
 	make_jobs();
 	char *s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 35);
+	ck_assert_int_eq(fields, 36);
 	ck_assert_int_eq(count_lines(s), 4);
 	ck_assert(strstr(s, ",\"FAILED\",") != NULL);
 	ck_assert_msg(strstr(s, "\"reduce.cub\",\"int\",1048576,256,10,2,\"seed=42\",1048576,0,") != NULL, "%s", s);
@@ -611,8 +611,8 @@ START_TEST(report_metrics)
 	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
 	s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 37);
-	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
+	ck_assert_int_eq(fields, 38);
+	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
 	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "counters (CUPTI") && strstr(s, "achieved_occupancy = sm__warps_active"), "%s", s);

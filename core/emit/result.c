@@ -41,6 +41,19 @@ static double interval_pct(const struct job *j)
 	return x->gpu_med > 0 ? 100 * (x->median_hi - x->median_lo) / 2 / x->gpu_med : 0;
 }
 
+/* A row of a --batch run timed run by run: its exercise cannot repeat
+ * without its reset (run/job.h): UNBATCHED. */
+static int unbatched(const struct job *j)
+{
+	return !j->kept && j->unbatched && j->res.outcome != OUTCOME_SKIPPED && j->res.outcome != OUTCOME_NOT_RUN;
+}
+
+/* The runs per timed sample of row j. */
+static unsigned row_batch(const struct report *r, const struct job *j)
+{
+	return j->unbatched || r->batch < 1 ? 1 : r->batch;
+}
+
 /* A measured row whose run could not be held (run/hold.h): UNHELD. */
 static int unheld(const struct job *j)
 {
@@ -354,8 +367,8 @@ static void narrow_row(FILE *out, const struct report *r, const struct job *j, i
 	cell(out, 5, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
 	cell(out, 6, speedup > 0, " %*.2fx", speedup);
 	cell(out, 5, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
-		unheld(j) ? " UNHELD" : "", keys[0] ? "  " : "", keys);
+	fprintf(out, "  %s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "", keys[0] ? "  " : "", keys);
 }
 
 static void table_header(FILE *out, int namew, int paramw, int with_host)
@@ -399,8 +412,9 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
 	/* the choices per row: in a sweep they change where the asked-for
 	 * value, in the block's header, does not */
-	fprintf(out, "  %s%s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
-		unheld(j) ? " UNHELD" : "", chosen[0] ? "  chose " : "", chosen, notes[0] ? "  " : "", notes);
+	fprintf(out, "  %s%s%s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "", chosen[0] ? "  chose " : "", chosen,
+		notes[0] ? "  " : "", notes);
 }
 
 /* Does any row of r say what `is` asks (and so need its legend)? */
@@ -582,6 +596,9 @@ static void table_end(const struct report *r, FILE *out)
 	if (any_row(r, noisy))
 		fprintf(out, "NOISY: the median is uncertain: half its 95%% confidence interval is over %g%% of it\n",
 			100 * STATS_CI_BOUND);
+	if (any_row(r, unbatched))
+		fprintf(out, "UNBATCHED: timed run by run, not in batches of %u: each run needs its reset first (it may\n"
+			     "restore an input the run consumes)\n", r->batch);
 	if (any_row(r, unheld))
 		fprintf(out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
 			     "itself, or --profile): its time includes the host's launch gaps\n");
@@ -610,7 +627,7 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 	notes_text(j, notes, sizeof notes, ';');
 	params_text(j, params, sizeof params, ';');
 	chosen_text(j, chosen, sizeof chosen, ';');
-	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
+	job_command(j, r->cold, row_batch(r, j), rerun, sizeof rerun);
 	emit_csv(out, job_name(j, name, sizeof name));
 	fputc(',', out);
 	emit_csv(out, generic_text(j, GEN_TYPE));
@@ -657,7 +674,7 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 		fprintf(out, ",%.6f,%.6f,%.4f", x->median_lo, x->median_hi, interval_pct(j));
 	else
 		fputs(",,,", out);
-	fprintf(out, ",%d", noisy(j));
+	fprintf(out, ",%d,%u", noisy(j), row_batch(r, j));
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		if (metric_of(j, labels[k], &v, NULL, NULL, 0))
@@ -673,7 +690,7 @@ static void csv_begin(const struct report *r, FILE *out)
 	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,runs,"
 	      "noise_pct,converged,stopped_by,"
 	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled,chosen,"
-	      "median_lo_ms,median_hi_ms,median_ci_pct,noisy", out);
+	      "median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		emit_csv(out, l[k]);
@@ -782,6 +799,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 		fprintf(out, ", \"median_ci_ms\": [%.6g, %.6g], \"median_ci_pct\": %.4f", x->median_lo, x->median_hi,
 			interval_pct(j));
 	fprintf(out, ", \"noisy\": %s", noisy(j) ? "true" : "false");
+	fprintf(out, ", \"batch\": %u", row_batch(r, j));
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
 	emit_json_number(out, "total_ms", m, x->total_med);
 	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
@@ -808,7 +826,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 			fprintf(out, "%s%.6g", i ? ", " : "", x->samples[i]);
 		fputc(']', out);
 	}
-	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
+	job_command(j, r->cold, row_batch(r, j), rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
 	emit_json(out, rerun);
 	fputc('}', out);

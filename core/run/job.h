@@ -94,6 +94,9 @@ struct job {
 	const struct config *cfg;
 	unsigned reps, warmup;
 	int exact_reps;                     /* reps was asked for: take exactly that many */
+	unsigned batch;                     /* runs per timed sample: --batch, or 1 where the exercise
+					     * cannot repeat without its reset (unbatched) */
+	int unbatched;                      /* --batch was asked for and this exercise cannot take it */
 	double stop_noise;                  /* else: the noise it was repeated down to */
 	struct job_param *params;           /* the generic keys it takes, then its own */
 	size_t nparams;
