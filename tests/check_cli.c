@@ -170,7 +170,7 @@ START_TEST(list_shows_good_refuses_bad)
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
 	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.4") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.5") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
@@ -511,6 +511,30 @@ START_TEST(records)
 	ck_assert_int_eq(o.status, EXIT_USAGE);
 	ck_assert_msg(count_temporaries(dir) == 0, "a temporary was left in %s", dir);
 	free(dir);
+}
+END_TEST
+
+/* An exercise that does other work than its baseline (GPULAB_UNLIKE, ABI
+ * 2.5) gets no speedup or share; from a plugin of 2.4 the bit is not read. */
+START_TEST(unlike_rows_not_compared)
+{
+	char row[4096];
+	configure(good_ini);
+	gpulab("run", "fake.ok", "fake.unlike", "oldminor.ok", "oldminor.unlike", "-r", "3", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	static const struct { const char *row, *speedup; } want[] = {
+		{ "{\"exercise\": \"fake.ok\"", "\"speedup\": 1, " },
+		{ "{\"exercise\": \"fake.unlike\"", "\"speedup\": null, " },
+		{ "{\"exercise\": \"oldminor.ok\"", "\"speedup\": 1, " },
+		{ "{\"exercise\": \"oldminor.unlike\"", "\"speedup\": " },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *at = strstr(o.out, want[i].row);
+		ck_assert_msg(at, "no row %s: %s", want[i].row, o.out);
+		snprintf(row, sizeof row, "%.*s", (int)strcspn(at, "\n"), at);
+		ck_assert_msg(strstr(row, want[i].speedup), "%s", row);
+	}
+	ck_assert_msg(!strstr(strstr(o.out, "{\"exercise\": \"oldminor.unlike\""), "\"speedup\": null"), "%s", o.out);
 }
 END_TEST
 
@@ -984,6 +1008,7 @@ int main(void)
 	tcase_add_test(t, reset_before_every_run);
 	tcase_add_test(t, batches_of_runs);
 	tcase_add_test(t, median_interval_flag);
+	tcase_add_test(t, unlike_rows_not_compared);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

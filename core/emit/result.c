@@ -122,12 +122,19 @@ static const struct job *sibling(const struct report *r, const struct job *j, co
 	return NULL;
 }
 
+/* Does j's exercise say it does other work than its baseline and
+ * reference (GPULAB_UNLIKE, read from plugins of ABI 2.5 on)? */
+static int unlike(const struct job *j)
+{
+	return j->pick.plugin->desc->abi_minor >= 5 && (j->pick.ex->flags & GPULAB_UNLIKE);
+}
+
 /* Speedup over the plugin's baseline, and share of its reference's speed;
- * 0 where there is none. */
+ * 0 where there is none, or the work differs (unlike). */
 static void compare(const struct report *r, const struct job *j, double *speedup, double *share)
 {
-	const struct job *b = sibling(r, j, peers(r, j)->desc->baseline);
-	const struct job *f = sibling(r, j, peers(r, j)->desc->reference);
+	const struct job *b = unlike(j) ? NULL : sibling(r, j, peers(r, j)->desc->baseline);
+	const struct job *f = unlike(j) ? NULL : sibling(r, j, peers(r, j)->desc->reference);
 	*speedup = b && measured(j) ? b->res.total_med / j->res.total_med : 0;
 	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
 }
