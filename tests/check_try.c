@@ -16,6 +16,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,43 @@ START_TEST(contract_reads_the_launch)
 	ck_assert_str_eq(defs[2], "-DGPULAB_BLOCK=256");
 	ck_assert_str_eq(defs[3], "-DGPULAB_TILE_X=32");
 	ck_assert_str_eq(defs[4], "-DGPULAB_TILE_Y=32");
+}
+END_TEST
+
+/* A sum off by exactly the poison names the likely cause; any other
+ * wrong sum is left to speak for itself. */
+START_TEST(poison_sum_is_explained)
+{
+	char hint[400];
+	const char *host = " past in[n - 1] and in partials until written: a kernel that adds into partials[0] (atomicAdd) "
+			   "declares finish=device, which zeroes partials[0] first; else each block writes partials[blockIdx.x], "
+			   "and reads stop at in[n - 1]";
+	const char *device = " past in[n - 1]: the kernel reads past the end of in (or adds partials[1] on, which are never zeroed)";
+	char want[400];
+	/* issue 31's learner: atomicAdd into partials[0] without finish=device */
+	ck_assert_int_eq(contract_poison_hint(0, 1, 235, 236, hint, sizeof hint), 1);
+	snprintf(want, sizeof want, "off by exactly -1, the poison%s", host);
+	ck_assert_str_eq(hint, want);
+	ck_assert_int_eq(contract_poison_hint(0, 0, NAN, 236, hint, sizeof hint), 1);
+	snprintf(want, sizeof want, "NaN, the poison%s", host);
+	ck_assert_str_eq(hint, want);
+	ck_assert_int_eq(contract_poison_hint(1, 1, -1, 0, hint, sizeof hint), 1);
+	snprintf(want, sizeof want, "off by exactly -1, the poison%s", device);
+	ck_assert_str_eq(hint, want);
+	ck_assert_int_eq(contract_poison_hint(1, 0, NAN, 2.5, hint, sizeof hint), 1);
+	snprintf(want, sizeof want, "NaN, the poison%s", device);
+	ck_assert_str_eq(hint, want);
+	/* ints wrap at 32 bits: INT_MIN less one is INT_MAX */
+	ck_assert_int_eq(contract_poison_hint(0, 1, 2147483647.0, -2147483648.0, hint, sizeof hint), 1);
+	/* other errors: no hint, and buf untouched */
+	strcpy(hint, "untouched");
+	ck_assert_int_eq(contract_poison_hint(0, 1, 234, 236, hint, sizeof hint), 0);
+	ck_assert_int_eq(contract_poison_hint(0, 1, 237, 236, hint, sizeof hint), 0);
+	ck_assert_int_eq(contract_poison_hint(1, 1, 236, 236, hint, sizeof hint), 0);
+	ck_assert_int_eq(contract_poison_hint(0, 0, 235, 236, hint, sizeof hint), 0);
+	ck_assert_int_eq(contract_poison_hint(0, 0, NAN, NAN, hint, sizeof hint), 0);
+	ck_assert_int_eq(contract_poison_hint(0, 0, INFINITY, 236, hint, sizeof hint), 0);
+	ck_assert_str_eq(hint, "untouched");
 }
 END_TEST
 
@@ -263,6 +301,23 @@ START_TEST(trap_fixture_compiles)
 }
 END_TEST
 
+/* check_gpu's atomicAdd kernels compile, and add into partials[0] with
+ * an atomic, the idiom they stand for: on a GPU one passes under
+ * finish=device and the other fails with the poison's hint. */
+START_TEST(atomic_fixtures_compile)
+{
+	const char *files[] = { "tests/try/reduce_atomic.cu", "tests/try/atomic_host.cu" };
+	setenv("XDG_CACHE_HOME", temp_dir(), 1);
+	for (int i = 0; i < 2; i++) {
+		struct compiled k;
+		ck_assert_int_eq(compile_file(files[i], &k, stderr), COMPILE_OK);
+		ck_assert_msg(strstr(k.image, "red.global.add") || strstr(k.image, "atom.global.add"), "%s: %.400s", files[i],
+			      k.image);
+		compile_free(&k);
+	}
+}
+END_TEST
+
 START_TEST(syntax_error_names_file_and_line)
 {
 	char *log = NULL, want[4300];
@@ -423,6 +478,7 @@ int main(void)
 	TCase *t = tcase_create("try");
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, contract_reads_the_launch);
+	tcase_add_test(t, poison_sum_is_explained);
 	tcase_add_loop_test(t, contract_refuses, 0, sizeof bad_contracts / sizeof bad_contracts[0]);
 	tcase_add_test(t, messages_name_file_and_line);
 	tcase_add_test(t, cache_round_trip_and_corruption);
@@ -430,6 +486,7 @@ int main(void)
 	tcase_add_test(t, template_compiles_and_is_cached);
 	tcase_add_test(t, syntax_error_names_file_and_line);
 	tcase_add_test(t, trap_fixture_compiles);
+	tcase_add_test(t, atomic_fixtures_compile);
 	tcase_add_test(t, gate_cases);
 	tcase_add_test(t, command_refuses_bad_kernels);
 	tcase_add_test(t, templates_print);

@@ -93,7 +93,8 @@ AM_TESTS_ENVIRONMENT += \
 # gpulab try (issue 17) without a GPU: the try plugin's C parts, NVRTC,
 # and the command's refusals; where NVRTC was found.
 EXTRA_DIST += tests/try/syntax.cu tests/try/badsig.cu tests/try/reduce_tail.cu tests/try/reduce_shfl.cu \
-	tests/try/oob.cu tests/try/write_past.cu tests/try/forever.cu tests/try/trap.cu
+	tests/try/oob.cu tests/try/write_past.cu tests/try/forever.cu tests/try/trap.cu \
+	tests/try/reduce_atomic.cu tests/try/atomic_host.cu
 if HAVE_NVRTC
 check_PROGRAMS += tests/check_try
 tests_check_try_SOURCES = tests/check_try.c $(TEST_UTIL) plugins/try/contract.c plugins/try/log.c \
@@ -118,3 +119,6 @@ EXTRA_DIST += tests/browser.sh tests/browser_check.py
 # (docs/hacking.md): read from the source, so it needs no build.
 TESTS += tests/layers.py
 EXTRA_DIST += tests/layers.py
+# The bash completion in bash, against this build's gpulab.
+TESTS += tests/completion.sh
+EXTRA_DIST += tests/completion.sh

@@ -375,14 +375,16 @@ inline bool close_enough(float got, double want, double sum_abs, uint64_t n)
 }
 
 /* Is `got` the sum of the n values of seed `seed`?  Else one line with
- * both, and how to draw the same input again. */
+ * both, how to draw the same input again, and the likely cause where the
+ * caller knows one (`hint`, after "; "). */
 template <typename T>
-int expect_sum(gpulab_ctx *ctx, T got, double want, double sum_abs, uint64_t n, uint64_t seed)
+int expect_sum(gpulab_ctx *ctx, T got, double want, double sum_abs, uint64_t n, uint64_t seed, const char *hint = nullptr)
 {
 	if (close_enough(got, want, sum_abs, n))
 		return GPULAB_OK;
-	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)", n,
-		   std::is_same<T, int>::value ? "ints" : "floats", want, (double)got, seed);
+	ctx->error(ctx, "sum of %" PRIu64 " %s: expected %.17g, got %.17g (-p seed=%" PRIu64 " reproduces)%s%s", n,
+		   std::is_same<T, int>::value ? "ints" : "floats", want, (double)got, seed, hint ? "; " : "",
+		   hint ? hint : "");
 	return GPULAB_WRONG;
 }
 

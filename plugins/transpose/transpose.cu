@@ -2,14 +2,19 @@
  * The transpose plugin: out = in^T for a rows x cols matrix, between two
  * ceilings (cudaMemcpyAsync, and copyRow with the transposes' tiling), by
  * the naive kernels and the shared-memory tiles with and without bank
- * conflicts.  Every kernel is compared with memcpy ("of ref") and with
+ * conflicts; then today's: tiles staged by cp.async in a persistent grid
+ * (staged.cuh) and tiles moved by Hopper's copy engine (tma.cuh).  Every kernel is compared with memcpy ("of ref") and with
  * the theoretical peak; GB/s count bytes read plus written.
  */
 #include "kernels.cuh"
+#include "staged.cuh"
+#include "tma.cuh"
 
 #include <gpulab/lab.cuh>
 
+#include <algorithm>
 #include <cinttypes>
+#include <cstdio>
 #include <vector>
 
 namespace {
@@ -17,14 +22,20 @@ namespace {
 struct dims {
 	unsigned rows, cols;
 	cudaStream_t s;
+	const CUtensorMap *maps; /* tma: the input's and the output's */
+	unsigned grid;           /* staged: the persistent grid */
 };
 
 template <typename T> using launch_fn = void (*)(const T *, T *, const dims &);
+
+enum needs { PLAIN = 0, TMA, PERSISTENT }; /* what setup prepares */
 
 struct variant {
 	bool transposes;          /* false: a copy (memcpy, copy_row) */
 	launch_fn<int> launch_int;
 	launch_fn<float> launch_float;
+	needs setup = PLAIN;
+	const void *kernel[2] = {}; /* PERSISTENT: its kernel for ints, for floats */
 };
 
 template <typename T> launch_fn<T> launcher(const variant *v);
@@ -56,19 +67,48 @@ template <typename T> void smem_pad(const T *in, T *out, const dims &d) { tiles<
 template <typename T> void smem_unroll(const T *in, T *out, const dims &d) { tiles<64, 8, false>(transposeSmem<T, 64, 8, 1, false>, in, out, d); }
 template <typename T> void smem_swizzle(const T *in, T *out, const dims &d) { tiles<64, 8, false>(transposeSmem<T, 64, 8, 0, true>, in, out, d); }
 
+/* The copy engine's tiles: 64 x 64, one block of 128 threads each, the
+ * grid's x along the input's columns or, DOWN, along its rows. */
+template <bool TRANSPOSE, bool DOWN> void tma_tiles(const dims &d)
+{
+	unsigned across = (unsigned)lab::div_up(d.cols, tma::TILE), down = (unsigned)lab::div_up(d.rows, tma::TILE);
+	dim3 grid = DOWN ? dim3(down, across) : dim3(across, down);
+	tma::transposeTma<TRANSPOSE, DOWN><<<grid, tma::THREADS, tma::SMEM, d.s>>>(d.maps[0], d.maps[1]);
+}
+template <typename T> void tma_copy(const T *, T *, const dims &d) { tma_tiles<false, false>(d); }
+template <typename T> void tma_rows(const T *, T *, const dims &d) { tma_tiles<true, false>(d); }
+template <typename T> void tma_down(const T *, T *, const dims &d) { tma_tiles<true, true>(d); }
+
+template <typename T, bool ASYNC> void staged_tiles(const T *in, T *out, const dims &d)
+{
+	staged::transposeStaged<T, 64, 8, ASYNC><<<d.grid, dim3(32, 8), 0, d.s>>>(in, out, d.rows, d.cols);
+}
+template <typename T> void smem_staged(const T *in, T *out, const dims &d) { staged_tiles<T, false>(in, out, d); }
+template <typename T> void smem_async(const T *in, T *out, const dims &d) { staged_tiles<T, true>(in, out, d); }
+
 #define BOTH(f) f<int>, f<float>
 const variant v_memcpy = { false, BOTH(memcpy_d2d) }, v_copy_row = { false, BOTH(copy_row) },
 	      v_naive_row = { true, BOTH(naive_row) }, v_naive_col = { true, BOTH(naive_col) },
 	      v_smem = { true, BOTH(smem) }, v_smem_pad = { true, BOTH(smem_pad) },
-	      v_smem_unroll = { true, BOTH(smem_unroll) }, v_smem_swizzle = { true, BOTH(smem_swizzle) };
+	      v_smem_unroll = { true, BOTH(smem_unroll) }, v_smem_swizzle = { true, BOTH(smem_swizzle) },
+	      v_smem_staged = { true, BOTH(smem_staged), PERSISTENT,
+				{ (const void *)staged::transposeStaged<int, 64, 8, false>,
+				  (const void *)staged::transposeStaged<float, 64, 8, false> } },
+	      v_smem_async = { true, BOTH(smem_async), PERSISTENT,
+			       { (const void *)staged::transposeStaged<int, 64, 8, true>,
+				 (const void *)staged::transposeStaged<float, 64, 8, true> } },
+	      v_tma_copy = { false, BOTH(tma_copy), TMA }, v_tma_rows = { true, BOTH(tma_rows), TMA },
+	      v_tma = { true, BOTH(tma_down), TMA };
 
 struct opts {
-	uint64_t rows, cols, seed;
+	uint64_t rows, cols, seed, per_sm;
 };
 
 struct state : lab::state {
 	void *in = nullptr, *out = nullptr;
 	std::vector<unsigned char> host_in;  /* the input, to check against */
+	CUtensorMap maps[2];                 /* tma */
+	unsigned grid = 0;                   /* staged */
 };
 
 const variant *of(const gpulab_ctx *ctx) { return static_cast<const variant *>(ctx->data); }
@@ -82,11 +122,93 @@ int plan(gpulab_ctx *ctx)
 		ctx->error(ctx, "matrix %" PRIu64 "x%" PRIu64 ": fewer than 2^32 elements", o.rows, o.cols);
 		return GPULAB_EPARAM;
 	}
+	if (of(ctx)->setup == TMA && (o.rows % 4 || o.cols % 4)) {
+		ctx->error(ctx, "%" PRIu64 "x%" PRIu64 ": the Tensor Memory Accelerator needs rows that start on 16 bytes, so "
+			   "rows and cols must be multiples of 4", o.rows, o.cols);
+		return GPULAB_EPARAM;
+	}
 	ctx->elements = o.rows * o.cols;
 	size_t e = ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float);
 	ctx->bytes_read = ctx->bytes_written = ctx->elements * e;
 	ctx->device_bytes = 2 * ctx->elements * e;
 	return GPULAB_OK;
+}
+
+/* A tensor map of a height x width row-major matrix of 4-byte elements
+ * at p, in boxes of tma::TILE rows of tma::BOX, swizzled 128 bytes. */
+int encode_map(gpulab_ctx *ctx, PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *m, CUtensorMapDataType type,
+	       void *p, uint64_t height, uint64_t width)
+{
+	cuuint64_t sides[2] = { width, height }, pitch[1] = { width * 4 };
+	cuuint32_t box[2] = { tma::BOX, tma::TILE }, step[2] = { 1, 1 };
+	CUresult r = encode(m, type, 2, p, sides, pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
+			    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS) {
+		ctx->error(ctx, "cuTensorMapEncodeTiled of a %" PRIu64 "x%" PRIu64 " matrix: CUresult %d", height, width, (int)r);
+		return GPULAB_ECUDA;
+	}
+	return GPULAB_OK;
+}
+
+/* tma: a GPU with the copy engine, this build's code for it, and the
+ * tensor maps of the input and the output.  cuTensorMapEncodeTiled is
+ * the driver's: the runtime hands us its address, so the plugin does not
+ * link libcuda. */
+int prepare_tma(gpulab_ctx *ctx, state *s, CUtensorMapDataType type, bool transposed)
+{
+	int dev, major, minor;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+	if (major < 9) {
+		ctx->error(ctx, "needs the Tensor Memory Accelerator (sm_90 or later); this GPU is sm_%d%d", major, minor);
+		return GPULAB_EPARAM;
+	}
+	cudaFuncAttributes a;
+	LAB_TRY(ctx, cudaFuncGetAttributes(&a, tma::transposeTma<true, true>));
+	if (a.ptxVersion < 90) {
+		ctx->error(ctx, "this build has no sm_90 code for it (configure --with-cuda-arch with 90 or later)");
+		return GPULAB_EPARAM;
+	}
+	void *fn = nullptr;
+	cudaDriverEntryPointQueryResult found;
+	LAB_TRY(ctx, cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+	if (found != cudaDriverEntryPointSuccess || !fn) {
+		ctx->error(ctx, "the CUDA driver has no cuTensorMapEncodeTiled");
+		return GPULAB_ECUDA;
+	}
+	auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+	const opts &o = dims_of(ctx);
+	int rc = encode_map(ctx, encode, &s->maps[0], type, s->in, o.rows, o.cols);
+	if (rc)
+		return rc;
+	return transposed ? encode_map(ctx, encode, &s->maps[1], type, s->out, o.cols, o.rows)
+			  : encode_map(ctx, encode, &s->maps[1], type, s->out, o.rows, o.cols);
+}
+
+/* staged: -p per_sm blocks on each SM (0: as many as fit, and the
+ * record says how many that was), and no more blocks than tiles. */
+int prepare_staged(gpulab_ctx *ctx, state *s, const void *kernel)
+{
+	const opts &o = dims_of(ctx);
+	int dev, sms, fit = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, 32 * 8, 0));
+	if (o.per_sm > (uint64_t)fit) {
+		ctx->error(ctx, "per_sm=%" PRIu64 ": at most %d of its blocks fit an SM of this GPU", o.per_sm, fit);
+		return GPULAB_EPARAM;
+	}
+	uint64_t per_sm = o.per_sm ? o.per_sm : (uint64_t)fit, tiles = lab::div_up(o.rows, 64) * lab::div_up(o.cols, 64);
+	s->grid = (unsigned)std::min<uint64_t>(per_sm * (uint64_t)sms, tiles);
+	char chosen[24];
+	std::snprintf(chosen, sizeof chosen, "%" PRIu64, per_sm);
+	return ctx->chose(ctx, "per_sm", chosen);
+}
+
+template <typename T> CUtensorMapDataType tma_type()
+{
+	return std::is_same_v<T, int> ? CU_TENSOR_MAP_DATA_TYPE_INT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 }
 
 template <typename T>
@@ -101,7 +223,14 @@ int setup_t(gpulab_ctx *ctx)
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->out, n)))
 		return rc;
 	LAB_TRY(ctx, cudaMemcpy(s->in, s->host_in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-	return GPULAB_OK;
+	switch (of(ctx)->setup) {
+	case TMA:
+		return prepare_tma(ctx, s, tma_type<T>(), of(ctx)->transposes);
+	case PERSISTENT:
+		return prepare_staged(ctx, s, of(ctx)->kernel[std::is_same_v<T, float>]);
+	default:
+		return GPULAB_OK;
+	}
 }
 
 /* Poison the output before every run, so stale data cannot pass. */
@@ -116,7 +245,8 @@ int run_t(gpulab_ctx *ctx)
 {
 	state *s = lab::state_of<state>(ctx);
 	const opts &o = dims_of(ctx);
-	launcher<T>(of(ctx))((const T *)s->in, (T *)s->out, dims{ (unsigned)o.rows, (unsigned)o.cols, lab::stream(ctx) });
+	launcher<T>(of(ctx))((const T *)s->in, (T *)s->out,
+			     dims{ (unsigned)o.rows, (unsigned)o.cols, lab::stream(ctx), s->maps, s->grid });
 	LAB_LAUNCHED(ctx);
 	return GPULAB_OK;
 }
@@ -140,16 +270,25 @@ const gpulab_param params[] = {
 	LAB_SEED(opts, seed),
 	{ nullptr }
 };
-
+/* The persistent exercises: also how many of their blocks share an SM. */
+const gpulab_param staged_params[] = {
+	SIDE(rows, "rows of the input matrix"),
+	SIDE(cols, "columns of the input matrix"),
+	LAB_SEED(opts, seed),
+	{ .key = "per_sm", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, per_sm), .def = "0",
+	  .help = "blocks on each SM; 0: as many as fit", .min = 0, .max = 32 },
+	{ nullptr }
+};
 /* --metrics default: coalescing in global memory, conflicts in shared. */
 const char lesson_metrics[] = "gld_transactions_per_request,gst_transactions_per_request,shared_load_transactions_per_request,shared_store_transactions_per_request,shared_ld_bank_conflict,shared_st_bank_conflict";
 
 /* Every transpose takes both types, its size from rows and cols (no -n)
  * and no block size: the tiling is part of each kernel. */
-#define TRANSPOSE(v) \
-	.dtypes = GPULAB_FLOAT32 | GPULAB_INT32, .params = params, .params_size = sizeof(opts), .plan = plan, \
+#define TRANSPOSE_WITH(v, p) \
+	.dtypes = GPULAB_FLOAT32 | GPULAB_INT32, .params = p, .params_size = sizeof(opts), .plan = plan, \
 	.setup = LAB_TYPED(setup_t), .reset = LAB_TYPED(reset_t), .run = LAB_TYPED(run_t), .verify = LAB_TYPED(verify_t), \
 	.teardown = lab::teardown<state>, .data = &v, .metrics = lesson_metrics, .flags = GPULAB_REPEATS
+#define TRANSPOSE(v) TRANSPOSE_WITH(v, params)
 
 const gpulab_exercise exercises[] = {
 	{ .name = "memcpy", .summary = "ceiling: cudaMemcpyAsync device to device, the hardware's copy rate", TRANSPOSE(v_memcpy) },
@@ -163,6 +302,16 @@ const gpulab_exercise exercises[] = {
 	{ .name = "smem_unroll", .summary = "padded 64x64 tile, 32x8 threads each moving 16 elements", TRANSPOSE(v_smem_unroll) },
 	{ .name = "smem_swizzle", .summary = "smem_unroll without padding: element (r, c) at tile[r][c ^ (r % 32)]",
 	  TRANSPOSE(v_smem_swizzle) },
+	{ .name = "smem_staged", .summary = "smem_swizzle in a persistent grid: load a tile, sync, store it, the next",
+	  TRANSPOSE_WITH(v_smem_staged, staged_params) },
+	{ .name = "smem_async", .summary = "smem_staged double-buffered: cp.async loads the next tile while this one is stored",
+	  TRANSPOSE_WITH(v_smem_async, staged_params) },
+	{ .name = "tma_copy", .summary = "ceiling: the copy engine's 64x64 tiles loaded and stored back, no transpose; sm_90 on",
+	  TRANSPOSE(v_tma_copy) },
+	{ .name = "tma_rows", .summary = "the copy engine moves 64x64 tiles (cp.async.bulk.tensor, 128-byte swizzle), grid along rows",
+	  TRANSPOSE(v_tma_rows) },
+	{ .name = "tma", .summary = "tma_rows with the grid down the columns: the writes of neighbouring blocks meet; sm_90 on",
+	  TRANSPOSE(v_tma) },
 };
 
 const gpulab_plugin plugin = {

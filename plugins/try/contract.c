@@ -1,5 +1,6 @@
 #include "contract.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,4 +156,19 @@ void contract_defines(const struct contract *c, char defs[CONTRACT_NDEFS][48])
 	snprintf(defs[2], 48, "-DGPULAB_BLOCK=%u", c->block_x * c->block_y);
 	snprintf(defs[3], 48, "-DGPULAB_TILE_X=%u", c->tile_x);
 	snprintf(defs[4], 48, "-DGPULAB_TILE_Y=%u", c->tile_y);
+}
+
+int contract_poison_hint(int finish_device, int is_int, double got, double want, char *buf, size_t len)
+{
+	if (is_int ? (uint32_t)(int64_t)got != (uint32_t)(int64_t)want - 1u : !isnan(got) || isnan(want))
+		return 0;
+	const char *what = is_int ? "off by exactly -1, the poison" : "NaN, the poison";
+	if (finish_device)
+		snprintf(buf, len, "%s past in[n - 1]: the kernel reads past the end of in (or adds partials[1] on, "
+			 "which are never zeroed)", what);
+	else
+		snprintf(buf, len, "%s past in[n - 1] and in partials until written: a kernel that adds into "
+			 "partials[0] (atomicAdd) declares finish=device, which zeroes partials[0] first; else each block "
+			 "writes partials[blockIdx.x], and reads stop at in[n - 1]", what);
+	return 1;
 }

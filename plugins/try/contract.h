@@ -15,7 +15,11 @@
  *   grid=persistent  as many blocks as are resident on the GPU at once,
  *                    at most one per tile: the kernel loops over the data
  *   finish=host      (reduce) the host adds the per-block sums (default)
- *   finish=device    (reduce) the kernel leaves the whole sum in partials[0]
+ *   finish=device    (reduce) the kernel leaves the whole sum in partials[0],
+ *                    which is zeroed before each run (inside the timed
+ *                    run, as a real caller pays for it), so blocks may
+ *                    atomicAdd their sums into it; the other elements
+ *                    keep the poison of every output
  *
  * Plain C, no CUDA: the CPU tests and the fuzzer read it as the plugin
  * does.
@@ -51,6 +55,12 @@ int contract_parse(const char *src, size_t len, struct contract *c, char *err, s
  * "-DNAME=VALUE" into its own defs[i]. */
 #define CONTRACT_NDEFS 5
 void contract_defines(const struct contract *c, char defs[CONTRACT_NDEFS][48]);
+
+/* A reduction's wrong sum explained, when it is off by exactly the
+ * poison (-1 for ints, NaN for floats) that lies past in[n - 1] and in
+ * every element of partials the kernel does not write: the likely cause
+ * into buf, and 1; else 0.  finish_device is the contract's finish. */
+int contract_poison_hint(int finish_device, int is_int, double got, double want, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -292,7 +292,9 @@ int setup_t(gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-/* The output poisoned, so an element never written cannot pass. */
+/* The output poisoned, so an element never written cannot pass.  Under
+ * finish=device run() then zeroes partials[0], the one element the
+ * kernel adds into. */
 int reset(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
@@ -308,6 +310,8 @@ int run(gpulab_ctx *ctx)
 	void *reduce_args[] = { &s->in, &s->out, &n }, *transpose_args[] = { &s->in, &s->out, &y, &x },
 	     *sum_args[] = { &s->in, &s->in2, &s->out, &x, &y };
 	void **args = of(ctx) == &c_reduce ? reduce_args : of(ctx) == &c_transpose ? transpose_args : sum_args;
+	if (of(ctx) == &c_reduce && s->finish_device) /* the sum starts at 0, inside the timed run */
+		LAB_TRY(ctx, cudaMemsetAsync(s->out, 0, elem(ctx), q));
 	LAB_TRY(ctx, cudaLaunchKernel((const void *)s->fn, s->grid, s->block, args, 0, q));
 	if (of(ctx) == &c_reduce)
 		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->out, (s->finish_device ? 1 : s->grid.x) * elem(ctx),
@@ -357,8 +361,12 @@ int verify_t(gpulab_ctx *ctx)
 	int rc = check_buffers<T>(ctx, s);
 	if (rc != GPULAB_OK)
 		return rc;
-	if (of(ctx) == &c_reduce)
-		return lab::expect_sum(ctx, (T)s->sum, s->want_sum, s->sum_abs, ctx->elements, o.seed);
+	if (of(ctx) == &c_reduce) {
+		char hint[400];
+		bool explained = contract_poison_hint(s->finish_device, std::is_same<T, int>::value, s->sum, s->want_sum, hint,
+						      sizeof hint);
+		return lab::expect_sum(ctx, (T)s->sum, s->want_sum, s->sum_abs, ctx->elements, o.seed, explained ? hint : nullptr);
+	}
 	if (of(ctx) == &c_transpose)
 		return lab::expect_moved(ctx, (const T *)s->out, reinterpret_cast<const T *>(s->host_in.data()), o.y, o.x, true);
 	std::vector<int> got;

@@ -15,7 +15,11 @@
 // - Each block writes its sum to partials[blockIdx.x], and gpulab adds the
 //   blocks' sums on the host (timed apart, as host ms), as the book does.
 //   With finish=device the kernel leaves the whole sum in partials[0]
-//   instead, and the other elements are not read.
+//   instead, and the other elements are not read.  partials[0] then
+//   starts at 0 (gpulab zeroes it inside the timed run, as any caller
+//   pays for it), so each block may atomicAdd its sum into it.  Every
+//   element you do not write holds poison (-1, NaN): a sum off by
+//   exactly that has added one, and the gate says so.
 // - The launch is declared on the `gpulab:` line below:
 //     block=N         threads per block (at most 1024)
 //     per_thread=P    elements each thread covers: the grid is
