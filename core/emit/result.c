@@ -130,11 +130,14 @@ static int unlike(const struct job *j)
 }
 
 /* Speedup over the plugin's baseline, and share of its reference's speed;
- * 0 where there is none, or the work differs (unlike). */
+ * 0 where there is none, the work differs (unlike), or the timing does
+ * (one row batched, the other UNBATCHED: launch gaps count in one only). */
 static void compare(const struct report *r, const struct job *j, double *speedup, double *share)
 {
 	const struct job *b = unlike(j) ? NULL : sibling(r, j, peers(r, j)->desc->baseline);
 	const struct job *f = unlike(j) ? NULL : sibling(r, j, peers(r, j)->desc->reference);
+	b = b && b->unbatched == j->unbatched ? b : NULL;
+	f = f && f->unbatched == j->unbatched ? f : NULL;
 	*speedup = b && measured(j) ? b->res.total_med / j->res.total_med : 0;
 	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
 }
