@@ -29,7 +29,7 @@ class Dom(HTMLParser):
         self.stack = []
 
     def handle_starttag(self, tag, attrs):
-        e = {"tag": tag, "attrs": dict(attrs), "text": ""}
+        e = {"tag": tag, "attrs": dict(attrs), "text": "", "parent": self.stack[-1] if self.stack else None}
         self.elements.append(e)
         self.stack.append(e)
 
@@ -98,6 +98,31 @@ def dom_sweep(dom, records):
     ticks = [e["text"] for e in dom.find("text") if e["text"].startswith("2^")]
     check(ticks[:1] == ["2^16"] and ticks[-1:] == ["2^28"], f"x ticks {ticks}")
     check(any("GB/s" == e["text"] for e in dom.find("text")), "no y label GB/s")
+    words = [e for e in dom.find("text") if inside(e, "g", "point")]
+    check(not words, f"{len(words)} words over the sweep's points")
+
+
+def inside(e, tag, cls):
+    """Is e within a <tag class=cls>?"""
+    p = e["parent"]
+    while p is not None and not (p["tag"] == tag and p["attrs"].get("class") == cls):
+        p = p["parent"]
+    return p is not None
+
+
+def bar_labels(dom):
+    """The x of each label under the comparison's bars (rotated by x_label)."""
+    return [float(e["attrs"]["x"]) for e in dom.find("text")
+            if "rotate(-40" in e["attrs"].get("transform", "") and inside(e, "section", "comparison")]
+
+
+def labels_apart(dom):
+    """Rotated labels closer than 18 px run into each other: an unreadable band."""
+    xs = sorted(bar_labels(dom))
+    gaps = [b - a for a, b in zip(xs, xs[1:])]
+    check(not gaps or min(gaps) >= 18, f"labels under the bars {min(gaps) if gaps else 0:.1f} px apart")
+    check(all(" n=" not in e["text"] for e in dom.find("text") if inside(e, "section", "comparison")),
+          "a point's parameters under a bar")
 
 
 def dom_compare(dom, records):
@@ -105,6 +130,19 @@ def dom_compare(dom, records):
     check(len(ratios) == 19, f"{len(ratios)} ratios, not 19")
     verdicts = {e["attrs"]["data-exercise"]: e["attrs"]["data-verdict"] for e in ratios}
     check(verdicts.get("reduce.unroll8") == "faster" and verdicts.get("reduce.best") == "slower", f"{verdicts}")
+    check(len(bar_labels(dom)) == 19, f"{len(bar_labels(dom))} labels under 19 bars of 19 exercises")
+    labels_apart(dom)
+
+
+def dom_compare_many(dom, records):
+    """A sweep against itself: many points of few exercises, a label per exercise."""
+    _, gbps = numbers(records[0])
+    ratios = dom.find("g", **{"class": "ratio"})
+    check(len(ratios) == len(gbps), f"{len(ratios)} ratios, not {len(gbps)}")
+    names = set(e["attrs"]["data-exercise"] for e in ratios)
+    check(0 < len(bar_labels(dom)) <= len(names), f"{len(bar_labels(dom))} labels for {len(names)} exercises")
+    check(len(dom.find("line", **{"class": "group"})) == len(names) - 1, "no line between the exercises' bars")
+    labels_apart(dom)
 
 
 def dom_hostile(dom, records):
@@ -119,7 +157,8 @@ def dom(path, kind, records):
     with open(path, encoding="utf-8") as f:
         parser.feed(f.read())
     dom_common(parser)
-    {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "hostile": dom_hostile}[kind](parser, records)
+    {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "compare_many": dom_compare_many,
+     "hostile": dom_hostile}[kind](parser, records)
 
 
 def netlog(path):

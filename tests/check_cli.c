@@ -170,7 +170,7 @@ START_TEST(list_shows_good_refuses_bad)
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
 	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.4") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.5") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
@@ -207,7 +207,7 @@ END_TEST
 START_TEST(plugin_messages_are_escaped)
 {
 	configure(try_ini);
-	gpulab("run", "try.gated", "-p", "kernel=quoted\x1b[2J\xe2\x80\xae.cu", "-n", "5", NULL);
+	gpulab("run", "try.gated", "-p", "kernel=quoted\x1b[2J\xe2\x80\xae.cu", "-n", "5", "--wide", NULL); /* the params column */
 	ck_assert_msg(o.status == EXIT_WRONG, "exit %d: %s %s", o.status, o.out, o.err);
 	ck_assert_msg(strstr(o.out, " kernel=quoted\\x1b[2J\\u202e.cu ") /* the row's params */
 		      && strstr(o.out, "\ntry.gated: FAILED: quoted\\x1b[2J\\u202e.cu:1: error: expected a \";\"\n"),
@@ -374,7 +374,7 @@ START_TEST(run_without_gpu)
 		expect_error(EXIT_NODEVICE, "no CUDA device");
 	}
 	/* host-only exercises need no device at all */
-	gpulab("run", "fake.ok", "oldminor.keyed", NULL);
+	gpulab("run", "fake.ok", "oldminor.keyed", "--wide", NULL); /* --wide: the params column */
 	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
 	ck_assert_msg(strstr(o.out, "on the host, no GPU; median of 5 runs after 3 warm-up"), "%s", o.out);
 	ck_assert_msg(strstr(o.out, "oldminor.keyed") && strstr(o.out, "mode=fast depth=3 tile=4x2 offset=0 seed="), "%s", o.out);
@@ -492,7 +492,7 @@ START_TEST(records)
 	text[fread(text, 1, sizeof text - 1, f)] = 0;
 	fclose(f);
 	ck_assert_msg(json_valid(text), "%s", text);
-	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1.1\"") && strstr(text, "\"samples_ms\": [")
+	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1.2\"") && strstr(text, "\"samples_ms\": [")
 		      && strstr(text, "--output"), "%s", text);
 	const char *s1 = strstr(text, "\"samples_ms\": [");
 	int commas = 0;
@@ -511,6 +511,49 @@ START_TEST(records)
 	ck_assert_int_eq(o.status, EXIT_USAGE);
 	ck_assert_msg(count_temporaries(dir) == 0, "a temporary was left in %s", dir);
 	free(dir);
+}
+END_TEST
+
+/* An exercise that does other work than its baseline (GPULAB_UNLIKE, ABI
+ * 2.5) gets no speedup or share; from a plugin of 2.4 the bit is not read. */
+START_TEST(unlike_rows_not_compared)
+{
+	char row[4096];
+	configure(good_ini);
+	gpulab("run", "fake.ok", "fake.unlike", "oldminor.ok", "oldminor.unlike", "-r", "3", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
+	static const struct { const char *row, *speedup; } want[] = {
+		{ "{\"exercise\": \"fake.ok\"", "\"speedup\": 1, " },
+		{ "{\"exercise\": \"fake.unlike\"", "\"speedup\": null, " },
+		{ "{\"exercise\": \"oldminor.ok\"", "\"speedup\": 1, " },
+		{ "{\"exercise\": \"oldminor.unlike\"", "\"speedup\": " },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *at = strstr(o.out, want[i].row);
+		ck_assert_msg(at, "no row %s: %s", want[i].row, o.out);
+		snprintf(row, sizeof row, "%.*s", (int)strcspn(at, "\n"), at);
+		ck_assert_msg(strstr(row, want[i].speedup), "%s", row);
+	}
+	ck_assert_msg(!strstr(strstr(o.out, "{\"exercise\": \"oldminor.unlike\""), "\"speedup\": null"), "%s", o.out);
+}
+END_TEST
+
+/* NOISY is the median's interval, not the runs' spread: runs of 0 or
+ * 50 us (jittery) put the median between two modes, and its 95%
+ * interval spans both; under 6 runs there is no interval and no flag. */
+START_TEST(median_interval_flag)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.jittery", "-r", "20", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && json_valid(o.out) && strstr(o.out, "\"median_ci_ms\": [")
+		      && strstr(o.out, "\"median_ci_pct\": ") && strstr(o.out, "\"noisy\": true"), "%s", o.out);
+	gpulab("run", "fake.jittery", "-r", "5", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.out, "\"median_ci_ms\"") && strstr(o.out, "\"noisy\": false"), "%s", o.out);
+	gpulab("run", "fake.jittery", "-r", "20", NULL);
+	ck_assert_msg(strstr(o.out, "  ok NOISY\n") && strstr(o.out, "NOISY: the median is uncertain: half its 95% confidence "
+		      "interval is over 1% of it\n"), "%s", o.out);
+	gpulab("run", "fake.jittery", "-r", "5", NULL);
+	ck_assert_msg(strstr(o.out, "      -  ") && strstr(o.out, "  ok\n") && !strstr(o.out, "NOISY"), "%s", o.out);
 }
 END_TEST
 
@@ -675,15 +718,15 @@ START_TEST(choices_are_recorded)
 {
 	char *dir = temp_dir(), *at, a[4200], b[4200];
 	configure("[plugin fake]\nfile = fake.so\n");
-	gpulab("run", "fake.chooser", "-n", "512,4096", "-r", "2", NULL);
+	gpulab("run", "fake.chooser", "-n", "512,4096", "-r", "2", "--wide", NULL); /* the table's notes column */
 	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.chooser: 2 points, ways=auto width=0 lie=no\n")
 		      && strstr(o.out, "  ok  chose ways=one width=8  n=512\n")
 		      && strstr(o.out, "  ok  chose ways=two width=64  n=4096\n"), "exit %d: %s%s", o.status, o.out, o.err);
-	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", NULL);
+	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", "--wide", NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.out, "chose") && strstr(o.out, "  ok  n=4096\n"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "2", "--format", "csv", NULL);
-	ck_assert_msg(strstr(o.out, ",throttled,chosen\n") && strstr(o.out, "\"ways=auto;width=0;lie=no\"")
-		      && strstr(o.out, ",\"ways=two;width=64\"\n"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, ",throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch\n")
+		      && strstr(o.out, "\"ways=auto;width=0;lie=no\"") && strstr(o.out, ",\"ways=two;width=64\",,,,0,1\n"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "6", "-p", "ways=one", "--samples", "--format", "json", NULL);
 	ck_assert_msg(json_valid(o.out) && strstr(o.out, "\"ways\": \"one\", \"width\": 0, \"lie\": \"no\"}")
 		      && strstr(o.out, "\"chosen\": {\"width\": 64}"), "%s", o.out);
@@ -698,7 +741,7 @@ START_TEST(choices_are_recorded)
 		{ "lie=late", "the exercise chose ways = \"one\": told outside setup() (a plugin's bug)" },
 	};
 	for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
-		gpulab("run", "fake.chooser", "-r", "2", "-p", lies[i][0], NULL);
+		gpulab("run", "fake.chooser", "-r", "2", "-p", lies[i][0], "--wide", NULL); /* a cell after the status */
 		ck_assert_msg(o.status == EXIT_PLUGIN && strstr(o.out, " -  ERROR  ") && strstr(o.out, lies[i][1]),
 			      "%s: exit %d: %s", lies[i][0], o.status, o.out);
 	}
@@ -708,7 +751,7 @@ START_TEST(choices_are_recorded)
 	expect_error(EXIT_PLUGIN, "fake.chooser: the exercise chose ways = \"one\": told outside setup() (a plugin's bug)");
 	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-p", "lie=early", NULL);
 	expect_error(EXIT_PLUGIN, "told outside setup() (a plugin's bug)");
-	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", NULL);
+	gpulab("run", "fake.chooser", "fake.ok", "-n", "512,1024", "-r", "2", "-p", "lie=value", "--wide", NULL);
 	ck_assert_msg(o.status == EXIT_PLUGIN && occurrences(o.out, "  ERROR  n=") == 2 && strstr(o.out, "fake.ok ")
 		      && strstr(o.out, "fake.chooser: ERROR (2 points): the exercise chose width = \"65\": expected a count "
 				       "from 0 to 64 (e.g. 1024, 2^10 or 1K) (a plugin's bug)"), "exit %d: %s", o.status, o.out);
@@ -872,7 +915,7 @@ END_TEST
 
 /* --batch K: each timed sample is K runs with one reset before them;
  * warm-ups stay single; an exercise whose reset may restore a consumed
- * input is skipped, the others run; the records say so. */
+ * input runs unbatched, the others batched; the table and records say so. */
 START_TEST(batches_of_runs)
 {
 	configure("[plugin fake]\nfile = fake.so\n");
@@ -882,11 +925,21 @@ START_TEST(batches_of_runs)
 		      && strstr(o.out, "\"batch\": 4,") && strstr(o.out, " --batch 4\""), "%s", o.out);
 	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d: %s%s", o.status, o.out, o.err);
-	ck_assert_msg(strstr(o.out, "\"exercise\": \"fake.resets\"") && strstr(o.out, "\"status\": \"skipped\", "
-		      "\"message\": \"takes no --batch: each run needs its reset first (it may restore an input the run consumes)\""), "%s", o.out);
-	ck_assert_msg(strstr(o.out, "\"resets\": 6, \"runs\": 33"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
+	/* resets cannot repeat without its reset: it runs unbatched, a reset
+	 * before each of its 3 warm-ups and 3 timed runs, and says so */
+	const char *resets = strstr(o.out, "{\"exercise\": \"fake.resets\""), *repeats = strstr(o.out, "{\"exercise\": \"fake.repeats\"");
+	ck_assert_msg(resets && strstr(resets, "\"batch\": 1, ") < strstr(resets, "\"status\": \"ok\", \"message\": \"\", "
+		      "\"notes\": {\"n\": 64, \"resets\": 6}") && strstr(resets, "-r 3 -w 3\"}"), "%s", o.out);
+	ck_assert_msg(repeats && strstr(repeats, "\"batch\": 10, ") && strstr(repeats, "\"resets\": 6, \"runs\": 33")
+		      && strstr(repeats, " --batch 10\"}"), "%s", o.out); /* 3 warm-ups, 3 x 10 */
+	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", NULL);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, " UNBATCHED") == 1 && strstr(o.out, "\nfake.resets ")
+		      && strstr(strstr(o.out, "\nfake.resets "), "      -      -  ok UNBATCHED\n") /* no speedup over batched ok */
+		      && strstr(o.out, "\nUNBATCHED: timed run by run, not in batches of 10: each run needs its reset first"), "%s", o.out);
+	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "csv", NULL);
+	ck_assert_msg(occurrences(o.out, ",0,1\n") == 1 && occurrences(o.out, ",0,10\n") == 2, "%s", o.out); /* noisy, batch */
 	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
-	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together; median of 3 "
+	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together\nmedian of 3 "
 		      "samples after"), "%s", o.out);
 	gpulab("run", "fake.ok", "-r", "3", "--format", "json", NULL);
 	ck_assert_msg(strstr(o.out, "\"batch\": 1,") && !strstr(o.out, "--batch"), "%s", o.out);
@@ -954,6 +1007,8 @@ int main(void)
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	tcase_add_test(t, batches_of_runs);
+	tcase_add_test(t, median_interval_flag);
+	tcase_add_test(t, unlike_rows_not_compared);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

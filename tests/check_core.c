@@ -349,13 +349,14 @@ static char *render_samples(enum format f)
 }
 
 static const char *interruption; /* the report's, where a test sets one */
+static int wide;                  /* the table's every column (--wide), where a test sets it */
 
 static char *render_with(enum format f, int samples)
 {
 	static char buf[65536];
 	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
 	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
-			    .samples = samples, .stop = STOP_DEFAULTS, .interruption = interruption };
+			    .samples = samples, .stop = STOP_DEFAULTS, .interruption = interruption, .wide = wide };
 	FILE *out = fmemopen(buf, sizeof buf, "w");
 	report_print(&r, out);
 	fclose(out);
@@ -374,7 +375,7 @@ START_TEST(report_json_parses)
 	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
 	ck_assert(strstr(s, "\"launches\": 2") != NULL);
 	/* the record of the run */
-	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.1\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.2\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
 		      && strstr(s, "\"date\": \"20") && strstr(s, "\"host\": ") && strstr(s, "\"revision\": "), "%s", s);
 	ck_assert_msg(strstr(s, "\"runs\": 10, \"noise_pct\": 1.25, \"converged\": true, \"stopped_by\": \"count\""), "%s", s);
 	ck_assert_msg(strstr(s, "\"compute_capability\": \"9.0\"") && strstr(s, "\"peak_gbps\": 3000.0")
@@ -397,7 +398,7 @@ START_TEST(report_csv_parses)
 	make_jobs();
 	char *s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 31);
+	ck_assert_int_eq(fields, 36);
 	ck_assert_int_eq(count_lines(s), 4);
 	ck_assert(strstr(s, ",\"FAILED\",") != NULL);
 	ck_assert_msg(strstr(s, "\"reduce.cub\",\"int\",1048576,256,10,2,\"seed=42\",1048576,0,") != NULL, "%s", s);
@@ -409,6 +410,7 @@ END_TEST
 START_TEST(report_table)
 {
 	make_jobs();
+	wide = 1; /* the seed, runs and noise are --wide's columns */
 	char *s = render(FORMAT_TABLE);
 	ck_assert(strstr(s, "Test GPU") != NULL);
 	ck_assert(strstr(s, "FAILED") != NULL);
@@ -435,6 +437,7 @@ START_TEST(report_table)
 	snprintf(jobs[1].res.message, sizeof jobs[1].res.message, "takes no -n");
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "reduce.unroll8: skipped: takes no -n"), "%s", s);
+	wide = 0;
 }
 END_TEST
 
@@ -480,12 +483,12 @@ START_TEST(record_matches_schema)
 	struct json *doc = json_parse(s, strlen(s), err, sizeof err);
 	ck_assert_msg(doc != NULL, "%s\n%s", err, s);
 	ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
-	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.1\"") && strstr(s, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.2\"") && strstr(s, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
 		      && strstr(s, "\"status\": \"not run\", \"message\": \"interrupted by SIGINT\""), "%s", s);
 	json_free(doc);
 	/* a record of schema 1, before those, is still one */
-	const char *at = strstr(s, "gpulab-record/1.1");
-	memmove((char *)at + strlen("gpulab-record/1"), at + strlen("gpulab-record/1.1"), strlen(at + strlen("gpulab-record/1.1")) + 1);
+	const char *at = strstr(s, "gpulab-record/1.2");
+	memmove((char *)at + strlen("gpulab-record/1"), at + strlen("gpulab-record/1.2"), strlen(at + strlen("gpulab-record/1.2")) + 1);
 	char *cut = strstr(s, "  \"interrupted\"");
 	memmove(cut, strstr(cut, "  \"device\""), strlen(strstr(cut, "  \"device\"")) + 1);
 	char *nr = strstr(s, "\"status\": \"not run\"");
@@ -608,13 +611,60 @@ START_TEST(report_metrics)
 	ck_assert(strstr(s, "\"value\": 4}}, \"metric_passes\": 2") != NULL);
 	s = render(FORMAT_CSV);
 	ck_assert_msg(csv_valid(s, &fields), "invalid CSV:\n%s", s);
-	ck_assert_int_eq(fields, 33);
-	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,chosen,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
+	ck_assert_int_eq(fields, 38);
+	ck_assert(strstr(s, ",rerun,sm_mhz,mem_mhz,throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch,\"achieved_occupancy\",\"gld_transactions_per_request\"\n") != NULL);
 	ck_assert(strstr(s, ",50.5,4\n") != NULL && strstr(s, ",50.5,\n") != NULL);
 	s = render(FORMAT_TABLE);
 	ck_assert_msg(strstr(s, "counters (CUPTI") && strstr(s, "achieved_occupancy = sm__warps_active"), "%s", s);
 	const char *cub = strstr(strstr(s, "counters"), "reduce.cub ");
 	ck_assert_msg(cub && strstr(cub, "50.50") && strstr(cub, "(2 passes)"), "%s", s);
+}
+END_TEST
+
+/* The longest line of s, in bytes (the table is ASCII). */
+static size_t widest_line(const char *s)
+{
+	size_t most = 0;
+	for (const char *line = s; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		most = len > most ? len : most;
+		line += len + (end != NULL);
+	}
+	return most;
+}
+
+/* The default table fits 100 columns: a name longer than its column gets
+ * a line of its own, the cells under it; the median's interval in +-%;
+ * NOISY only where that interval is over 1% of the median.  --wide has
+ * the params, min, max, runs and noise% it leaves out. */
+START_TEST(report_table_fits)
+{
+	static struct plugin longp = { .name = "a_plugin_with_a_long_name_indeed", .desc = &reduce_desc };
+	make_jobs();
+	for (int i = 0; i < 3; i++)
+		jobs[i].pick.plugin = &longp;
+	jobs[0].res.median_lo = 3.99, jobs[0].res.median_hi = 4.01; /* 0.25% of 4 */
+	jobs[2].res.median_lo = 1.2, jobs[2].res.median_hi = 1.4;   /* 0.1 of 1.3333: 7.50% */
+	char *s = render(FORMAT_TABLE);
+	ck_assert_msg(widest_line(s) <= 100, "%zu columns:\n%s", widest_line(s), s);
+	ck_assert_msg(strstr(s, "\nexercise               type           n median ms    +-%    GB/s %peak speedup of ref  status\n"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\na_plugin_with_a_long_name_indeed.cub\n                       int      1048576    1.3333   7.50     3.0   0.1   3.00x   100%  ok NOISY\n"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\n                       int      1048576    4.0000   0.25     1.0   0.0   1.00x    33%  ok\n"), "%s", s);
+	ck_assert_msg(strstr(s, "NOISY: the median is uncertain: half its 95% confidence interval is over 1% of it\n"), "%s", s);
+	ck_assert_msg(!strstr(s, "seed=42") && !strstr(s, "launches=2") && !strstr(s, "    min ms"), "%s", s);
+	for (int i = 0; i < 3; i++)
+		jobs[i].exact_reps = 0; /* the title's stopping rule: on a line of its own */
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(widest_line(s) <= 100 && strstr(s, "warm L2\n2 warm-up, then runs until the noise is at most 0.5%"),
+		      "%zu columns:\n%s", widest_line(s), s);
+	wide = 1;
+	s = render(FORMAT_TABLE);
+	wide = 0;
+	ck_assert_msg(widest_line(s) > 100 && strstr(s, "seed=42") && strstr(s, "launches=2") && strstr(s, "    min ms")
+		      && strstr(s, "noise%"), "%s", s);
 }
 END_TEST
 
@@ -633,6 +683,7 @@ int main(void)
 	tcase_add_test(t, report_json_parses);
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
+	tcase_add_test(t, report_table_fits);
 	tcase_add_test(t, json_strings_escape);
 	tcase_add_test(t, record_matches_schema);
 	tcase_add_test(t, metrics_resolve_names);

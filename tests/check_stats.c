@@ -308,6 +308,85 @@ START_TEST(settled_spread)
 }
 END_TEST
 
+/* The median's interval from order statistics: ranks k and n + 1 - k with
+ * k the largest where P(Binomial(n, 1/2) < k) <= 0.025, computed exactly
+ * (Python's math.comb): 1 for n = 6, 2 for 10, 6 for 20, 40 for 100 (the
+ * textbook's ranks), 469 for 1000, 1446 for 3000, where 2^-n underflows. */
+static void ci_of_ramp(size_t n, double *lo, double *hi)
+{
+	double *v = malloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)(n - i); /* n .. 1, unsorted: the ranks are the values */
+	ck_assert_int_eq(stats_median_ci(v, n, 0.95, lo, hi), 0);
+	ck_assert_msg(v[0] == (double)n, "the sample was sorted in place");
+	free(v);
+}
+
+START_TEST(median_ci_ranks)
+{
+	static const struct { size_t n; double lo, hi; } want[] = {
+		{ 6, 1, 6 }, { 7, 1, 7 }, { 10, 2, 9 }, { 20, 6, 15 }, { 100, 40, 61 }, { 1000, 469, 532 }, { 3000, 1446, 1555 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		double lo, hi;
+		ci_of_ramp(want[i].n, &lo, &hi);
+		ck_assert_msg(lo == want[i].lo && hi == want[i].hi, "n %zu: [%g, %g], want [%g, %g]", want[i].n, lo, hi,
+			      want[i].lo, want[i].hi);
+	}
+}
+END_TEST
+
+START_TEST(median_ci_refuses)
+{
+	double v[6] = { 1, 2, 3, 4, 5, 6 }, lo = -1, hi = -1;
+	ck_assert_int_eq(stats_median_ci(v, 5, 0.95, &lo, &hi), -1); /* P(B < 1) = 1/32 > 0.025 */
+	ck_assert_int_eq(stats_median_ci(v, 0, 0.95, &lo, &hi), -1);
+	ck_assert_int_eq(stats_median_ci(v, 6, 1, &lo, &hi), -1);
+	ck_assert_int_eq(stats_median_ci(v, 6, 0, &lo, &hi), -1);
+	v[3] = NAN;
+	ck_assert_int_eq(stats_median_ci(v, 6, 0.95, &lo, &hi), -1);
+	ck_assert(lo == -1 && hi == -1);
+	/* 0.5: P(B < k) <= 0.25; for n = 6 that is 0.109 at k = 2, 0.344 at 3 */
+	double w[6] = { 6, 5, 4, 3, 2, 1 };
+	ck_assert_int_eq(stats_median_ci(w, 6, 0.5, &lo, &hi), 0);
+	ck_assert(lo == 2 && hi == 5);
+}
+END_TEST
+
+/* The flag: half the interval over 1% of the median. */
+START_TEST(median_unsure_bound)
+{
+	ck_assert_int_eq(stats_median_unsure(100, 99, 101), 0);   /* exactly 1%: not over */
+	ck_assert_int_eq(stats_median_unsure(100, 98.9, 101), 1); /* 1.05% */
+	ck_assert_int_eq(stats_median_unsure(100, 100, 100), 0);
+	ck_assert_int_eq(stats_median_unsure(100, NAN, NAN), 0);  /* no interval: nothing to say */
+	ck_assert_int_eq(stats_median_unsure(0, 0, 1), 0);
+}
+END_TEST
+
+/* Runs spread evenly over 1.000 .. 1.100 ms (a relative standard
+ * deviation of 2.8%, five times the stopping rule's 0.5%): over 1000 of
+ * them the median is sure (ranks 469 and 532: half of 0.1 * 63 / 999 is
+ * 0.3153% of it); over 20 it is not (ranks 6 and 15: 2.31%). */
+START_TEST(median_unsure_spread)
+{
+	static double v[1000];
+	double lo, hi;
+	struct stats s;
+	for (size_t n = 1000; n; n = n == 1000 ? 20 : 0) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = 1 + 0.1 * (double)((i * 7) % n) / (double)(n - 1); /* 7 is prime to both: a shuffle */
+		ck_assert_int_eq(stats_median_ci(v, n, STATS_CI_CONF, &lo, &hi), 0);
+		ck_assert_int_eq(stats_summarise(v, n, &s), 0);
+		ck_assert_msg(s.stdrel > 0.025, "stdrel %g", s.stdrel);
+		double k = n == 1000 ? 468 : 5; /* the lower rank, 0-based */
+		ck_assert_double_eq_tol(lo, 1 + 0.1 * k / (double)(n - 1), 1e-12);
+		ck_assert_double_eq_tol(hi, 1 + 0.1 * ((double)n - 1 - k) / (double)(n - 1), 1e-12);
+		ck_assert_int_eq(stats_median_unsure(s.median, lo, hi), n == 20);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -325,6 +404,10 @@ int main(void)
 	tcase_add_test(t, verdict_too_few);
 	tcase_add_test(t, verdict_invalid);
 	tcase_add_test(t, settled_spread);
+	tcase_add_test(t, median_ci_ranks);
+	tcase_add_test(t, median_ci_refuses);
+	tcase_add_test(t, median_unsure_bound);
+	tcase_add_test(t, median_unsure_spread);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

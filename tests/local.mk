@@ -18,7 +18,7 @@ tests_plugins_noentry_la_SOURCES = tests/plugins/fake.c
 tests_plugins_noentry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"noentry"' -DFAKE_NO_ENTRY
 tests_plugins_noentry_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_oldminor_la_SOURCES = tests/plugins/fake.c
-tests_plugins_oldminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"oldminor"' -DFAKE_OLD_MINOR
+tests_plugins_oldminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"oldminor"' -DFAKE_OLD_MINOR -DFAKE_MINOR=4
 tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99

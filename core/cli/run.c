@@ -168,6 +168,24 @@ static void yardsticks_first(struct selection *s)
 		}
 }
 
+/* --batch where no exercise asked for can take it: the run would time
+ * nothing as asked, so it is refused, naming the first.  (In a run where
+ * some can, the others run unbatched, their rows say UNBATCHED.) */
+static int batch_refused(const struct options *o, const struct job *jobs, size_t n)
+{
+	char name[256];
+	const struct job *first = NULL;
+	for (size_t i = 0; o->batch > 1 && i < n; i++) {
+		if (jobs[i].res.outcome == OUTCOME_SKIPPED)
+			continue;
+		if (!jobs[i].unbatched)
+			return 0;
+		first = first ? first : &jobs[i];
+	}
+	return first ? fail(EXIT_PARAM, "%s: takes no --batch: each run needs its reset first (it may restore an input "
+				     "the run consumes)", job_name(first, name, sizeof name)) : 0;
+}
+
 /* Plan every job before any runs: a bad parameter costs no time. */
 static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs,
 		    size_t n)
@@ -184,7 +202,7 @@ static int plan_all(const struct options *o, const struct config *c, const struc
 		char name[256];
 		return fail(EXIT_PARAM, "%s: %s", job_name(&jobs[0], name, sizeof name), jobs[0].res.message);
 	}
-	return 0;
+	return batch_refused(o, jobs, n);
 }
 
 /* --metrics: CUPTI, permission and every metric checked before anything
@@ -442,7 +460,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
-			    .stop = o->stop };
+			    .wide = o->wide, .stop = o->stop };
 	mark_pending(jobs, n);
 	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
 	if (!refused)

@@ -11,7 +11,7 @@
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
        OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
-       OPT_BATCH, OPT_RESUME };
+       OPT_BATCH, OPT_RESUME, OPT_WIDE };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -28,6 +28,7 @@ static const struct option long_options[] = {
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "wide", no_argument, NULL, OPT_WIDE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
@@ -87,6 +88,7 @@ void usage(FILE *out)
 	      "  -o, --output FILE    also write the JSON record, every sample in it, to FILE\n"
 	      "      --resume         with -o FILE: keep FILE's points, run only those it lacks\n"
 	      "      --samples        every timed sample in the JSON report\n"
+	      "      --wide           the table with every column (params, min, max, runs, noise)\n"
 	      "      --no-verify      skip the check against the CPU reference\n"
 	      "      --quiet          no device-side printing\n"
 	      "      --profile        run each exercise once, no warm-up, for ncu or nsys\n"
@@ -219,6 +221,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_METRICS: o->metrics = arg; break;
 	case OPT_PROFILE: o->profile = 1; break;
 	case OPT_SAMPLES: o->samples = 1; break;
+	case OPT_WIDE: o->wide = 1; break;
 	case 'o': o->output = arg; break;
 	case OPT_RESUME: o->resume = 1; break;
 	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;

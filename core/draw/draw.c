@@ -412,9 +412,9 @@ static void draw_sweep_point(FILE *out, const struct frame *f, const struct plot
 	data_attrs(out, p);
 	fprintf(out, " data-n=\"%.0f\">", p->x);
 	point_title(out, p);
+	/* no word over the point: a sweep has many, and the words would
+	 * cover the line; the hollow marker, the key and the table say it */
 	svg_marker(out, s, x, y, svg_colour(s), caveat(p));
-	if (caveat_word(p))
-		svg_text(out, x, y - 10, "middle", 11, caveat_word(p));
 	fputs("</g>\n", out);
 }
 
@@ -542,15 +542,39 @@ static void draw_ratio(FILE *out, const struct frame *f, const struct record_pai
 	fputs("</g>\n", out);
 }
 
-/* A pair's name under its bar: the exercise, with its parameters only
- * where it has several pairs. */
-static void pair_label(const struct record_pair *pairs, size_t n, size_t i, char *buf, size_t len)
+static const char *pair_exercise(const struct record_pair *pr)
 {
-	const char *ex = json_string(json_get(pairs[i].base->row, "exercise"));
-	int again = 0;
-	for (size_t k = 0; k < n; k++)
-		again |= k != i && !strcmp(ex, json_string(json_get(pairs[k].base->row, "exercise")));
-	snprintf(buf, len, "%s%s%s", plot_short_name(ex), again ? " " : "", again ? pairs[i].base->params : "");
+	return json_string(json_get(pr->base->row, "exercise"));
+}
+
+/* The pairs of one exercise, from i on: consecutive in a record. */
+static size_t group_end(const struct record_pair *pairs, size_t n, size_t i)
+{
+	size_t e = i + 1;
+	while (e < n && !strcmp(pair_exercise(&pairs[e]), pair_exercise(&pairs[i])))
+		e++;
+	return e;
+}
+
+/* The labels under the bars: one per exercise, under its group of bars
+ * (a line between groups), never a point's parameters (its bar's title
+ * and the table have them); where groups crowd, only those at least
+ * PAIR_LABEL_GAP from the last one shown, so rotated labels never touch. */
+#define PAIR_LABEL_GAP 18.0
+static void pair_labels(FILE *out, const struct frame *f, const struct record_pair *pairs, size_t n, double slot)
+{
+	double last = -1e9;
+	for (size_t i = 0, e; i < n; i = e) {
+		e = group_end(pairs, n, i);
+		double x0 = f->x0 + (double)i * slot, cx = f->x0 + (double)(i + e) / 2 * slot;
+		if (i > 0)
+			fprintf(out, "<line class=\"group\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#bdbdbd\"/>\n",
+				x0, x0, f->y0, f->y0 + f->h);
+		if (cx - last < PAIR_LABEL_GAP)
+			continue;
+		x_label(out, f, cx, plot_short_name(pair_exercise(&pairs[i])));
+		last = cx;
+	}
 }
 
 static void compare_legend(FILE *out)
@@ -601,13 +625,9 @@ void draw_comparison(FILE *out, const struct record_pair *pairs, size_t n, const
 	svg_text(out, LEFT, 24, "start", 16, "NEW against BASE: change in median time");
 	fputs("</g>\n", out);
 	compare_legend(out);
-	for (size_t i = 0; i < n; i++) {
-		char label[900];
-		pair_label(pairs, n, i, label, sizeof label);
+	for (size_t i = 0; i < n; i++)
 		if (isfinite(pairs[i].c.ratio))
 			draw_ratio(out, &f, &pairs[i], f.x0 + (i + 0.15) * slot, 0.7 * slot, lim);
-		if (slot >= 9 || i % (size_t)ceil(9 / slot) == 0)
-			x_label(out, &f, f.x0 + (i + 0.5) * slot, label);
-	}
+	pair_labels(out, &f, pairs, n, slot);
 	svg_end(out);
 }

@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "emit/outfile.h"
 #include "draw/plot.h"
+#include "records/compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -375,6 +376,8 @@ int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn,
 	}
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = plot_read(&pl[i], paths[i], err, len);
+	if (!rc && n == 2) /* compared: say what differs, as compare does */
+		compare_conditions(&pl[0].rec, &pl[1].rec, warn);
 	if (!rc)
 		rc = write_out(pl, n, out_path, warn, err, len);
 	for (size_t i = 0; i < n; i++)

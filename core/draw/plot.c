@@ -175,6 +175,11 @@ static int read_point(struct plot *pl, size_t i, char *err, size_t len)
 	if ((rc = want(&w, p->row, "converged", 1u << JSON_BOOL, "true or false", &v)))
 		return rc;
 	p->converged = json_bool(v);
+	v = json_get(p->row, "noisy"); /* 1.2: NOISY is an uncertain median; before, an unconverged one */
+	if (v && json_type(v) != JSON_BOOL)
+		return plot_refuse(&w, "\"noisy\": expected true or false, found %s", type_name(json_type(v)));
+	if (v)
+		p->converged = !json_bool(v);
 	if ((rc = want(&w, p->row, "message", 1u << JSON_STRING, "a string", &v)))
 		return rc;
 	p->message = json_string(v);

@@ -23,7 +23,7 @@ struct plot_point {
 	/* NAN where the record has null */
 	double gbps, peak_pct, noise_pct, median_ms, min_ms, max_ms, speedup, ref_share;
 	enum plot_state state;
-	int converged;          /* false: NOISY */
+	int converged;          /* false: NOISY (the record's noisy, or before 1.2 not converged) */
 	int throttled;          /* runs the clocks said were slowed */
 	int ceiling;            /* a copy or library exercise the others are measured against */
 	const struct json *metrics; /* the --metrics object, or NULL */

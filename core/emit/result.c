@@ -3,6 +3,7 @@
 #include "emit/result.h"
 
 #include "emit/field.h"
+#include "run/stats.h"
 #include "escape.h"
 
 #include <math.h>
@@ -18,10 +19,39 @@ static int measured(const struct job *j)
 	return !j->kept && (j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED);
 }
 
-/* A measured row whose noise stayed above the limit: NOISY. */
+/* A measured row whose median is uncertain (run/stats.h): NOISY.  Not
+ * one whose single runs are spread, over enough of them to pin the
+ * median down. */
 static int noisy(const struct job *j)
 {
-	return measured(j) && !j->res.converged;
+	return measured(j) && stats_median_unsure(j->res.gpu_med, j->res.median_lo, j->res.median_hi);
+}
+
+/* Has the row a median interval to give (6 runs or more)? */
+static int has_interval(const struct job *j)
+{
+	const struct result *x = &j->res;
+	return measured(j) && isfinite(x->median_lo) && isfinite(x->median_hi) && x->median_hi > 0;
+}
+
+/* The interval's half-width over the median, in %. */
+static double interval_pct(const struct job *j)
+{
+	const struct result *x = &j->res;
+	return x->gpu_med > 0 ? 100 * (x->median_hi - x->median_lo) / 2 / x->gpu_med : 0;
+}
+
+/* A row of a --batch run timed run by run: its exercise cannot repeat
+ * without its reset (run/job.h): UNBATCHED. */
+static int unbatched(const struct job *j)
+{
+	return !j->kept && j->unbatched && j->res.outcome != OUTCOME_SKIPPED && j->res.outcome != OUTCOME_NOT_RUN;
+}
+
+/* The runs per timed sample of row j. */
+static unsigned row_batch(const struct report *r, const struct job *j)
+{
+	return j->unbatched || r->batch < 1 ? 1 : r->batch;
 }
 
 /* A measured row whose run could not be held (run/hold.h): UNHELD. */
@@ -92,12 +122,22 @@ static const struct job *sibling(const struct report *r, const struct job *j, co
 	return NULL;
 }
 
+/* Does j's exercise say it does other work than its baseline and
+ * reference (GPULAB_UNLIKE, read from plugins of ABI 2.5 on)? */
+static int unlike(const struct job *j)
+{
+	return j->pick.plugin->desc->abi_minor >= 5 && (j->pick.ex->flags & GPULAB_UNLIKE);
+}
+
 /* Speedup over the plugin's baseline, and share of its reference's speed;
- * 0 where there is none. */
+ * 0 where there is none, the work differs (unlike), or the timing does
+ * (one row batched, the other UNBATCHED: launch gaps count in one only). */
 static void compare(const struct report *r, const struct job *j, double *speedup, double *share)
 {
-	const struct job *b = sibling(r, j, peers(r, j)->desc->baseline);
-	const struct job *f = sibling(r, j, peers(r, j)->desc->reference);
+	const struct job *b = unlike(j) ? NULL : sibling(r, j, peers(r, j)->desc->baseline);
+	const struct job *f = unlike(j) ? NULL : sibling(r, j, peers(r, j)->desc->reference);
+	b = b && b->unbatched == j->unbatched ? b : NULL;
+	f = f && f->unbatched == j->unbatched ? f : NULL;
 	*speedup = b && measured(j) ? b->res.total_med / j->res.total_med : 0;
 	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
 }
@@ -280,8 +320,65 @@ static void cell(FILE *out, int width, int show, const char *fmt, double v)
 {
 	if (show)
 		fprintf(out, fmt, width, v);
+	else /* as wide as a value would be: the space before, and a suffix (x, %) */
+		fprintf(out, "%*s", snprintf(NULL, 0, fmt, width, 0.0), "-");
+}
+
+/* The compact table (the default): the columns a reader needs first, in
+ * TABLE_FIT columns.  A name longer than NARROW_NAME gets a line of its
+ * own, the row's cells under it; a sweep of an exercise's own keys says
+ * them after the status.  What an exercise chose and noted is --wide's. */
+#define TABLE_FIT 100
+#define NARROW_NAME 22
+
+static int narrow_namew(const struct table_layout *t)
+{
+	return t->namew < NARROW_NAME ? t->namew : NARROW_NAME;
+}
+
+static void narrow_header(FILE *out, int namew)
+{
+	fprintf(out, "%-*s %-5s %10s %9s %6s %7s %5s %7s %6s  %s\n", namew, "exercise", "type", "n", "median ms", "+-%",
+		"GB/s", "%peak", "speedup", "of ref", "status");
+}
+
+/* The row's keys swept besides n and type (which have columns), as
+ * "key=value", for the compact table. */
+static void swept_keys(const struct job *j, char *buf, size_t len)
+{
+	char value[512];
+	buf[0] = 0;
+	for (size_t i = 0; i < j->nparams; i++) {
+		const struct job_param *p = &j->params[i];
+		size_t at = strlen(buf);
+		if (p->values > 1 && p->generic != GEN_N && p->generic != GEN_TYPE && p->text[0])
+			snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "", p->decl.key,
+				 escape_into(value, sizeof value, p->text));
+	}
+}
+
+static void narrow_row(FILE *out, const struct report *r, const struct job *j, int namew)
+{
+	char name[256], keys[512];
+	double speedup, share;
+	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
+	compare(r, j, &speedup, &share);
+	swept_keys(j, keys, sizeof keys);
+	job_name(j, name, sizeof name);
+	if ((int)strlen(name) > namew)
+		fprintf(out, "%s\n%-*s", name, namew, "");
 	else
-		fprintf(out, "%*s", width, "-");
+		fprintf(out, "%-*s", namew, name);
+	fprintf(out, " %-5s", planned ? generic_text(j, GEN_TYPE) : "-");
+	cell(out, 10, planned, " %*.0f", (double)j->ctx.elements);
+	cell(out, 9, m, " %*.4f", j->res.gpu_med);
+	cell(out, 6, has_interval(j), " %*.2f", interval_pct(j));
+	cell(out, 7, m, " %*.1f", j->res.gbps);
+	cell(out, 5, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
+	cell(out, 6, speedup > 0, " %*.2fx", speedup);
+	cell(out, 5, share > 0, " %*.0f%%", 100 * share);
+	fprintf(out, "  %s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "", keys[0] ? "  " : "", keys);
 }
 
 static void table_header(FILE *out, int namew, int paramw, int with_host)
@@ -325,8 +422,9 @@ static void table_row(FILE *out, const struct report *r, const struct job *j, in
 	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
 	/* the choices per row: in a sweep they change where the asked-for
 	 * value, in the block's header, does not */
-	fprintf(out, "  %s%s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
-		unheld(j) ? " UNHELD" : "", chosen[0] ? "  chose " : "", chosen, notes[0] ? "  " : "", notes);
+	fprintf(out, "  %s%s%s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "", chosen[0] ? "  chose " : "", chosen,
+		notes[0] ? "  " : "", notes);
 }
 
 /* Does any row of r say what `is` asks (and so need its legend)? */
@@ -347,16 +445,17 @@ static void table_title(const struct report *r, FILE *out)
 			r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
 	else
 		fprintf(out, "on the host, no GPU");
+	const char *sep = r->wide ? "; " : "\n"; /* the compact table's title fits 100 columns, in lines */
 	if (r->batch > 1)
 		fprintf(out, "; each sample %u runs back to back, timed together", r->batch);
 	const struct job *f;
 	unsigned warmup;
 	const char *runs = r->batch > 1 ? "samples" : "runs";
 	if (same_repetitions(r, &warmup, &f) && f->exact_reps)
-		fprintf(out, "; median of %u %s after %u warm-up", f->reps, runs, warmup);
+		fprintf(out, "%smedian of %u %s after %u warm-up", sep, f->reps, runs, warmup);
 	else if (f)
-		fprintf(out, "; %s%u warm-up, then %s until the noise is at most %g%% over %g s of GPU time, or %g s",
-			f == NULL || !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, runs, 100 * r->stop.max_noise,
+		fprintf(out, "%s%s%u warm-up, then %s until the noise is at most %g%% over %g s of GPU time, or %g s",
+			sep, f == NULL || !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, runs, 100 * r->stop.max_noise,
 			r->stop.min_time_s, r->stop.timeout_s);
 	fputc('\n', out);
 }
@@ -444,7 +543,10 @@ static void table_begin(struct report *r, FILE *out)
 		t->with_host |= j->pick.ex->host != NULL;
 	}
 	table_title(r, out);
-	table_header(out, t->namew, t->paramw, t->with_host);
+	if (r->wide)
+		table_header(out, t->namew, t->paramw, t->with_host);
+	else
+		narrow_header(out, narrow_namew(t));
 }
 
 /* Is row i the first printed of its sweep? */
@@ -465,7 +567,7 @@ static void table_point(struct report *r, size_t i, FILE *out)
 	if (starts_sweep(r, i))
 		sweep_header(out, j, r->layout.last >= 0);
 	if (!(j->points > 1 && j->res.outcome == OUTCOME_SKIPPED)) /* a sweep's skipped points are counted below, by reason */
-		table_row(out, r, j, t->namew, t->paramw, t->with_host);
+		r->wide ? table_row(out, r, j, t->namew, t->paramw, t->with_host) : narrow_row(out, r, j, narrow_namew(t));
 	r->layout.last = (long)i;
 }
 
@@ -495,8 +597,18 @@ static void table_end(const struct report *r, FILE *out)
 			ref);
 	if (r->layout.with_host)
 		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
-	fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times%s\n",
-		any_row(r, noisy) ? "; NOISY: it stayed above the limit, where it settled or until the timeout" : "");
+	if (r->wide)
+		fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times\n");
+	else
+		fprintf(out, "+-%%: half the median's 95%% confidence interval (order statistics), in %% of it; - under 6 runs\n"
+			     "--wide: every column (params, min ms, max ms, runs, noise%%, host ms), and what each exercise\n"
+			     "chose and noted\n");
+	if (any_row(r, noisy))
+		fprintf(out, "NOISY: the median is uncertain: half its 95%% confidence interval is over %g%% of it\n",
+			100 * STATS_CI_BOUND);
+	if (any_row(r, unbatched))
+		fprintf(out, "UNBATCHED: timed run by run, not in batches of %u: each run needs its reset first (it may\n"
+			     "restore an input the run consumes)\n", r->batch);
 	if (any_row(r, unheld))
 		fprintf(out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
 			     "itself, or --profile): its time includes the host's launch gaps\n");
@@ -525,7 +637,7 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 	notes_text(j, notes, sizeof notes, ';');
 	params_text(j, params, sizeof params, ';');
 	chosen_text(j, chosen, sizeof chosen, ';');
-	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
+	job_command(j, r->cold, row_batch(r, j), rerun, sizeof rerun);
 	emit_csv(out, job_name(j, name, sizeof name));
 	fputc(',', out);
 	emit_csv(out, generic_text(j, GEN_TYPE));
@@ -568,6 +680,11 @@ static void csv_row(const struct report *r, const struct job *j, const char **la
 		fputs(",,,", out);
 	fputc(',', out);
 	emit_csv(out, chosen);
+	if (has_interval(j))
+		fprintf(out, ",%.6f,%.6f,%.4f", x->median_lo, x->median_hi, interval_pct(j));
+	else
+		fputs(",,,", out);
+	fprintf(out, ",%d,%u", noisy(j), row_batch(r, j));
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		if (metric_of(j, labels[k], &v, NULL, NULL, 0))
@@ -582,7 +699,8 @@ static void csv_begin(const struct report *r, FILE *out)
 	size_t nl = metric_labels(r, &l);
 	fputs("exercise,type,n,block,reps,warmup,params,elements,cold,median_ms,min_ms,max_ms,host_ms,total_ms,runs,"
 	      "noise_pct,converged,stopped_by,"
-	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled,chosen", out);
+	      "bytes,gbps,peak_pct,speedup,ref_share,status,notes,message,rerun,sm_mhz,mem_mhz,throttled,chosen,"
+	      "median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch", out);
 	for (size_t k = 0; k < nl; k++) {
 		fputc(',', out);
 		emit_csv(out, l[k]);
@@ -687,6 +805,11 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	fprintf(out, ", \"converged\": %s", x->converged ? "true" : "false");
 	emit_json_string(out, "stopped_by", m ? stop_reason_name(x->stopped_by) : NULL);
 	emit_json_string(out, "timing", m ? timing_mode_name(x->timing) : NULL);
+	if (has_interval(j))
+		fprintf(out, ", \"median_ci_ms\": [%.6g, %.6g], \"median_ci_pct\": %.4f", x->median_lo, x->median_hi,
+			interval_pct(j));
+	fprintf(out, ", \"noisy\": %s", noisy(j) ? "true" : "false");
+	fprintf(out, ", \"batch\": %u", row_batch(r, j));
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
 	emit_json_number(out, "total_ms", m, x->total_med);
 	fprintf(out, ", \"bytes\": %llu", (unsigned long long)(j->ctx.bytes_read + j->ctx.bytes_written));
@@ -713,7 +836,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 			fprintf(out, "%s%.6g", i ? ", " : "", x->samples[i]);
 		fputc(']', out);
 	}
-	job_command(j, r->cold, r->batch, rerun, sizeof rerun);
+	job_command(j, r->cold, row_batch(r, j), rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
 	emit_json(out, rerun);
 	fputc('}', out);

@@ -10,7 +10,7 @@
 
 /* The JSON record's format, documented by docs/record.schema.json; the
  * number changes with any change a reader must know of. */
-#define REPORT_SCHEMA "gpulab-record/1.1"
+#define REPORT_SCHEMA "gpulab-record/1.2"
 /* What a reader takes: this major, and any minor of it ("gpulab-record/1"
  * or "gpulab-record/1.N"), since a minor only adds fields. */
 #define REPORT_SCHEMA_MAJOR "gpulab-record/1"
@@ -19,6 +19,7 @@
  * and what it has printed so far (report_begin fills it). */
 struct table_layout {
 	int namew, paramw, with_host;
+	int swept;                  /* the compact table: some row's own keys are swept */
 	long last;                  /* the last row printed; -1 none */
 };
 
@@ -32,6 +33,7 @@ struct report {
 	const struct clocks *clk;   /* NULL without a GPU */
 	const char *command;        /* the command line, as typed */
 	int samples;                /* JSON: every sample of every row */
+	int wide;                   /* table: every column (--wide); else those that fit 100 */
 	struct stopping stop;       /* the noise criterion the rows without -r ran to */
 	const char *interruption;   /* why the run stopped before its last point (a
 				     * signal, a lost device); NULL: it did not */

@@ -33,8 +33,7 @@ static void compare_warn(FILE *err, const char *fmt, ...)
 	fputc('\n', err);
 }
 
-/* Where the records differ in what the numbers depend on, say so. */
-static void warn_conditions(const struct record *a, const struct record *b, FILE *err)
+void compare_conditions(const struct record *a, const struct record *b, FILE *err)
 {
 	static const char *const device[] = { "name", "uuid", "max_sm_mhz", "driver", "cuda_driver", "cuda_runtime" };
 	const struct json *da = json_get(a->doc, "device"), *db = json_get(b->doc, "device");
@@ -241,7 +240,7 @@ int compare_records(const char *base, const char *cand, const struct options *o,
 	if (rc == 0) {
 		if (a.exercise)
 			record_key_across(&a, &b);
-		warn_conditions(&a, &b, err);
+		compare_conditions(&a, &b, err);
 		if ((rc = compare_print(&a, &b, o, out, err)) == EXIT_NOMEM)
 			snprintf(errbuf, errlen, "out of memory");
 	}

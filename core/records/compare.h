@@ -17,6 +17,7 @@
 #define GPULAB_COMPARE_H
 
 #include "config/options.h"
+#include "records/record.h"
 
 #include <stdio.h>
 
@@ -27,5 +28,10 @@
  * line in errbuf. */
 int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err,
 		    char *errbuf, size_t errlen);
+
+/* Where records a and b differ in what their numbers depend on (the
+ * device, its driver and clocks; --cold; --batch), one warning line each
+ * to err: `gpulab compare` and `gpulab report` of two records say them. */
+void compare_conditions(const struct record *a, const struct record *b, FILE *err);
 
 #endif

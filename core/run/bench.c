@@ -190,12 +190,12 @@ static int hold_run(struct bench *b, struct job *j, long slot)
 #define REDO (-1)
 #define GIVE_UPS_TO_UNHELD 2
 
-/* How many runs a sample of this slot times: --batch for a timed one
- * (job_plan refused the exercises that cannot repeat), one for a
+/* How many runs a sample of this slot times: the job's --batch for a
+ * timed one (1 for an exercise that cannot repeat: job_plan), one for a
  * warm-up. */
-static unsigned batch_of(const struct bench *b, long slot)
+static unsigned batch_of(const struct job *j, long slot)
 {
-	return slot >= 0 && b->batch > 1 ? b->batch : 1;
+	return slot >= 0 && j->batch > 1 ? j->batch : 1;
 }
 
 /* k runs, back to back. */
@@ -215,7 +215,7 @@ static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t,
 	cudaStream_t s = (cudaStream_t)j->ctx.stream;
 	cudaError_t ce;
 	float gpu_ms;
-	unsigned k = batch_of(b, slot);
+	unsigned k = batch_of(j, slot);
 	int rc = GPULAB_OK, held;
 	if (host_only(j)) {
 		double t0 = now_ms();
@@ -264,7 +264,7 @@ static void guard_run(const struct bench *b, const struct job *j, unsigned k)
 /* The same under the watchdog. */
 static int timed_run(struct bench *b, struct job *j, struct timing *t, long slot, double *ms)
 {
-	guard_run(b, j, batch_of(b, slot));
+	guard_run(b, j, batch_of(j, slot));
 	int rc = timed_run_unguarded(b, j, t, slot, ms);
 	watchdog_disarm();
 	return rc;
@@ -304,7 +304,7 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 		t->n = (size_t)slot + 1;
 		t->mean += d / (double)t->n;
 		t->m2 += d * (ms - t->mean);
-		t->sum += ms * batch_of(b, slot); /* the GPU time spent, for --min-time */
+		t->sum += ms * batch_of(j, slot); /* the GPU time spent, for --min-time */
 	}
 	return 0;
 }
@@ -322,6 +322,8 @@ static int summarise(struct job *j, struct timing *t, enum stop_reason why)
 	r->nsamples = n;
 	r->noise = noise(t); /* as the stopping rule saw it */
 	r->converged = j->exact_reps || r->noise <= j->stop_noise;
+	if (stats_median_ci(t->gpu, n, STATS_CI_CONF, &r->median_lo, &r->median_hi))
+		r->median_lo = r->median_hi = NAN;
 	r->stopped_by = why;
 	r->gpu_med = gpu.median, r->gpu_min = gpu.min, r->gpu_max = gpu.max;
 	r->host_med = host.median;

@@ -317,8 +317,11 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	j->ctx.elements = j->ctx.n;
 	if (o->metrics && metrics_resolve(&j->metrics, o->metrics, p->ex->metrics, why, sizeof why))
 		return refuse(j, EXIT_USAGE, "%s", why);
-	if (o->batch > 1 && p->ex->reset && !(p->ex->flags & GPULAB_REPEATS))
-		return refuse(j, EXIT_PARAM, "takes no --batch: each run needs its reset first (it may restore an input the run consumes)");
+	/* an exercise whose reset restores what its run consumes is timed run
+	 * by run in a batched run of several, and its row says so, as a
+	 * refused point says why */
+	j->unbatched = o->batch > 1 && p->ex->reset && !(p->ex->flags & GPULAB_REPEATS);
+	j->batch = o->batch > 1 && !j->unbatched ? o->batch : 1;
 	rc = p->ex->plan(&j->ctx);
 	if (j->bad_choice[0]) /* chose from plan: the plugin's bug, not a parameter refused */
 		return refuse(j, EXIT_PLUGIN, "%s", j->bad_choice);

@@ -66,6 +66,7 @@ struct result {
 	unsigned nsamples;
 	double noise;                       /* relative standard deviation of the samples */
 	int converged;                      /* stopped with noise <= the limit, or at an exact count */
+	double median_lo, median_hi;        /* the GPU median's 95% interval (run/stats.h); NaN: too few samples */
 	int lost;                           /* the run left the device unusable (a sticky CUDA
 					     * error): no later point can run */
 	enum stop_reason stopped_by;
@@ -93,6 +94,9 @@ struct job {
 	const struct config *cfg;
 	unsigned reps, warmup;
 	int exact_reps;                     /* reps was asked for: take exactly that many */
+	unsigned batch;                     /* runs per timed sample: --batch, or 1 where the exercise
+					     * cannot repeat without its reset (unbatched) */
+	int unbatched;                      /* --batch was asked for and this exercise cannot take it */
 	double stop_noise;                  /* else: the noise it was repeated down to */
 	struct job_param *params;           /* the generic keys it takes, then its own */
 	size_t nparams;

@@ -57,6 +57,43 @@ int stats_summarise(const double *v, size_t n, struct stats *out)
 	return 0;
 }
 
+/* The largest k with P(B < k) <= tail, B ~ Binomial(n, 1/2); 0 where
+ * even P(B < 1) = 2^-n is over it.  The terms in logs: n runs to
+ * thousands, and 2^-n underflows past 1074. */
+static size_t binomial_rank(size_t n, double tail)
+{
+	double cdf = 0, logterm = -(double)n * log(2); /* log P(B = 0) */
+	size_t k = 0;
+	while (k < n) {
+		double next = cdf + exp(logterm); /* P(B < k + 1) */
+		if (next > tail)
+			break;
+		cdf = next, k++;
+		logterm += log((double)(n - k + 1) / (double)k); /* P(B = k) from P(B = k - 1) */
+	}
+	return k;
+}
+
+int stats_median_ci(const double *v, size_t n, double conf, double *lo, double *hi)
+{
+	double *x;
+	size_t k;
+	if (!(conf > 0 && conf < 1) || !n || !all_finite(v, n) || !(k = binomial_rank(n, (1 - conf) / 2)))
+		return -1;
+	if (!(x = malloc(n * sizeof *x)))
+		return -1;
+	memcpy(x, v, n * sizeof *x);
+	qsort(x, n, sizeof *x, by_value);
+	*lo = x[k - 1], *hi = x[n - k];
+	free(x);
+	return 0;
+}
+
+int stats_median_unsure(double median, double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) && median > 0 && (hi - lo) / 2 > STATS_CI_BOUND * median;
+}
+
 /* --- Mann-Whitney U ----------------------------------------------------------- */
 struct ranked {
 	double v;

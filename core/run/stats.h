@@ -32,6 +32,22 @@ int stats_summarise(const double *v, size_t n, struct stats *out);
  * lower one.  Never for n < 2, or a latest that is 0, NaN or infinite. */
 int stats_settled(const double *w, size_t n, double latest, double spread);
 
+/* The median's confidence interval from the order statistics, free of
+ * any assumption about the times' distribution: with k the largest rank
+ * for which P(B < k) <= (1 - conf) / 2, B ~ Binomial(n, 1/2), the true
+ * median lies in [x(k), x(n + 1 - k)] (1-based ranks of the sorted
+ * sample) with probability at least conf.  0 and the interval, or -1
+ * where n is too small for one (n < 6 at 0.95), conf is outside (0, 1) or
+ * a value is NaN; v is not modified. */
+int stats_median_ci(const double *v, size_t n, double conf, double *lo, double *hi);
+
+#define STATS_CI_CONF 0.95   /* the interval's confidence */
+#define STATS_CI_BOUND 0.01  /* its half-width over the median above which a median is NOISY */
+
+/* Is the median uncertain: its STATS_CI_CONF interval's half-width over
+ * the median above STATS_CI_BOUND?  Never where there is no interval. */
+int stats_median_unsure(double median, double lo, double hi);
+
 struct mw {
 	double u;  /* a's U: the pairs (x of a, y of b) with x > y, a tie counting half */
 	double z;  /* (u - na nb / 2) / sigma, with the tie correction, and 0.5 nearer 0 for

@@ -71,7 +71,7 @@ extern "C" {
 #endif
 
 #define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
-#define GPULAB_ABI_MINOR 4    /* fields added at the ends of structs, flags */
+#define GPULAB_ABI_MINOR 5    /* fields added at the ends of structs, flags */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -145,6 +145,12 @@ struct gpulab_param {
 			     * with a reset and without this flag is never
 			     * batched: its reset may restore an input the
 			     * run consumed */
+#define GPULAB_UNLIKE 8u    /* 2.5: does other work than its plugin's baseline
+			     * and reference (divergence's *_debug: the book's
+			     * trivial kernels), so its row gets no speedup
+			     * or share of the reference: they would compare
+			     * unlike work.  The core honours it from plugins
+			     * of minor 5 on */
 
 struct CUstream_st; /* cudaStream_t is a pointer to this */
 

@@ -139,6 +139,8 @@ const char lesson_metrics[] = "warp_execution_efficiency,branch_efficiency,inst_
 #define STEPS .plan = plan, .setup = setup, .reset = reset, .run = run, .verify = verify, .teardown = lab::teardown<state>
 /* reset only poisons the output: runs can follow each other (--batch) */
 #define LESSON .metrics = lesson_metrics, .flags = GPULAB_REPEATS
+/* the book's trivial kernels do other work than math1's: no speedup over it */
+#define DEBUG_LESSON .metrics = lesson_metrics, .flags = GPULAB_REPEATS | GPULAB_UNLIKE
 
 const gpulab_exercise exercises[] = {
 	{ .name = "warmup", .summary = "the book's warmingup: mathKernel2, run first so start-up costs land here",
@@ -150,11 +152,11 @@ const gpulab_exercise exercises[] = {
 	{ .name = "math3", .summary = "math1's branch as two ifs on a predicate: still divergent",
 	  WORK, .data = &v_math3, LESSON },
 	{ .name = "math1_debug", .summary = "the book's mathKernel1, one assignment per branch, built with -G",
-	  BOOK, .data = &v_math1_debug, LESSON },
+	  BOOK, .data = &v_math1_debug, DEBUG_LESSON },
 	{ .name = "math2_debug", .summary = "the book's mathKernel2, built with -G",
-	  BOOK, .data = &v_math2_debug, LESSON },
+	  BOOK, .data = &v_math2_debug, DEBUG_LESSON },
 	{ .name = "math3_debug", .summary = "the book's mathKernel3, built with -G",
-	  BOOK, .data = &v_math3_debug, LESSON },
+	  BOOK, .data = &v_math3_debug, DEBUG_LESSON },
 };
 
 const gpulab_plugin plugin = {

@@ -9,7 +9,8 @@
  *   FAKE_NO_ENTRY   no gpulab_plugin_entry symbol at all
  *   FAKE_OLD_MINOR  built as against an older 2.x header, whose exercise
  *                   struct ended before max_devices: the core must read
- *                   the array with this plugin's stride
+ *                   the array with this plugin's stride (it claims 2.4:
+ *                   its GPULAB_UNLIKE bit is not read)
  *   FAKE_TRY        instead, two challenges as `gpulab try` meets them
  *                   (FAKE_NAME "try"): `gated`, whose gate a kernel file
  *                   named *bad* fails at n = 1000003, and `hang`, whose
@@ -377,6 +378,9 @@ static const EXERCISE exercises[] = {
 	  .block = 32, .plan = plan, .setup = setup, .run = run_loses, .verify = verify_ok, HOST },
 	{ .name = "wrongat", .summary = "wrong at n 256 alone", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run, .verify = verify_wrong_at_256, HOST },
+	{ .name = "unlike", .summary = "ok's point, other work (2.5): no speedup over ok", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32,
+	  .n = 1024, .block = 256, .plan = plan, .setup = setup, .run = run, .verify = VERIFY_OK,
+	  .flags = GPULAB_HOST_ONLY | GPULAB_UNLIKE, .teardown = teardown },
 };
 
 #endif
