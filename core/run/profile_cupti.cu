@@ -82,7 +82,7 @@ struct host_object {
 		d.pHostObject = obj;
 		cuptiProfilerHostDeinitialize(&d);
 	}
-	int open(profiler *p, char *err, size_t len)
+	int initialize(profiler *p, char *err, size_t len)
 	{
 		CUpti_Profiler_Host_Initialize_Params h = { CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
 		h.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -92,7 +92,7 @@ struct host_object {
 		obj = h.pHostObject;
 		return 0;
 	}
-	CUptiResult add(const char *const *metrics, size_t n)
+	CUptiResult add_metrics(const char *const *metrics, size_t n)
 	{
 		CUpti_Profiler_Host_ConfigAddMetrics_Params a = { CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
 		a.pHostObject = obj;
@@ -100,7 +100,7 @@ struct host_object {
 		a.numMetrics = n;
 		return cuptiProfilerHostConfigAddMetrics(&a);
 	}
-	int config(std::vector<uint8_t> *image, char *err, size_t len)
+	int config_image(std::vector<uint8_t> *image, char *err, size_t len)
 	{
 		CUpti_Profiler_Host_GetConfigImageSize_Params s = { CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE };
 		s.pHostObject = obj;
@@ -126,7 +126,7 @@ struct range_profiler {
 		d.pRangeProfilerObject = obj;
 		cuptiRangeProfilerDisable(&d);
 	}
-	int open(CUcontext ctx, char *err, size_t len)
+	int enable(CUcontext ctx, char *err, size_t len)
 	{
 		CUpti_RangeProfiler_Enable_Params e = { CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
 		e.ctx = ctx;
@@ -173,7 +173,7 @@ struct range_profiler {
 	}
 	/* One pass: the launch between push and pop.  *done once CUPTI has
 	 * every pass it needs. */
-	int pass(const profile_target *t, bool *done, char *err, size_t len)
+	int profile_pass(const profile_target *t, bool *done, char *err, size_t len)
 	{
 		int rc;
 		if ((rc = t->prepare(t->arg)))
@@ -291,9 +291,9 @@ int profiler_open(profiler **out, char *err, size_t len)
 int profiler_check(profiler *p, const char *const *metrics, size_t n, char *err, size_t len)
 {
 	host_object h;
-	int rc = h.open(p, err, len);
+	int rc = h.initialize(p, err, len);
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (h.add(&metrics[i], 1) != CUPTI_SUCCESS) {
+		if (h.add_metrics(&metrics[i], 1) != CUPTI_SUCCESS) {
 			snprintf(err, len, "--metrics: this GPU (%s) has no metric '%s' (`gpulab metrics` lists the aliases; "
 				 "`ncu --query-metrics` the names)", p->chip.c_str(), metrics[i]);
 			rc = EXIT_METRICS;
@@ -309,12 +309,12 @@ int profiler_collect(profiler *p, const char *const *metrics, size_t n, const pr
 	std::vector<uint8_t> config, data;
 	bool done = false;
 	CUptiResult added;
-	int rc = h.open(p, err, len);
+	int rc = h.initialize(p, err, len);
 	if (rc)
 		return rc;
-	if ((added = h.add(metrics, n)) != CUPTI_SUCCESS) /* name the one at fault, if one is */
+	if ((added = h.add_metrics(metrics, n)) != CUPTI_SUCCESS) /* name the one at fault, if one is */
 		return profiler_check(p, metrics, n, err, len) ? EXIT_METRICS : cupti_failed(added, "adding the metrics", err, len);
-	if ((rc = h.config(&config, err, len)) || (rc = r.open(p->ctx, err, len))
+	if ((rc = h.config_image(&config, err, len)) || (rc = r.enable(p->ctx, err, len))
 	    || (rc = r.counter_data(metrics, n, &data, err, len)) || (rc = r.configure(config, data, err, len)))
 		return rc;
 	for (*passes = 0; !done; ++*passes) {
@@ -322,7 +322,7 @@ int profiler_collect(profiler *p, const char *const *metrics, size_t n, const pr
 			snprintf(err, len, "--metrics: these metrics need more than %d passes", max_passes);
 			return EXIT_METRICS;
 		}
-		if ((rc = r.pass(t, &done, err, len)))
+		if ((rc = r.profile_pass(t, &done, err, len)))
 			return rc;
 	}
 	if ((rc = r.decode(err, len)))
