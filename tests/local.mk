@@ -115,10 +115,11 @@ EXTRA_DIST += tests/records
 # without chromium (which .ci/run installs) or python3.
 TESTS += tests/browser.sh
 EXTRA_DIST += tests/browser.sh tests/browser_check.py
-# core/'s layers, one name per function, no two files calling each other
-# (docs/hacking.md): read from the source, so it needs no build.
-TESTS += tests/layers.py
-EXTRA_DIST += tests/layers.py
+# core/'s layers, one name per function, no files calling each other in a
+# circle (docs/hacking.md): read from the source, so it needs no build.
+# tests/layers_selftest.py shows it failing on each case it must catch.
+TESTS += tests/layers.py tests/layers_selftest.py
+EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
 EXTRA_DIST += tests/completion.sh
