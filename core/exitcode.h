@@ -19,7 +19,10 @@ enum exitcode {
 	EXIT_METRICS = 9,   /* --metrics cannot be read: no CUPTI, no permission, or a metric this GPU lacks */
 	EXIT_NOMEM = 10,    /* host memory ran out */
 	EXIT_SLOWER = 11,   /* compare --fail-above: a point is slower by more than allowed, with confidence */
-	EXIT_WATCHDOG = 12  /* a run did not end within --watchdog and was stopped */
+	EXIT_WATCHDOG = 12, /* a run did not end within --watchdog and was stopped */
+	EXIT_RANKS = 13     /* the ranks of a launched job (mpirun, srun) cannot run together:
+			     * one failed to join or to run a point, they were started
+			     * differently, or a machine has more ranks than GPUs */
 };
 
 /* The one place a plugin's status becomes gpulab's exit code. */

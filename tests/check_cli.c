@@ -170,7 +170,7 @@ START_TEST(list_shows_good_refuses_bad)
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
 	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.5") != NULL);
+	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.6") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry symbol") != NULL);
 	ck_assert(strstr(o.err, "/nonexistent/gone.so: cannot open shared object file") != NULL);
@@ -492,7 +492,7 @@ START_TEST(records)
 	text[fread(text, 1, sizeof text - 1, f)] = 0;
 	fclose(f);
 	ck_assert_msg(json_valid(text), "%s", text);
-	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1.2\"") && strstr(text, "\"samples_ms\": [")
+	ck_assert_msg(strstr(text, "\"schema\": \"gpulab-record/1.3\"") && strstr(text, "\"samples_ms\": [")
 		      && strstr(text, "--output"), "%s", text);
 	const char *s1 = strstr(text, "\"samples_ms\": [");
 	int commas = 0;

@@ -461,7 +461,7 @@ START_TEST(resume_refuses_what_it_cannot_take)
 	refused(cut, ": line 12, column ");
 	refused("{\"results\": []}", "not a gpulab-record/1 record");
 	refused("{\"schema\": \"gpulab-record/2\", \"results\": []}", "its schema is gpulab-record/2");
-	refused("{\"schema\": \"gpulab-record/1.2\", \"results\": [{\"n\": 1}]}", "result 1 has no exercise");
+	refused("{\"schema\": \"gpulab-record/1.3\", \"results\": [{\"n\": 1}]}", "result 1 has no exercise");
 	edited(good, "\"version\": \"" PACKAGE_VERSION "\"", "\"version\": \"0.0.1\"",
 	       "its gpulab version is 0.0.1, and this run's " PACKAGE_VERSION ": not resumed");
 	edited(good, "\"device\": null", "\"device\": {\"name\": \"NVIDIA H200\", \"uuid\": \"GPU-1234\"}",
@@ -483,11 +483,11 @@ START_TEST(resume_reads_records_of_schema_1)
 	configure(1);
 	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
 	read_text(record, good, sizeof good);
-	const char *a = strstr(good, "\"gpulab-record/1.2\""), *b = strstr(good, "  \"interrupted\"");
+	const char *a = strstr(good, "\"gpulab-record/1.3\""), *b = strstr(good, "  \"interrupted\"");
 	const char *c = b ? strstr(b, "\"device\"") : NULL;
 	ck_assert(a && b && c);
 	snprintf(old, sizeof old, "%.*s\"gpulab-record/1\"%.*s  %s", (int)(a - good), good,
-		 (int)(b - a - strlen("\"gpulab-record/1.2\"")), a + strlen("\"gpulab-record/1.2\""), c);
+		 (int)(b - a - strlen("\"gpulab-record/1.3\"")), a + strlen("\"gpulab-record/1.3\""), c);
 	write_file(dir, "sweep.json", old);
 	struct json *doc = valid_record();
 	ck_assert_ptr_null(json_get(doc, "interrupted"));
@@ -497,7 +497,7 @@ START_TEST(resume_reads_records_of_schema_1)
 	ck_assert_msg(o.status == 0, "%s", o.err);
 	ck_assert_int_eq(lines_in(runs_log), 1);
 	doc = valid_record();
-	ck_assert_str_eq(json_string(json_get(doc, "schema")), "gpulab-record/1.2");
+	ck_assert_str_eq(json_string(json_get(doc, "schema")), "gpulab-record/1.3");
 	ck_assert_int_eq(count_status(doc, "ok"), 3);
 	json_free(doc);
 }

@@ -123,3 +123,10 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
 EXTRA_DIST += tests/completion.sh
+# gpulab as ranks under mpirun (issue 30): the fake plugin's collective over
+# the mpi plugin, two ranks on the CPU; where the mpi plugin is built.
+EXTRA_DIST += tests/ranks.sh
+if HAVE_MPI
+TESTS += tests/ranks.sh
+AM_TESTS_ENVIRONMENT += MPI_PLUGIN_DIR=$(abs_top_builddir)/plugins/mpi/.libs; export MPI_PLUGIN_DIR;
+endif

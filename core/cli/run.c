@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "config/settings.h"
 #include "run/device.h"
+#include "run/group.h"
 #include "exitcode.h"
 #include "fail.h"
 #include "run/job.h"
@@ -22,6 +23,7 @@
 #include "plugins/registry.h"
 #include "emit/result.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,14 +188,25 @@ static int batch_refused(const struct options *o, const struct job *jobs, size_t
 				     "the run consumes)", job_name(first, name, sizeof name)) : 0;
 }
 
+/* Under a launcher, an exercise that runs in one process would run once
+ * a rank, each on its own GPU: it is refused, as a parameter would be. */
+static int refuse_alone(struct job *j)
+{
+	snprintf(j->res.message, sizeof j->res.message,
+		 "runs in one process, not as ranks of a launched job: run it without mpirun or srun");
+	return EXIT_PARAM;
+}
+
 /* Plan every job before any runs: a bad parameter costs no time. */
 static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs,
-		    size_t n)
+		    size_t n, const struct gpulab_group *g)
 {
 	size_t skipped = 0, k = 0;
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t point = 0, points = job_points(&s->v[i], o, c); point < points && k < n; point++, k++) {
 			int rc = job_plan(&jobs[k], &s->v[i], o, c, point);
+			if (rc == 0 && g && !(s->v[i].ex->flags & GPULAB_RANKS))
+				rc = refuse_alone(&jobs[k]);
 			if (rc && (rc = refused(&jobs[k], rc, n)))
 				return rc;
 			skipped += jobs[k].res.outcome == OUTCOME_SKIPPED;
@@ -225,16 +238,32 @@ static int open_job_profiler(const struct job *jobs, size_t n, struct profiler *
 	return 0;
 }
 
-/* The device, where any job needs one. */
-static int open_job_device(const struct job *jobs, size_t n, struct device_info *d, int *have)
+/* A rank's GPU is the one its local rank names: a machine with more
+ * ranks than GPUs lacks it. */
+static int rank_device_missing(const struct gpulab_group *g, const struct device_info *d, int rc, const char *err)
+{
+	char host[64] = "";
+	gethostname(host, sizeof host - 1);
+	if (d->count > 0 && (int)g->local_rank >= d->count)
+		return fail(EXIT_RANKS, "rank %u: local rank %u of %u on %s, which has %d GPU%s: one rank a GPU, so start "
+				      "at most %d ranks a machine", g->rank, g->local_rank, g->local_size, host, d->count,
+			    d->count == 1 ? "" : "s", d->count);
+	return fail(rc, "rank %u: %s", g->rank, err);
+}
+
+/* The device, where any job needs one: under a launcher the rank's own. */
+static int open_job_device(const struct job *jobs, size_t n, struct device_info *d, int *have,
+			   const struct gpulab_group *g)
 {
 	char err[512];
 	int rc;
 	*have = 0;
 	for (size_t i = 0; i < n && !*have; i++)
 		*have = needs_gpu(&jobs[i]);
-	if (*have && (rc = device_open(d, err, sizeof err)))
+	if (*have && !g && (rc = device_open(d, err, sizeof err)))
 		return fail(rc, "%s", err);
+	if (*have && g && (rc = device_open_at(d, (int)g->local_rank, err, sizeof err)))
+		return rank_device_missing(g, d, rc, err);
 	return 0;
 }
 
@@ -385,6 +414,14 @@ static void stopped_because(const struct job *jobs, size_t n, char *why, size_t 
 		}
 }
 
+/* A rank but rank 0 prints no table: its own failures go to stderr. */
+static void say_rank_failed(const struct gpulab_group *g, const struct job *j)
+{
+	char name[256], point[512];
+	fail(0, "rank %u: %s (%s): %s", g->rank, job_name(j, name, sizeof name), job_case(j, point, sizeof point),
+	     j->res.message);
+}
+
 /* Each point in turn, its row printed and the record written as it is
  * done, until the last, a signal, or a lost device. */
 static int run_points(const struct options *o, struct bench *b, struct report *r, struct job *jobs, size_t n)
@@ -397,6 +434,8 @@ static int run_points(const struct options *o, struct bench *b, struct report *r
 			continue;
 		if ((rc = run_point(b, &jobs[i], i, n, progress)) && !worst)
 			worst = rc;
+		if (rc && !group_speaks(b->group) && !jobs[i].res.by_peer) /* its table is rank 0's */
+			say_rank_failed(b->group, &jobs[i]);
 		if (jobs[i].res.outcome == OUTCOME_NOT_RUN) /* stopped by a signal in its midst */
 			break;
 		report_point(r, i, stdout);
@@ -444,23 +483,43 @@ static int finish(const struct options *o, struct report *r, struct job *jobs, s
 	return interrupt_pending() ? 128 + interrupt_pending() : worst;
 }
 
-static int run_all(const struct options *o, struct job *jobs, size_t n)
+/* Under a launcher: every rank's machine and GPU, for rank 0's record. */
+static int rank_places(const struct gpulab_group *g, const struct device_info *d, int gpu, struct rank_place **places)
+{
+	struct rank_place mine = { .ordinal = gpu ? d->ordinal : -1 };
+	*places = NULL;
+	if (!g || g->size < 2)
+		return 0;
+	gethostname(mine.host, sizeof mine.host - 1);
+	snprintf(mine.device, sizeof mine.device, "%s", gpu ? d->name : "");
+	snprintf(mine.bus_id, sizeof mine.bus_id, "%s", gpu ? d->bus_id : "");
+	if (!(*places = calloc(g->size, sizeof **places)))
+		return fail(EXIT_NOMEM, "out of memory");
+	return group_places(g, &mine, *places);
+}
+
+static int run_all(const struct options *o, struct job *jobs, size_t n, const struct gpulab_group *g)
 {
 	struct device_info d;
 	struct profiler *prof = NULL;
 	struct clocks clk = { 0 };
 	struct resume res = { 0 };
+	struct rank_place *places = NULL;
 	int rc, worst = 0, gpu, refused;
-	if ((rc = open_job_device(jobs, n, &d, &gpu)) || (gpu && (rc = check_device(jobs, n, &d)))
+	if ((rc = open_job_device(jobs, n, &d, &gpu, g)) || (gpu && (rc = check_device(jobs, n, &d)))
 	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = check_output(o->output)))
+		return group_worst(g, rc);
+	if ((rc = group_worst(g, 0)) || (rc = rank_places(g, &d, gpu, &places))) { /* another rank could not start */
+		free(places);
 		return rc;
+	}
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
 	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .profile = o->profile, .verify = o->verify, .prof = prof,
-			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
+			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog, .group = g };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
-			    .wide = o->wide, .stop = o->stop };
+			    .wide = o->wide, .stop = o->stop, .ranks = places, .nranks = g ? g->size : 0 };
 	mark_pending(jobs, n);
 	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
 	if (!refused)
@@ -471,7 +530,37 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		worst = finish(o, &r, jobs, n, worst);
 	resume_free(&res);
 	clocks_close(&clk);
+	free(places);
 	return worst;
+}
+
+/* Under a launcher (a launcher plugin's join): the ranks checked to be
+ * started alike, and all but rank 0 silenced but for errors, with no
+ * record of their own: *mine is the options they run with. */
+static int join_ranks(const struct options *o, const struct registry *r, const struct gpulab_group **g,
+		      struct options *mine)
+{
+	char what[sizeof o->command_line + 128];
+	int rc = group_join(r, g);
+	if (rc || !*g)
+		return rc;
+	if (o->resume || o->metrics)
+		return group_worst(*g, fail(EXIT_USAGE, "%s: not under a launcher yet; run it without mpirun or srun",
+					    o->resume ? "--resume" : "--metrics"));
+	snprintf(what, sizeof what, "gpulab %s %s: %s", PACKAGE_VERSION, GPULAB_REVISION, o->command_line);
+	if ((rc = group_alike(*g, what)))
+		return rc;
+	*mine = *o;
+	if (group_speaks(*g))
+		return 0;
+	mine->output = NULL;
+	int devnull = open("/dev/null", O_WRONLY);
+	if (devnull >= 0) {
+		fflush(stdout);
+		dup2(devnull, STDOUT_FILENO);
+		close(devnull);
+	}
+	return 0;
 }
 
 int cmd_run(const struct options *o)
@@ -483,6 +572,8 @@ int cmd_run(const struct options *o)
 	size_t njobs = 0;
 	char err[2048];
 	int broken, rc;
+	const struct gpulab_group *g = NULL;
+	struct options mine;
 
 	if (o->npatterns == 0)
 		return fail(EXIT_USAGE, "run: name at least one exercise (`gpulab list` shows them)");
@@ -499,11 +590,12 @@ int cmd_run(const struct options *o)
 		goto out;
 	if (o->metrics && (rc = profiler_built(err, sizeof err)))
 		fail(rc, "%s", err);
-	else if ((rc = plan_all(o, &c, &s, jobs, njobs)) == 0) {
+	else if ((rc = join_ranks(o, &r, &g, &mine)) == 0 && (rc = plan_all(g ? &mine : o, &c, &s, jobs, njobs, g)) == 0) {
 		interrupt_catch();
-		rc = run_all(o, jobs, njobs);
+		rc = run_all(g ? &mine : o, jobs, njobs, g);
 		interrupt_release();
 	}
+	group_leave(g);
 out:
 	for (size_t i = 0; jobs && i < njobs; i++)
 		job_free(&jobs[i]);

@@ -3,6 +3,7 @@
 #include "emit/result.h"
 
 #include "emit/field.h"
+#include "run/group.h"
 #include "run/stats.h"
 #include "escape.h"
 
@@ -889,6 +890,25 @@ static void json_provenance(const struct report *r, FILE *out)
 	fputs(",\n", out);
 }
 
+/* "ranks" (schema 1.3), under a launcher: every rank's machine and GPU,
+ * in rank order; "device" above is rank 0's. */
+static void json_ranks(const struct report *r, FILE *out)
+{
+	if (r->nranks < 2)
+		return;
+	fputs(",\n  \"ranks\": [", out);
+	for (size_t i = 0; i < r->nranks; i++) {
+		fprintf(out, "%s{\"rank\": %zu, \"host\": ", i ? ", " : "", i);
+		emit_json(out, r->ranks[i].host);
+		fputs(", \"device\": ", out);
+		emit_json(out, r->ranks[i].device);
+		fputs(", \"bus_id\": ", out);
+		emit_json(out, r->ranks[i].bus_id);
+		fprintf(out, ", \"ordinal\": %d}", r->ranks[i].ordinal);
+	}
+	fputc(']', out);
+}
+
 /* Row i: as run, or as kept from the record resumed. */
 static void json_row(const struct report *r, size_t i, FILE *out)
 {
@@ -912,6 +932,7 @@ static void print_json(const struct report *r, FILE *out)
 	emit_json_string(out, "interruption", r->interruption);
 	fputs(",\n  \"device\": ", out);
 	json_device(r, out);
+	json_ranks(r, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {
 		json_row(r, i, out);

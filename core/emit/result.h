@@ -10,7 +10,7 @@
 
 /* The JSON record's format, documented by docs/record.schema.json; the
  * number changes with any change a reader must know of. */
-#define REPORT_SCHEMA "gpulab-record/1.2"
+#define REPORT_SCHEMA "gpulab-record/1.3"
 /* What a reader takes: this major, and any minor of it ("gpulab-record/1"
  * or "gpulab-record/1.N"), since a minor only adds fields. */
 #define REPORT_SCHEMA_MAJOR "gpulab-record/1"
@@ -22,6 +22,8 @@ struct table_layout {
 	int swept;                  /* the compact table: some row's own keys are swept */
 	long last;                  /* the last row printed; -1 none */
 };
+
+struct rank_place;
 
 struct report {
 	enum format format;
@@ -40,6 +42,8 @@ struct report {
 	char *const *extra;         /* --resume: rows of the record resumed that no
 				     * point of this run is, as JSON text, kept after its own */
 	size_t nextra;
+	const struct rank_place *ranks; /* under a launcher: every rank's place, in rank order */
+	size_t nranks;
 	struct table_layout layout;
 };
 

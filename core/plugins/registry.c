@@ -134,7 +134,7 @@ int registry_check(const struct gpulab_plugin *d, const char *name, char *err, s
 			 d->name ? d->name : "(null)", name);
 		return -1;
 	}
-	if (!d->exercises || d->n_exercises == 0) {
+	if ((!d->exercises || d->n_exercises == 0) && !d->join) { /* a launcher alone may have none */
 		snprintf(err, errlen, "the plugin declares no exercises");
 		return -1;
 	}

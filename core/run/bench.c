@@ -1,6 +1,7 @@
 #include "run/bench.h"
 
 #include "exitcode.h"
+#include "run/group.h"
 #include "run/interrupt.h"
 #include "run/stats.h"
 #include "run/watchdog.h"
@@ -71,6 +72,7 @@ struct timing {
 	double window[STABLE_WINDOW]; /* the noise at the last checks, for settled() */
 	unsigned checks;
 	cudaEvent_t start, stop;
+	double t0, waited_s;        /* when sampling began (ms), and under a launcher how long it has gone (s) */
 };
 
 /* Room for one more sample. */
@@ -126,6 +128,14 @@ static int enough(const struct bench *b, const struct job *j, struct timing *t, 
 	return *why = STOP_TIMEOUT, t->n >= 3 && waited_s >= s->timeout_s;
 }
 
+/* How long the point has sampled, in s: under a launcher the slowest
+ * rank's clock as of the last sample (together()), so that every rank
+ * stops after the same sample. */
+static double waited(const struct bench *b, const struct timing *t)
+{
+	return b->group ? t->waited_s : (now_ms() - t->t0) / 1e3;
+}
+
 /* Before every run, timed or profiled, and untimed: the exercise's input
  * restored, and the L2 flushed under --cold. */
 static int restore(struct bench *b, struct job *j)
@@ -168,6 +178,10 @@ static int hold_run(struct bench *b, struct job *j, long slot)
 {
 	if (j->res.timing != TIMING_HELD || (j->warmup && slot == -(long)j->warmup))
 		return 0;
+	if (b->group) { /* a redo would run the collective on one rank alone */
+		j->res.timing = TIMING_UNHELD;
+		return 0;
+	}
 	if (!b->hold_tried) {
 		b->hold_tried = 1;
 		b->hold = hold_open();
@@ -270,6 +284,29 @@ static int timed_run(struct bench *b, struct job *j, struct timing *t, long slot
 	return rc;
 }
 
+/* Under a launcher: this rank did well, another failed the point. */
+static int by_peer(struct job *j, int code)
+{
+	j->res.by_peer = 1;
+	return failed(j, code, "another rank failed this point (its own line says how)", cudaSuccess);
+}
+
+/* Under a launcher, every rank's repetition ends here: the sample is
+ * the slowest rank's (as nccl-tests reports it), and a rank that failed,
+ * or that a signal reached, stops them all at the same sample. */
+static int together(struct bench *b, struct job *j, struct timing *t, int rc, double *ms, double *h)
+{
+	double v[5] = { rc > 0 ? rc : 0, rc == HALTED || interrupt_pending(), *ms, *h, (now_ms() - t->t0) / 1e3 };
+	if (!b->group)
+		return rc;
+	if (group_max(b->group, v, 5))
+		return failed(j, EXIT_RANKS, "the ranks lost each other", cudaSuccess);
+	if (rc || v[0])
+		return rc ? rc : by_peer(j, (int)v[0]);
+	*ms = v[2], *h = v[3], t->waited_s = v[4];
+	return v[1] ? HALTED : 0;
+}
+
 /* One repetition: untimed restore, then the timed run (or batch of
  * them), then the host step on the host clock.  An NVTX range names it for ncu and nsys:
  * "warmup 0", ..., "rep 0", ... inside the exercise's own range. */
@@ -288,12 +325,12 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 		rc = timed_run(b, j, t, slot, &ms);
 		nvtxRangePop();
 	} while (rc == REDO);
-	if (rc)
-		return rc;
 	double h0 = now_ms();
-	if (e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
-		return step_failed(j, rc, "host step failed");
+	if (rc == 0 && e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
+		rc = step_failed(j, rc, "host step failed");
 	double h = e->host ? now_ms() - h0 : 0;
+	if ((rc = together(b, j, t, rc, &ms, &h)))
+		return rc;
 	if (slot >= 0 && !host_only(j))
 		sample_clocks(b, &j->res.clocks);
 	if (slot >= 0) {
@@ -340,12 +377,13 @@ static int measure(struct bench *b, struct job *j)
 	cudaError_t ce;
 	if (!host_only(j) && ((ce = cudaEventCreate(&t.start)) != cudaSuccess || (ce = cudaEventCreate(&t.stop)) != cudaSuccess))
 		rc = failed(j, EXIT_CUDA, "cudaEventCreate failed", ce);
-	for (long i = 0; rc == 0 && i < (long)j->warmup; i++)
-		rc = interrupt_pending() ? HALTED : repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
-	double t0 = now_ms();
+	t.t0 = now_ms();
+	for (long i = 0; rc == 0 && i < (long)j->warmup; i++) /* a signal under a launcher: together() */
+		rc = interrupt_pending() && !b->group ? HALTED : repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
+	t.t0 = now_ms(), t.waited_s = 0;
 	enum stop_reason why = STOP_COUNT;
-	while (rc == 0 && !enough(b, j, &t, (now_ms() - t0) / 1e3, &why)) {
-		if (interrupt_pending())
+	while (rc == 0 && !enough(b, j, &t, waited(b, &t), &why)) {
+		if (interrupt_pending() && !b->group)
 			rc = HALTED;
 		else if (t.n == t.cap && grow(&t))
 			rc = failed(j, EXIT_NOMEM, "out of host memory", cudaSuccess);
@@ -444,7 +482,7 @@ static int profile(struct bench *b, struct job *j)
  * max_devices of those visible. */
 static int open_streams(struct bench *b, struct job *j)
 {
-	unsigned want = j->pick.ex->max_devices > 1 ? j->pick.ex->max_devices : 1;
+	unsigned want = !b->group && j->pick.ex->max_devices > 1 ? j->pick.ex->max_devices : 1; /* a rank: its one GPU */
 	cudaError_t ce;
 	j->ctx.ndevices = 0;
 	j->ctx.devices = j->devices;
@@ -495,9 +533,19 @@ static int halted(struct job *j)
 	return 0;
 }
 
+/* Under a launcher, a step (setup, verify) that failed on any rank has
+ * failed on all: the worst code wins, and a rank that itself did well
+ * says where to look. */
+static int agreed(struct bench *b, struct job *j, int rc)
+{
+	int worst = b->group ? group_worst(b->group, rc) : rc;
+	return worst && !rc ? by_peer(j, worst) : rc;
+}
+
 int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
+	j->ctx.group = b->group;
 	int rc = open_streams(b, j);
 	j->res.timing = host_only(j) ? TIMING_HOST : b->profile ? TIMING_UNHELD : TIMING_HELD;
 	nvtxRangePushA(job_name(j, name, sizeof name));
@@ -509,7 +557,8 @@ int bench_run(struct bench *b, struct job *j)
 			rc = EXIT_PLUGIN;
 		else if (rc != GPULAB_OK)
 			rc = step_failed(j, rc, "setup failed");
-		else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
+		if ((rc = agreed(b, j, rc)) == 0 && (rc = measure(b, j)) == 0 && (rc = agreed(b, j, check(b, j))) == 0
+		    && j->metrics.ncols)
 			rc = profile(b, j);
 		if (j->bad_choice[0]) /* told wrong, or told outside setup: the plugin's bug, and its message */
 			rc = bad_plugin(j);

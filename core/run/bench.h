@@ -24,6 +24,7 @@ struct bench {
 	void *flush_buf;       /* twice the L2, allocated on first use */
 	size_t flush_bytes;
 	struct hold *hold;     /* opened on first use; NULL: runs go unheld */
+	const struct gpulab_group *group; /* the ranks under a launcher (run/group.h); NULL alone */
 	int hold_tried;
 };
 

@@ -69,6 +69,7 @@ struct result {
 	double median_lo, median_hi;        /* the GPU median's 95% interval (run/stats.h); NaN: too few samples */
 	int lost;                           /* the run left the device unusable (a sticky CUDA
 					     * error): no later point can run */
+	int by_peer;                        /* under a launcher: failed because another rank did */
 	enum stop_reason stopped_by;
 	enum timing_mode timing;
 };

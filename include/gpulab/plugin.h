@@ -71,7 +71,7 @@ extern "C" {
 #endif
 
 #define GPULAB_ABI_VERSION 2  /* the major: old plugins would be misread */
-#define GPULAB_ABI_MINOR 5    /* fields added at the ends of structs, flags */
+#define GPULAB_ABI_MINOR 6    /* fields added at the ends of structs, flags */
 
 /* The one symbol a plugin exports. */
 #define GPULAB_ENTRY_SYMBOL "gpulab_plugin_entry"
@@ -151,8 +151,31 @@ struct gpulab_param {
 			     * or share of the reference: they would compare
 			     * unlike work.  The core honours it from plugins
 			     * of minor 5 on */
+#define GPULAB_RANKS 16u    /* 2.6: runs as one rank of a launched job (mpirun,
+			     * srun), meeting the others through ctx->group.
+			     * Under a launcher the core runs only such
+			     * exercises, and skips the others with the reason */
 
 struct CUstream_st; /* cudaStream_t is a pointer to this */
+
+/* 2.6.  The ranks of one job that a launcher (mpirun, srun) started, one
+ * process per GPU, possibly on several machines.  A launcher plugin (see
+ * `join` below) provides it; the core runs every rank through the same
+ * points in the same order, rank 0 alone prints and writes the record,
+ * and a sample's time is the slowest rank's.  An exercise meets its peers
+ * through it too: the multigpu plugin hands rank 0's NCCL id to all.
+ *
+ * Every rank makes the same calls in the same order.  Each returns 0, or
+ * -1 when the group cannot go on (a rank is gone, a wait passed its
+ * bound), after saying why on stderr; the caller then ends the run. */
+struct gpulab_group {
+	unsigned rank, size;             /* this process's, and how many */
+	unsigned local_rank, local_size; /* the same among the ranks of this machine */
+	int (*bcast)(void *buf, size_t len);      /* rank 0's len bytes to every rank */
+	int (*max)(double *v, size_t n);          /* each of v[0..n) becomes its largest over the ranks */
+	int (*gather)(const void *mine, void *all, size_t len); /* every rank's len bytes, in rank order, to all */
+	void (*leave)(void);                      /* the run is over: let the launcher go (MPI_Finalize) */
+};
 
 struct gpulab_ctx {
 	/* The run's parameters, resolved and checked by the core before
@@ -209,6 +232,12 @@ struct gpulab_ctx {
 	 * and the core ends the point in an error with that reason (gpulab
 	 * exits 4), whatever setup() returns or says after. */
 	int (*chose)(struct gpulab_ctx *ctx, const char *key, const char *value);
+
+	/* 2.6.  The ranks this process is one of, under a launcher; NULL
+	 * when gpulab runs alone (one process for all the GPUs it sees).
+	 * Then the core gives the exercise one GPU, the one whose ordinal is
+	 * the rank's local rank, and devices/ndevices name it alone. */
+	const struct gpulab_group *group;
 };
 
 typedef int (*gpulab_step_fn)(struct gpulab_ctx *ctx);
@@ -261,7 +290,13 @@ struct gpulab_plugin {
 	 * baseline as a speedup ("x"), reference as a share of its speed. */
 	const char *baseline;
 	const char *reference;
-	/* fields added in 2.1 and later go here, at the end */
+	/* 2.6.  A launcher plugin: where this process was started by one
+	 * (mpirun, srun), join its ranks and return them; NULL when it was
+	 * not, or with one line on stderr and *failed set when it was and the
+	 * ranks cannot meet.  The core asks before any point runs, and only
+	 * for `gpulab run`.  Such a plugin may have no exercises. */
+	const struct gpulab_group *(*join)(int *failed);
+	/* fields added in 2.7 and later go here, at the end */
 };
 
 /* The first fields of every descriptor, as this header has them:

@@ -311,6 +311,73 @@ static const struct gpulab_param chooser_params[] = {
 	{ NULL }
 };
 
+/* collective: the ranks' own all-reduce, over the launcher's group (a
+ * max of rank + 1, which is the number of ranks): host-only, so
+ * `mpirun -np 2` on a CPU machine runs gpulab's ranks end to end. */
+struct collective_opts {
+	int64_t fail_rank, wrong_rank; /* -1: none */
+};
+
+struct collective_state {
+	double got;
+};
+
+static const struct gpulab_param collective_params[] = {
+	{ .key = "fail_rank", .type = GPULAB_PARAM_INT, .offset = offsetof(struct collective_opts, fail_rank), .def = "-1",
+	  .help = "this rank fails setup (-1: none)", .min = -1, .max = 1023 },
+	{ .key = "wrong_rank", .type = GPULAB_PARAM_INT, .offset = offsetof(struct collective_opts, wrong_rank), .def = "-1",
+	  .help = "this rank computes a wrong sum (-1: none)", .min = -1, .max = 1023 },
+	{ NULL }
+};
+
+static unsigned rank_of(const struct gpulab_ctx *ctx)
+{
+	return ctx->group ? ctx->group->rank : 0;
+}
+
+static int plan_collective(struct gpulab_ctx *ctx)
+{
+	ctx->bytes_read = ctx->bytes_written = sizeof(double);
+	return GPULAB_OK;
+}
+
+static int setup_collective(struct gpulab_ctx *ctx)
+{
+	const struct collective_opts *o = ctx->params;
+	if (o->fail_rank == (int64_t)rank_of(ctx)) {
+		ctx->error(ctx, "setup fails on rank %u, as asked (-p fail_rank)", rank_of(ctx));
+		return GPULAB_ECUDA;
+	}
+	ctx->note(ctx, "ranks", ctx->group ? ctx->group->size : 1);
+	return (ctx->state = calloc(1, sizeof(struct collective_state))) ? GPULAB_OK : GPULAB_ENOMEM;
+}
+
+static int run_collective(struct gpulab_ctx *ctx)
+{
+	struct collective_state *st = ctx->state;
+	st->got = rank_of(ctx) + 1.0;
+	return !ctx->group || ctx->group->max(&st->got, 1) == 0 ? GPULAB_OK : GPULAB_ECUDA;
+}
+
+static int verify_collective(struct gpulab_ctx *ctx)
+{
+	const struct collective_opts *o = ctx->params;
+	const struct collective_state *st = ctx->state;
+	double want = ctx->group ? ctx->group->size : 1;
+	if (st->got != want || o->wrong_rank == (int64_t)rank_of(ctx)) {
+		ctx->error(ctx, "rank %u: the max of rank + 1 over the ranks is %g, not %g", rank_of(ctx), want,
+			   o->wrong_rank == (int64_t)rank_of(ctx) ? want + 1 : st->got);
+		return GPULAB_WRONG;
+	}
+	return GPULAB_OK;
+}
+
+static void teardown_collective(struct gpulab_ctx *ctx)
+{
+	free(ctx->state);
+	ctx->state = NULL;
+}
+
 #ifdef FAKE_NO_VERIFY
 #define VERIFY_OK NULL
 #else
@@ -381,6 +448,10 @@ static const EXERCISE exercises[] = {
 	{ .name = "unlike", .summary = "ok's point, other work (2.5): no speedup over ok", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32,
 	  .n = 1024, .block = 256, .plan = plan, .setup = setup, .run = run, .verify = VERIFY_OK,
 	  .flags = GPULAB_HOST_ONLY | GPULAB_UNLIKE, .teardown = teardown },
+	{ .name = "collective", .summary = "the ranks' max of rank + 1 (2.6): gpulab under mpirun, on the host",
+	  .dtypes = GPULAB_INT32, .n = 1, .params = collective_params, .params_size = sizeof(struct collective_opts),
+	  .plan = plan_collective, .setup = setup_collective, .run = run_collective, .verify = verify_collective,
+	  .flags = GPULAB_HOST_ONLY | GPULAB_RANKS, .teardown = teardown_collective },
 };
 
 #endif

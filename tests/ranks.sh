@@ -1,0 +1,80 @@
+#!/bin/bash
+# gpulab as ranks under mpirun (issue 30), on the CPU: the fake plugin's
+# host-only `collective` over the mpi plugin's group, two ranks end to
+# end.  One table (rank 0's), one record with both ranks, and every
+# failure (a rank's setup, ranks started differently, a wrong rank) is one
+# line and a non-zero exit on every rank, within a bound, never a hang.
+# Run by make check where the mpi plugin was built; skips (77) without
+# mpirun.
+set -u
+command -v mpirun >/dev/null || { echo "ranks.sh: no mpirun: skipped"; exit 77; }
+[ -n "${GPULAB_BIN:-}" ] && [ -n "${GPULAB_TEST_PLUGINS:-}" ] && [ -n "${MPI_PLUGIN_DIR:-}" ] \
+	|| { echo "ranks.sh: GPULAB_BIN, GPULAB_TEST_PLUGINS and MPI_PLUGIN_DIR must be set (make check sets them)"; exit 99; }
+dir=$(mktemp -d /tmp/gpulab-ranks-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+printf '[plugin fake]\nfile = fake.so\n[plugin mpi]\nfile = mpi.so\n' >"$dir/gpulab.ini"
+export GPULAB_SYSCONFDIR=$dir GPULAB_PLUGIN_PATH=$GPULAB_TEST_PLUGINS:$MPI_PLUGIN_DIR XDG_CONFIG_HOME=$dir/xdg
+export GPULAB_RANK_TIMEOUT=20
+# Open MPI as root, with more ranks than cores, and no network but this machine's
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader,tcp \
+	OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_rmaps_base_oversubscribe=1
+failed=0
+check() { # check WHAT COND...
+	local what=$1
+	shift
+	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; failed=1; fi
+}
+ranks() { # ranks N ARGS...: gpulab under mpirun -np N, bounded; stdout, stderr and the code to files
+	local n=$1
+	shift
+	timeout 60 mpirun --oversubscribe -np "$n" "$GPULAB_BIN" "$@" >"$dir/out" 2>"$dir/err"
+	echo $? >"$dir/rc"
+}
+rc() { cat "$dir/rc"; }
+
+# Two ranks, one table, one record holding both ranks.
+ranks 2 run fake.collective -n 1:4 -r 3 -o "$dir/rec.json"
+check "two ranks: exit 0" [ "$(rc)" = 0 ]
+check "one title: rank 0 prints, rank 1 does not" [ "$(grep -c '^exercise' "$dir/out")" = 1 ]
+check "one row a point" [ "$(grep -c '^fake.collective *int *[0-9]' "$dir/out")" = 3 ]
+check "nothing on stderr" [ ! -s "$dir/err" ]
+check "the record lists two ranks" python3 - "$dir/rec.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == "gpulab-record/1.3", r["schema"]
+assert [k["rank"] for k in r["ranks"]] == [0, 1], r["ranks"]
+assert all(k["host"] for k in r["ranks"])
+assert [p["status"] for p in r["results"]] == ["ok"] * 3, [p["status"] for p in r["results"]]
+assert all(p["notes"]["ranks"] == 2 for p in r["results"])
+PY
+check "no other record beside it" [ "$(ls "$dir" | grep -c json)" = 1 ]
+
+# A rank fails setup: every rank exits non-zero, rank 1's line says why,
+# rank 0's row says another rank failed.
+ranks 2 run fake.collective -p fail_rank=1 -r 3
+check "a rank's setup fails: exit 8" [ "$(rc)" = 8 ]
+check "its line on stderr" grep -q '^gpulab: rank 1: fake.collective (.*): setup fails on rank 1, as asked' "$dir/err"
+check "rank 0's row names another rank" grep -q 'another rank failed this point' "$dir/out"
+
+# One rank computes wrong: the point is wrong on every rank, exit 1.
+ranks 2 run fake.collective -p wrong_rank=1 -r 3
+check "a wrong rank: exit 1" [ "$(rc)" = 1 ]
+
+# Ranks started with other arguments: refused at start, exit 13 on every rank.
+timeout 60 mpirun --oversubscribe -np 1 "$GPULAB_BIN" run fake.collective -r 3 : \
+	-np 1 "$GPULAB_BIN" run fake.collective -r 4 >"$dir/out" 2>"$dir/err"
+check "ranks started differently: exit 13" [ $? = 13 ]
+check "the differing rank says so" grep -q '^gpulab: rank 1: started with other arguments' "$dir/err"
+check "and no table" [ ! -s "$dir/out" ]
+
+# An exercise that runs in one process is skipped under a launcher, or refused alone.
+ranks 2 run fake.ok -r 3
+check "a one-process exercise alone: exit 7" [ "$(rc)" = 7 ]
+check "one line says why" grep -q 'runs in one process, not as ranks' "$dir/err"
+
+# Not under a launcher: the same exercise as one process, no ranks in the record.
+"$GPULAB_BIN" run fake.collective -r 3 -o "$dir/one.json" >"$dir/out" 2>"$dir/err"
+check "alone: exit 0" [ $? = 0 ]
+check "alone: no ranks in the record" python3 -c 'import json,sys; assert "ranks" not in json.load(open(sys.argv[1]))' "$dir/one.json"
+
+exit $failed
