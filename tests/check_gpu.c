@@ -497,6 +497,40 @@ START_TEST(rungs_verify)
 }
 END_TEST
 
+/* The rungs that meet in one launch, 20 launches back to back a sample
+ * (--batch 20): one_pass's ticket must be back at 0 after each launch,
+ * or a later repetition, its output poisoned before it, writes no sum
+ * and fails verification; cluster's sums are copied back after each.
+ * Then the block sizes the rungs refuse, at plan, on any GPU: one line
+ * naming the exercise and the rule, exit 7. */
+START_TEST(rungs_batch_and_refusals)
+{
+	const char *rungs[] = { "reduce.one_pass", "reduce.cluster" };
+	for (int r = 0; r < 2; r++) {
+		char *args[] = { "run", (char *)rungs[r], "-n", "1048579", "-t", "int,float", "-r", "3", "-w", "1",
+				 "--batch", "20", "--format", "json", NULL };
+		gpulab(args);
+		if (no_clusters())
+			continue;
+		ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 2
+			      && occurrences(o.out, ", \"batch\": 20,") == 2, "%s --batch 20: exit %d: %s%s", rungs[r],
+			      o.status, o.out, o.err);
+	}
+	const char *refused[] = { "reduce.wide", "reduce.persistent", "reduce.cluster", "reduce.one_pass" };
+	const char *blocks[] = { "96", "32" }; /* not a power of two; below 64 (past 1024 the core refuses -b) */
+	for (int r = 0; r < 4; r++)
+		for (int b = 0; b < 2; b++) {
+			char *args[] = { "run", (char *)refused[r], "-b", (char *)blocks[b], "-n", "1048579", "-r", "1", NULL };
+			char want[200];
+			snprintf(want, sizeof want, "gpulab: %s: block size %s: this kernel takes a power of two from 64 to 1024\n",
+				 refused[r], blocks[b]);
+			gpulab(args);
+			ck_assert_msg(o.status == EXIT_PARAM && !strcmp(o.err, want) && !o.out[0], "%s -b %s: exit %d: %s%s",
+				      refused[r], blocks[b], o.status, o.out, o.err);
+		}
+}
+END_TEST
+
 /* In row `exercise` of a JSON report, what follows the first `text`;
  * NULL if the row lacks it. */
 static const char *in_row(const char *exercise, const char *text)
@@ -975,6 +1009,7 @@ int main(void)
 	tcase_add_test(t, batches_time_one_run);
 	tcase_add_test(t, best_finishes_verify);
 	tcase_add_test(t, rungs_verify);
+	tcase_add_test(t, rungs_batch_and_refusals);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);
 	tcase_add_test(t, try_kernels_are_ranked);

@@ -17,6 +17,9 @@
  *   lab::copy_back, lab::expect_equal, lab::expect_moved, lab::close_enough
  *                           comparisons naming the first mismatch
  *   lab::persistent_grid    as many blocks of a kernel as the GPU holds at once
+ *   lab::code_arch, lab::need_code
+ *                           the architecture a kernel's code was built for, and
+ *                           a refusal where this build has none for sm_XY
  *
  * Header-only: each plugin is its own shared object, and device code
  * cannot be shared across them anyway.  C++20, for the designated
@@ -239,6 +242,32 @@ inline int persistent_grid(gpulab_ctx *ctx, const void *kernel, unsigned threads
 	uint64_t resident = (uint64_t)sms * (per_sm ? per_sm : 1);
 	*grid = (unsigned)(useful < resident ? (useful ? useful : 1) : resident);
 	return GPULAB_OK;
+}
+
+/* The architecture of the PTX that `kernel`'s running code was compiled
+ * from (90 for sm_90), which decides its __CUDA_ARCH__: on a Hopper, a
+ * build without sm_90 code runs older PTX that the driver compiles at
+ * load, so a body guarded by __CUDA_ARCH__ >= 900 is its fallback (a
+ * trap).  0 where the call fails. */
+inline cudaError_t code_arch(const void *kernel, int *arch)
+{
+	cudaFuncAttributes a;
+	cudaError_t e = cudaFuncGetAttributes(&a, kernel);
+	*arch = e == cudaSuccess ? a.ptxVersion : 0;
+	return e;
+}
+
+/* setup's refusal of a kernel this build has no sm_`arch` code of (the
+ * GPU's own features, clusters or the copy engine, are the caller's to
+ * check first): one line saying how to build it, and GPULAB_EPARAM. */
+inline int need_code(gpulab_ctx *ctx, const void *kernel, int arch)
+{
+	int got;
+	LAB_TRY(ctx, code_arch(kernel, &got));
+	if (got >= arch)
+		return GPULAB_OK;
+	ctx->error(ctx, "this build has no sm_%d code for it (configure --with-cuda-arch with %d or later)", arch, arch);
+	return GPULAB_EPARAM;
 }
 
 template <typename T>

@@ -154,13 +154,15 @@ template <typename T, unsigned B> struct best_k {
 	}
 	/* The most blocks of B threads one cluster holds on this GPU: 16 on
 	 * a Hopper with every SM of a GPC free, past the portable 8; 0 on a
-	 * GPU without clusters (before Hopper). */
+	 * GPU without clusters (before Hopper), or in a build without sm_90
+	 * code, where the cluster kernel's body is __trap() (lab::code_arch). */
 	static cudaError_t max_cluster(int *blocks)
 	{
-		int dev, can = 0;
+		int dev, can = 0, arch = 0;
 		cudaError_t e = cudaGetDevice(&dev);
 		*blocks = 0;
-		if (e || (e = cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev)) || !can)
+		if (e || (e = cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev)) || !can
+		    || (e = lab::code_arch((const void *)reduceClusterFinish<T, B>, &arch)) || arch < 90)
 			return e;
 		e = cudaFuncSetAttribute(reduceClusterFinish<T, B>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
 		cudaLaunchConfig_t c = { .gridDim = 16, .blockDim = B };
@@ -204,10 +206,25 @@ const void *kernel_of(unsigned block)
 	}
 }
 
+/* Can k run in clusters here: a GPU with them (Hopper and later), and
+ * this build's sm_90 code of k, not older PTX whose body is __trap()?
+ * Else one line saying which is missing, and GPULAB_EPARAM. */
+int can_cluster(gpulab_ctx *ctx, const void *k)
+{
+	int dev, can = 0;
+	LAB_TRY(ctx, cudaGetDevice(&dev));
+	LAB_TRY(ctx, cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
+	if (!can) {
+		ctx->error(ctx, "this GPU has no thread-block clusters (Hopper and later do)");
+		return GPULAB_EPARAM;
+	}
+	return lab::need_code(ctx, k, 90);
+}
+
 /* A persistent rung's grid: a block for each round of best_loads
  * vectors a thread that n needs, at most as many as the GPU holds at
  * once; with clusters of C, whole clusters, at most as many as it holds
- * at once.  Without clusters (before Hopper) it refuses. */
+ * at once.  Without clusters, or their code, it refuses (can_cluster). */
 template <typename T, template <typename, unsigned> class K, unsigned C>
 int rung_grid(gpulab_ctx *ctx, unsigned *grid)
 {
@@ -215,13 +232,9 @@ int rung_grid(gpulab_ctx *ctx, unsigned *grid)
 	uint64_t useful = lab::div_up(ctx->elements, 4ull * best_loads * ctx->block);
 	if (!C)
 		return lab::persistent_grid(ctx, k, ctx->block, useful, grid);
-	int dev, can = 0, clusters = 0;
-	LAB_TRY(ctx, cudaGetDevice(&dev));
-	LAB_TRY(ctx, cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
-	if (!can) {
-		ctx->error(ctx, "this GPU has no thread-block clusters (Hopper and later do)");
-		return GPULAB_EPARAM;
-	}
+	int rc = can_cluster(ctx, k), clusters = 0;
+	if (rc)
+		return rc;
 	cudaLaunchAttribute cluster = { .id = cudaLaunchAttributeClusterDimension };
 	cluster.val.clusterDim = { C, 1, 1 };
 	cudaLaunchConfig_t c = { .gridDim = C, .blockDim = ctx->block, .attrs = &cluster, .numAttrs = 1 };
@@ -506,8 +519,10 @@ int best_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *meet)
 	if (most)
 		ctx->error(ctx, "-p finish=cluster: %u blocks of %u threads, and a cluster holds at most %u here", *grid,
 			   ctx->block, most);
+	else if ((rc = can_cluster(ctx, kernel_of<T, cluster_k>(ctx->block)))) /* which is missing: clusters, or their code */
+		return rc;
 	else
-		ctx->error(ctx, "-p finish=cluster: this GPU has no thread-block clusters (Hopper and later do)");
+		ctx->error(ctx, "-p finish=cluster: no cluster of blocks of %u threads fits this GPU", ctx->block);
 	return GPULAB_EPARAM;
 }
 

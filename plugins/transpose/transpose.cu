@@ -164,12 +164,9 @@ int prepare_tma(gpulab_ctx *ctx, state *s, CUtensorMapDataType type, bool transp
 		ctx->error(ctx, "needs the Tensor Memory Accelerator (sm_90 or later); this GPU is sm_%d%d", major, minor);
 		return GPULAB_EPARAM;
 	}
-	cudaFuncAttributes a;
-	LAB_TRY(ctx, cudaFuncGetAttributes(&a, tma::transposeTma<true, true>));
-	if (a.ptxVersion < 90) {
-		ctx->error(ctx, "this build has no sm_90 code for it (configure --with-cuda-arch with 90 or later)");
-		return GPULAB_EPARAM;
-	}
+	int rc = lab::need_code(ctx, (const void *)tma::transposeTma<true, true>, 90);
+	if (rc)
+		return rc;
 	void *fn = nullptr;
 	cudaDriverEntryPointQueryResult found;
 	LAB_TRY(ctx, cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
@@ -179,8 +176,7 @@ int prepare_tma(gpulab_ctx *ctx, state *s, CUtensorMapDataType type, bool transp
 	}
 	auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
 	const opts &o = dims_of(ctx);
-	int rc = encode_map(ctx, encode, &s->maps[0], type, s->in, o.rows, o.cols);
-	if (rc)
+	if ((rc = encode_map(ctx, encode, &s->maps[0], type, s->in, o.rows, o.cols)))
 		return rc;
 	return transposed ? encode_map(ctx, encode, &s->maps[1], type, s->out, o.cols, o.rows)
 			  : encode_map(ctx, encode, &s->maps[1], type, s->out, o.rows, o.cols);
@@ -308,7 +304,7 @@ const gpulab_exercise exercises[] = {
 	  TRANSPOSE_WITH(v_smem_async, staged_params) },
 	{ .name = "tma_copy", .summary = "ceiling: the copy engine's 64x64 tiles loaded and stored back, no transpose; sm_90 on",
 	  TRANSPOSE(v_tma_copy) },
-	{ .name = "tma_rows", .summary = "the copy engine moves 64x64 tiles (cp.async.bulk.tensor, 128-byte swizzle), grid along rows",
+	{ .name = "tma_rows", .summary = "the copy engine moves 64x64 tiles (cp.async.bulk.tensor, 128-byte swizzle), grid along rows; sm_90 on",
 	  TRANSPOSE(v_tma_rows) },
 	{ .name = "tma", .summary = "tma_rows with the grid down the columns: the writes of neighbouring blocks meet; sm_90 on",
 	  TRANSPOSE(v_tma) },
