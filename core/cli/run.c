@@ -509,7 +509,9 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 	if ((rc = open_job_device(jobs, n, &d, &gpu, g)) || (gpu && (rc = check_device(jobs, n, &d)))
 	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = check_output(o->output)))
 		return group_worst(g, rc);
-	if ((rc = group_worst(g, 0)) || (rc = rank_places(g, &d, gpu, &places))) { /* another rank could not start */
+	if ((rc = group_worst(g, 0)) && g) /* another rank could not start */
+		fail(0, "rank %u: another rank could not start (its own line says why); every rank stops", g->rank);
+	if (rc || (rc = rank_places(g, &d, gpu, &places))) {
 		free(places);
 		return rc;
 	}
@@ -551,6 +553,9 @@ static int join_ranks(const struct options *o, const struct registry *r, const s
 	if ((rc = group_alike(*g, what)))
 		return rc;
 	*mine = *o;
+	mine->group = *g;
+	if ((rc = group_seed_base(*g, &mine->seed_base)))
+		return rc;
 	if (group_speaks(*g))
 		return 0;
 	mine->output = NULL;

@@ -47,6 +47,8 @@ struct keyval {
  * make the host wait for a held stream */
 #define BATCH_MAX 1000
 
+struct gpulab_group;
+
 struct options {
 	const char *command;       /* list, info, metrics, run, compare, report, try, help, version */
 	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
@@ -74,6 +76,9 @@ struct options {
 	const char *config;
 	const char *metrics;       /* --metrics LIST, or NULL */
 	char command_line[4096];   /* argv as given, shell-quoted where needed: for the records */
+	/* Under a launcher (run/group.h), set once the ranks have met: */
+	const struct gpulab_group *group; /* the ranks, handed to every exercise */
+	uint64_t seed_base;        /* rank 0's, so that every rank draws the same "random" seeds */
 };
 
 /* Parse argv (which it may modify).  Returns 0, or EXIT_USAGE with one

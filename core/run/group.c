@@ -4,6 +4,8 @@
 #include "fail.h"
 
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 int group_join(const struct registry *r, const struct gpulab_group **g)
 {
@@ -62,6 +64,14 @@ int group_alike(const struct gpulab_group *g, const char *what)
 		return differs ? EXIT_RANKS : fail(EXIT_RANKS, "rank %u: the ranks were not started alike; "
 							    "every rank stops (the differing rank's line says how)", g->rank);
 	return 0;
+}
+
+int group_seed_base(const struct gpulab_group *g, uint64_t *base)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*base = ((uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) | 1; /* never 0: 0 means none */
+	return g && g->size > 1 && g->bcast(base, sizeof *base) ? EXIT_RANKS : 0;
 }
 
 int group_places(const struct gpulab_group *g, const struct rank_place *mine, struct rank_place *places)

@@ -15,6 +15,7 @@
 
 #include <gpulab/plugin.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* One rank's machine and GPU, as the record lists them. */
 struct rank_place {
@@ -41,6 +42,10 @@ int group_worst(const struct gpulab_group *g, int rc);
 /* Were the ranks started alike (gpulab's version, the command line)?
  * 0, or EXIT_RANKS on every rank, the differing ones saying how. */
 int group_alike(const struct gpulab_group *g, const char *what);
+
+/* A base for the "random" seeds, rank 0's, on every rank (never 0);
+ * 0, or EXIT_RANKS. */
+int group_seed_base(const struct gpulab_group *g, uint64_t *base);
 
 /* Every rank's place, in rank order, into places[size]; 0, or EXIT_RANKS. */
 int group_places(const struct gpulab_group *g, const struct rank_place *mine, struct rank_place *places);

@@ -134,13 +134,16 @@ static int refuse(struct job *j, int code, const char *fmt, ...)
 	return code;
 }
 
-/* A seed for "random": different each time, and recorded. */
-static uint64_t draw_seed(void)
+/* A seed for "random": different each time, and recorded.  Under a
+ * launcher every rank draws from rank 0's base, in the same order (they
+ * plan the same points), so the ranks' inputs fit one reference. */
+static uint64_t draw_seed(const struct options *o)
 {
 	static uint64_t calls;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t z = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^ ++calls;
+	uint64_t z = o->seed_base ? o->seed_base ^ ++calls
+				  : (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^ ++calls;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser spreads the bits */
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return (z ^ (z >> 31)) & 0xffffffffffffull;  /* 48 bits: short enough to type back */
@@ -197,7 +200,7 @@ static int pick_value(struct job *j, struct job_param *p, int g, size_t i)
 	if (r != PARSE_OK)
 		return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
 	if (p->decl.type == GPULAB_PARAM_SEED && p->value.random) {
-		p->value.u = draw_seed();
+		p->value.u = draw_seed(j->opt);
 		p->value.random = 0;
 	}
 	param_format(&p->decl, &p->value, p->text, sizeof p->text);
@@ -310,7 +313,7 @@ int job_plan(struct job *j, const struct pick *p, const struct options *o, const
 	int rc;
 	*j = (struct job){ .pick = *p, .opt = o, .cfg = c, .point = point, .points = 1 };
 	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .error = ctx_error, .note = ctx_note, .chose = ctx_chose,
-				      .data = p->ex->data, .core = j };
+				      .data = p->ex->data, .core = j, .group = o->group };
 	if ((rc = resolve(j, point)))
 		return rc;
 	j->ctx.params = j->opts;
