@@ -303,6 +303,24 @@ START_TEST(plugin_sweeps)
 }
 END_TEST
 
+/* NCCL's collectives and the send/recv ring in one process, on every GPU
+ * it sees (one is enough): verified at sizes with tails, for both types,
+ * and batched (their runs repeat).  As ranks under mpirun: tests/ranks.sh. */
+START_TEST(collectives_verify)
+{
+	char *args[] = { "run", "multigpu.allreduce_nccl", "multigpu.ring_sendrecv", "multigpu.allgather",
+			 "multigpu.reduce_scatter", "multigpu.broadcast", "-n", "1,3,1000003", "-t", "int,float", "-r", "2",
+			 "-w", "1", "--batch", "3", "--quiet", "--format", "json", NULL };
+	gpulab(args);
+	if (o.status == EXIT_NOMATCH)
+		return; /* no NCCL in this build */
+	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d\n%s%s", o.status, o.out, o.err);
+	ck_assert_int_eq(occurrences(o.out, "\"exercise\": "), 30);
+	ck_assert_int_eq(occurrences(o.out, "\"verified\": true"), 30);
+	ck_assert_int_eq(occurrences(o.out, "\"batch\": 3, \"host_ms\""), 30); /* each row's, not the record's */
+}
+END_TEST
+
 /* Past 2^31 elements, best and cub index with 64 bits and still verify
  * (8 GiB of ints); the book's kernels, which index with int, refuse in
  * one line before anything runs. */
@@ -1003,6 +1021,7 @@ int main(void)
 	tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
 	tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
 	tcase_add_test(t, counts_past_int);
+	tcase_add_test(t, collectives_verify);
 	tcase_add_test(t, tma_refuses_what_it_cannot_describe);
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, timing_holds_streams);

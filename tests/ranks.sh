@@ -16,7 +16,7 @@ printf '[plugin fake]\nfile = fake.so\n[plugin mpi]\nfile = mpi.so\n' >"$dir/gpu
 export GPULAB_SYSCONFDIR=$dir GPULAB_PLUGIN_PATH=$GPULAB_TEST_PLUGINS:$MPI_PLUGIN_DIR XDG_CONFIG_HOME=$dir/xdg
 export GPULAB_RANK_TIMEOUT=20
 # Open MPI as root, with more ranks than cores, and no network but this machine's
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader,tcp \
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp \
 	OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_rmaps_base_oversubscribe=1
 failed=0
 check() { # check WHAT COND...
@@ -76,5 +76,37 @@ check "one line says why" grep -q 'runs in one process, not as ranks' "$dir/err"
 "$GPULAB_BIN" run fake.collective -r 3 -o "$dir/one.json" >"$dir/out" 2>"$dir/err"
 check "alone: exit 0" [ $? = 0 ]
 check "alone: no ranks in the record" python3 -c 'import json,sys; assert "ranks" not in json.load(open(sys.argv[1]))' "$dir/one.json"
+
+# On a GPU machine whose build has the multigpu plugin: NCCL's collectives
+# and the send/recv ring as ranks, one GPU each, verified at the sizes
+# with tails; and one rank more than the GPUs is refused on every rank.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$gpus" -ge 1 ] && [ -n "${GPULAB_WRAPPER:-}" ] && "$GPULAB_WRAPPER" list 2>/dev/null | grep -q 'multigpu.ring_sendrecv'; then
+	unset GPULAB_SYSCONFDIR GPULAB_PLUGIN_PATH # the wrapper's own: this build's plugins
+	export NCCL_NVLS_ENABLE=0
+	colls="multigpu.allreduce_nccl multigpu.ring_sendrecv multigpu.allgather multigpu.reduce_scatter multigpu.broadcast"
+	sizes=1,3,1000003
+	[ "$gpus" -ge 2 ] && sizes=1,3,1000003,268435457
+	np=$((gpus > 4 ? 4 : gpus))
+	# shellcheck disable=SC2086
+	timeout 300 mpirun --oversubscribe -np "$np" "$GPULAB_WRAPPER" run $colls -n "$sizes" -t int,float -r 2 -w 1 \
+		--batch 3 --quiet -o "$dir/gpu.json" >"$dir/out" 2>"$dir/err"
+	check "$np rank(s), each collective at n = $sizes: exit 0" [ $? = 0 ]
+	check "every point verified" python3 - "$dir/gpu.json" "$np" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = [(p["exercise"], p["params"].get("n"), p["status"]) for p in r["results"] if p["status"] != "ok"]
+assert not bad and len(r["results"]) >= 30, (bad, len(r["results"]))
+assert int(sys.argv[2]) < 2 or len(r["ranks"]) == int(sys.argv[2]), r.get("ranks")
+assert all(p["batch"] == 3 for p in r["results"])
+PY
+	timeout 120 mpirun --oversubscribe -np $((gpus + 1)) "$GPULAB_WRAPPER" run multigpu.allreduce_nccl -r 2 \
+		>"$dir/out" 2>"$dir/err"
+	check "one rank more than the $gpus GPU(s): exit 13" [ $? = 13 ]
+	check "the rank without a GPU says so" grep -q "rank $gpus: local rank $gpus of $((gpus + 1)) on .*which has $gpus GPU" "$dir/err"
+	[ $failed = 0 ] || { cat "$dir/out" "$dir/err"; }
+else
+	echo "ranks.sh: no GPU or no multigpu plugin: the collectives as ranks not run"
+fi
 
 exit $failed

@@ -22,6 +22,7 @@
 #include <nccl.h>
 
 #include <cinttypes>
+#include <unistd.h>
 #include <cstdlib>
 #include <type_traits>
 #include <vector>
@@ -562,17 +563,6 @@ int shard_verify(gpulab_ctx *ctx)
  * receives 2(g-1)/g of the vector, whatever the algorithm. */
 double allreduce_factor(unsigned g) { return 2.0 * (g - 1) / g; }
 
-struct nccl_state : gpus::state {
-	void *in[gpus::max_gpus] = {}, *out[gpus::max_gpus] = {};
-	ncclComm_t comms[gpus::max_gpus] = {};
-	~nccl_state() override
-	{
-		for (ncclComm_t c : comms)
-			if (c)
-				ncclCommDestroy(c);
-	}
-};
-
 /* GPU r's input is lab::fill's with seed + r; every GPU must end with
  * their sum, exact for ints (wrapping) and, for floats, within
  * lab::close_enough of it with sum |x| <= g (lab::fill's values are
@@ -703,17 +693,118 @@ int ring_verify(gpulab_ctx *ctx)
 #define NCCL_TRY(ctx, call)                                                                 \
 	do {                                                                                \
 		ncclResult_t nccl_e_ = (call);                                              \
-		if (nccl_e_ != ncclSuccess) {                                               \
+		if (nccl_e_ != ncclSuccess && nccl_e_ != ncclInProgress) {                  \
 			(ctx)->error((ctx), "%s: %s", #call, ncclGetErrorString(nccl_e_)); \
 			return GPULAB_ECUDA;                                                \
 		}                                                                           \
 	} while (0)
 
-/* The communicators: one per GPU, all in this process.  This is the one
- * function a multi-process launcher (one process per GPU, as mpirun, srun
- * or torchrun start them) would change: rank 0 calls ncclGetUniqueId, the
- * launcher's channel hands the id to every rank, and each process calls
- * ncclCommInitRank(&comm, nranks, id, rank) for its own GPU.
+/* --- the collectives through NCCL, in one process or as ranks ----------------------------------- */
+
+/* Under a launcher (ctx->group) this process is one rank with one GPU,
+ * and a collective spans every rank; alone, it spans this process's GPUs.
+ * The width of the collective, and the rank of this process's GPU r: */
+unsigned width(const gpulab_ctx *ctx, unsigned g) { return ctx->group ? ctx->group->size : g; }
+unsigned rank_of(const gpulab_ctx *ctx, unsigned r) { return ctx->group ? ctx->group->rank : r; }
+
+/* How long a rank waits for NCCL (its communicator's set-up, a
+ * collective's enqueue) before it aborts the communicator: no rank hangs
+ * on a peer that is gone.  NCCL_TIMEOUT_S is gpulab's own bound. */
+const double NCCL_TIMEOUT_S = 120;
+
+/* A non-blocking communicator's last call, waited for: success, or its
+ * error, or the bound passed (the communicator is then aborted). */
+int nccl_wait(gpulab_ctx *ctx, ncclComm_t *comm, const char *what)
+{
+	ncclResult_t state = ncclInProgress;
+	for (double waited = 0; comm && *comm; waited += 1e-4) {
+		if (ncclCommGetAsyncError(*comm, &state) != ncclSuccess || state != ncclInProgress)
+			break;
+		if (waited > NCCL_TIMEOUT_S) {
+			ncclCommAbort(*comm);
+			*comm = nullptr;
+			ctx->error(ctx, "%s: no answer from the other ranks in %g s; communicator aborted", what, NCCL_TIMEOUT_S);
+			return GPULAB_ECUDA;
+		}
+		usleep(100);
+	}
+	if (state != ncclSuccess) {
+		ctx->error(ctx, "%s: %s", what, ncclGetErrorString(state));
+		return GPULAB_ECUDA;
+	}
+	return GPULAB_OK;
+}
+
+/* One communicator across the ranks: rank 0's NCCL id goes to every rank
+ * through the launcher's group (MPI), then each joins, non-blocking, so
+ * that a rank that never comes costs a bounded wait, not a hang. */
+int join_ranks(gpulab_ctx *ctx, ncclComm_t *comm)
+{
+	const gpulab_group *grp = ctx->group;
+	ncclUniqueId id = {};
+	if (grp->rank == 0)
+		NCCL_TRY(ctx, ncclGetUniqueId(&id));
+	if (grp->bcast(&id, sizeof id) != 0) {
+		ctx->error(ctx, "the ranks could not share NCCL's id");
+		return GPULAB_ECUDA;
+	}
+	ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+	cfg.blocking = 0;
+	gpus::device_kept keep;
+	LAB_TRY(ctx, cudaSetDevice(ctx->devices[0]));
+	NCCL_TRY(ctx, ncclCommInitRankConfig(comm, (int)grp->size, id, (int)grp->rank, &cfg));
+	return nccl_wait(ctx, comm, "ncclCommInitRankConfig");
+}
+
+/* The op each collective exercise runs; counts in elements. */
+enum coll_op { ALLREDUCE, ALLGATHER, REDUCE_SCATTER, BROADCAST, RING };
+
+struct coll_variant {
+	coll_op op;
+	double (*busbw)(unsigned w); /* nccl-tests' factor from algbw to busbw */
+};
+
+/* nccl-tests' bus bandwidth factors (docs/multigpu.md): what each GPU
+ * sends and receives, as a share of the size, whatever the algorithm. */
+double bus_gather(unsigned w) { return (double)(w - 1) / w; }
+double bus_one(unsigned) { return 1.0; }
+
+const coll_variant c_allreduce = { ALLREDUCE, allreduce_factor }, c_allgather = { ALLGATHER, bus_gather },
+		   c_reduce_scatter = { REDUCE_SCATTER, bus_gather }, c_broadcast = { BROADCAST, bus_one },
+		   c_ring = { RING, allreduce_factor };
+
+const coll_variant &coll_of(const gpulab_ctx *ctx) { return *static_cast<const coll_variant *>(ctx->data); }
+
+/* A collective's counts for n over w ranks.  The gathers and the scatter
+ * move w equal shares, ceil(n/w) each, as nccl-tests rounds its counts:
+ * so n = 1 over 2 ranks moves 2 elements, one from each. */
+struct coll_counts {
+	uint64_t in, out, share, size; /* size: nccl-tests' bytes of one run, in elements */
+	coll_counts(coll_op op, uint64_t n, unsigned w) : share(lab::div_up(n, w))
+	{
+		in = op == REDUCE_SCATTER ? share * w : op == ALLGATHER ? share : n;
+		out = op == ALLGATHER ? share * w : op == REDUCE_SCATTER ? share : n;
+		size = op == ALLGATHER || op == REDUCE_SCATTER ? share * w : n;
+	}
+};
+
+struct nccl_state : gpus::state {
+	void *in[gpus::max_gpus] = {}, *out[gpus::max_gpus] = {}, *tmp[gpus::max_gpus] = {};
+	ncclComm_t comms[gpus::max_gpus] = {};
+	unsigned w = 1;   /* the collective's width: ranks, or this process's GPUs */
+	uint64_t seed = 0;
+	~nccl_state() override
+	{
+		for (ncclComm_t &c : comms)
+			if (c && ncclCommFinalize(c) == ncclSuccess) /* a non-blocking one: flushed, then freed */
+				ncclCommDestroy(c);
+			else if (c)
+				ncclCommAbort(c);
+	}
+};
+
+/* The communicators: one per GPU of this process (ncclCommInitAll), or,
+ * as a rank, this GPU's in the ranks' one.
  *
  * These GPUs are shared: NVLink multicast (NVLS) can take a host's GPUs
  * out of service, so unless the user set NCCL_NVLS_ENABLE, it is 0 before
@@ -725,62 +816,265 @@ int open_comms(gpulab_ctx *ctx, nccl_state *s)
 		ctx->error(ctx, "setenv NCCL_NVLS_ENABLE: out of memory");
 		return GPULAB_ENOMEM;
 	}
+	if (ctx->group)
+		return join_ranks(ctx, &s->comms[0]);
 	NCCL_TRY(ctx, ncclCommInitAll(s->comms, (int)s->g, ctx->devices));
 	return GPULAB_OK;
 }
 
-int nccl_plan(gpulab_ctx *ctx)
+/* Under a launcher each rank has one GPU: -p gpus is for one process. */
+int plan_width(gpulab_ctx *ctx, unsigned want, unsigned *g, int *ord)
+{
+	if (!ctx->group)
+		return plan_gpus(ctx, want, 1, g, ord);
+	if (want) {
+		ctx->error(ctx, "-p gpus=%u: under a launcher each rank has one GPU (start as many ranks as GPUs)", want);
+		return GPULAB_EPARAM;
+	}
+	*g = 1;
+	return GPULAB_OK;
+}
+
+int coll_plan(gpulab_ctx *ctx)
 {
 	int ord[gpus::max_gpus];
 	unsigned g;
-	return allreduce_plan(ctx, lab::opts<multi_opts>(ctx).gpus, 1ull << 30 /* NCCL's own buffers */, &g, ord);
+	int rc = plan_width(ctx, lab::opts<multi_opts>(ctx).gpus, &g, ord);
+	if (rc != GPULAB_OK)
+		return rc;
+	coll_counts c(coll_of(ctx).op, ctx->elements, std::max(width(ctx, g), 1u));
+	uint64_t tmp = coll_of(ctx).op == RING ? c.share : 0, e = elem(ctx);
+	/* gpulab's GB/s is algbw: nccl-tests' size over the time */
+	return traffic(ctx, c.size * e, 0, (c.in + c.out + tmp + 8) * e + (1ull << 30) /* NCCL's own buffers */);
+}
+
+/* GPU r's input: lab::fill of its rank's seed (seed + rank), as many
+ * elements as its op takes; whole 16-byte words, which NCCL reads. */
+template <typename T>
+int coll_inputs(gpulab_ctx *ctx, nccl_state *s, const coll_counts &c)
+{
+	std::vector<T> h;
+	int rc;
+	for (unsigned r = 0; r < s->g; r++) {
+		T *i, *o, *t = nullptr;
+		if ((rc = s->alloc_on(ctx, r, &i, lab::div_up(c.in, 4) * 4)) != GPULAB_OK
+		    || (rc = s->alloc_on(ctx, r, &o, lab::div_up(c.out, 4) * 4)) != GPULAB_OK
+		    || (coll_of(ctx).op == RING && (rc = s->alloc_on(ctx, r, &t, lab::div_up(c.share, 4) * 4)) != GPULAB_OK)
+		    || (rc = upload(ctx, h, i, c.in, s->seed + rank_of(ctx, r))) != GPULAB_OK)
+			return rc;
+		s->in[r] = i, s->out[r] = o, s->tmp[r] = t;
+	}
+	return GPULAB_OK;
 }
 
 template <typename T>
-int nccl_setup(gpulab_ctx *ctx)
+int coll_setup(gpulab_ctx *ctx)
 {
 	nccl_state *s;
 	const multi_opts &o = lab::opts<multi_opts>(ctx);
 	int rc = begin_setup(ctx, &s, o.gpus, 1);
-	if (rc != GPULAB_OK || (rc = allreduce_inputs<T>(ctx, s, s->in, s->out, o.seed)) != GPULAB_OK)
+	if (rc != GPULAB_OK)
 		return rc;
-	ctx->note(ctx, "gpus", s->g);
+	s->w = width(ctx, s->g);
+	s->seed = o.seed;
+	if ((rc = coll_inputs<T>(ctx, s, coll_counts(coll_of(ctx).op, ctx->elements, s->w))) != GPULAB_OK)
+		return rc;
+	ctx->note(ctx, ctx->group ? "ranks" : "gpus", s->w);
 	return open_comms(ctx, s);
 }
 
-int nccl_reset(gpulab_ctx *ctx)
+int coll_reset(gpulab_ctx *ctx)
 {
 	nccl_state *s = lab::state_of<nccl_state>(ctx);
-	return allreduce_reset(ctx, s, s->out);
+	coll_counts c(coll_of(ctx).op, ctx->elements, s->w);
+	for (unsigned r = 0; r < s->g; r++) {
+		int rc = poison_on(ctx, r, s->out[r], c.out * elem(ctx));
+		if (rc != GPULAB_OK)
+			return rc;
+	}
+	return s->join(ctx);
 }
 
-int nccl_run(gpulab_ctx *ctx)
+/* acc += x, n elements: ints wrapping, as the GPU adds */
+template <typename T>
+__global__ void add_into(T *acc, const T *x, uint64_t n)
 {
-	nccl_state *s = lab::state_of<nccl_state>(ctx);
-	ncclDataType_t type = ctx->dtype == GPULAB_INT32 ? ncclInt32 : ncclFloat32;
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+		if constexpr (std::is_same<T, int>::value)
+			acc[i] = (int)((uint32_t)acc[i] + (uint32_t)x[i]);
+		else
+			acc[i] += x[i];
+}
+
+/* The ring's chunk k of n: [k*share, ...), empty past the end. */
+uint64_t chunk_at(uint64_t k, uint64_t share) { return k * share; }
+uint64_t chunk_len(uint64_t k, uint64_t share, uint64_t n) { return k * share >= n ? 0 : std::min(share, n - k * share); }
+
+/* One step of the hand-made ring on every GPU of this process: each
+ * sends chunk `send` of its out to the next rank and receives chunk
+ * `recv` of the previous one's, into tmp (to add: reduce-scatter) or
+ * straight into out (all-gather).  Point-to-point only, so it crosses
+ * processes and nodes, where the single-process ring's loads cannot. */
+template <typename T>
+int ring_step(gpulab_ctx *ctx, nccl_state *s, uint64_t n, uint64_t share, long step, bool add)
+{
+	ncclDataType_t type = std::is_same<T, int>::value ? ncclInt32 : ncclFloat32;
 	gpus::device_kept keep;
-	int rc = s->start(ctx);
-	if (rc != GPULAB_OK)
-		return rc;
 	NCCL_TRY(ctx, ncclGroupStart());
 	for (unsigned r = 0; r < s->g; r++) {
-		ncclResult_t e = ncclAllReduce(s->in[r], s->out[r], ctx->elements, type, ncclSum, s->comms[r],
-					       gpus::stream(ctx, r));
-		if (e != ncclSuccess) {
+		unsigned me = rank_of(ctx, r), w = s->w;
+		uint64_t send = (me + w - step % w) % w, recv = (me + 2 * w - step % w - 1) % w;
+		T *out = static_cast<T *>(s->out[r]);
+		T *into = add ? static_cast<T *>(s->tmp[r]) : out + chunk_at(recv, share);
+		ncclResult_t e = ncclSuccess;
+		if (chunk_len(send, share, n))
+			e = ncclSend(out + chunk_at(send, share), chunk_len(send, share, n), type, (me + 1) % w, s->comms[r],
+				     gpus::stream(ctx, r));
+		if ((e == ncclSuccess || e == ncclInProgress) && chunk_len(recv, share, n))
+			e = ncclRecv(into, chunk_len(recv, share, n), type, (me + w - 1) % w, s->comms[r], gpus::stream(ctx, r));
+		if (e != ncclSuccess && e != ncclInProgress) {
 			ncclGroupEnd();
-			ctx->error(ctx, "ncclAllReduce on GPU %u: %s", r, ncclGetErrorString(e));
+			ctx->error(ctx, "the ring's step %ld on GPU %u: %s", step, r, ncclGetErrorString(e));
 			return GPULAB_ECUDA;
 		}
 	}
 	NCCL_TRY(ctx, ncclGroupEnd());
-	return s->finish(ctx);
+	for (unsigned r = 0; r < s->g; r++) {
+		int rc = ctx->group ? nccl_wait(ctx, &s->comms[r], "ncclSend/ncclRecv") : GPULAB_OK;
+		unsigned me = rank_of(ctx, r), w = s->w;
+		uint64_t recv = (me + 2 * w - step % w - 1) % w, len = chunk_len(recv, share, n);
+		if (rc != GPULAB_OK)
+			return rc;
+		if (!add || !len)
+			continue;
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+		add_into<T><<<(unsigned)std::min<uint64_t>(lab::div_up(len, 256), 4096), 256, 0, gpus::stream(ctx, r)>>>(
+			static_cast<T *>(s->out[r]) + chunk_at(recv, share), static_cast<T *>(s->tmp[r]), len);
+		LAB_LAUNCHED(ctx);
+	}
+	return GPULAB_OK;
+}
+
+/* The ring: out = in, then w-1 steps of reduce-scatter (each rank ends
+ * with one chunk summed over all) and w-1 of all-gather. */
+template <typename T>
+int ring_sendrecv(gpulab_ctx *ctx, nccl_state *s)
+{
+	const uint64_t n = ctx->elements, share = lab::div_up(n, s->w);
+	gpus::device_kept keep;
+	for (unsigned r = 0; r < s->g; r++) {
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+		LAB_TRY(ctx, cudaMemcpyAsync(s->out[r], s->in[r], n * sizeof(T), cudaMemcpyDeviceToDevice, gpus::stream(ctx, r)));
+	}
+	for (long step = 0; step < 2 * ((long)s->w - 1); step++) {
+		int rc = ring_step<T>(ctx, s, n, share, step, step < (long)s->w - 1);
+		if (rc != GPULAB_OK)
+			return rc;
+	}
+	return GPULAB_OK;
+}
+
+/* NCCL's collective on every GPU of this process, in one group. */
+int nccl_ops(gpulab_ctx *ctx, nccl_state *s)
+{
+	ncclDataType_t type = ctx->dtype == GPULAB_INT32 ? ncclInt32 : ncclFloat32;
+	coll_counts c(coll_of(ctx).op, ctx->elements, s->w);
+	NCCL_TRY(ctx, ncclGroupStart());
+	for (unsigned r = 0; r < s->g; r++) {
+		ncclComm_t m = s->comms[r];
+		cudaStream_t q = gpus::stream(ctx, r);
+		ncclResult_t e;
+		switch (coll_of(ctx).op) {
+		case ALLREDUCE: e = ncclAllReduce(s->in[r], s->out[r], c.out, type, ncclSum, m, q); break;
+		case ALLGATHER: e = ncclAllGather(s->in[r], s->out[r], c.share, type, m, q); break;
+		case REDUCE_SCATTER: e = ncclReduceScatter(s->in[r], s->out[r], c.share, type, ncclSum, m, q); break;
+		default: e = ncclBroadcast(s->in[r], s->out[r], c.out, type, 0, m, q); break;
+		}
+		if (e != ncclSuccess && e != ncclInProgress) {
+			ncclGroupEnd();
+			ctx->error(ctx, "NCCL's collective on GPU %u: %s", r, ncclGetErrorString(e));
+			return GPULAB_ECUDA;
+		}
+	}
+	NCCL_TRY(ctx, ncclGroupEnd());
+	return ctx->group ? nccl_wait(ctx, &s->comms[0], "NCCL's collective") : GPULAB_OK;
 }
 
 template <typename T>
-int nccl_verify(gpulab_ctx *ctx)
+int coll_run(gpulab_ctx *ctx)
 {
 	nccl_state *s = lab::state_of<nccl_state>(ctx);
-	return allreduce_verify<T>(ctx, s, s->out, lab::opts<multi_opts>(ctx).seed);
+	int rc = s->start(ctx);
+	if (rc == GPULAB_OK)
+		rc = coll_of(ctx).op == RING ? ring_sendrecv<T>(ctx, s) : nccl_ops(ctx, s);
+	return rc != GPULAB_OK ? rc : s->finish(ctx);
+}
+
+/* Element i of rank q's input, as coll_inputs made it. */
+template <typename T>
+struct rank_inputs {
+	std::vector<std::vector<T>> v;
+	int make(gpulab_ctx *ctx, unsigned w, uint64_t count, uint64_t seed)
+	{
+		try {
+			v.assign(w, std::vector<T>(count));
+		} catch (const std::bad_alloc &) {
+			ctx->error(ctx, "out of host memory for the reference");
+			return GPULAB_ENOMEM;
+		}
+		for (unsigned q = 0; q < w; q++)
+			lab::fill(v[q].data(), count, seed + q);
+		return GPULAB_OK;
+	}
+	/* the sum over the ranks of element i, wrapping for ints */
+	double sum(uint64_t i) const
+	{
+		uint32_t u = 0;
+		double d = 0;
+		for (const auto &x : v)
+			if constexpr (std::is_same<T, int>::value)
+				u += (uint32_t)x[i];
+			else
+				d += x[i];
+		return std::is_same<T, int>::value ? (double)(int)u : d;
+	}
+};
+
+/* What rank `me`'s output must hold at i. */
+template <typename T>
+double coll_want(coll_op op, const rank_inputs<T> &in, unsigned me, uint64_t i, uint64_t share)
+{
+	switch (op) {
+	case ALLGATHER: return in.v[i / share][i % share];
+	case REDUCE_SCATTER: return in.sum(me * share + i);
+	case BROADCAST: return in.v[0][i];
+	default: return in.sum(i);
+	}
+}
+
+template <typename T>
+int coll_verify(gpulab_ctx *ctx)
+{
+	nccl_state *s = lab::state_of<nccl_state>(ctx);
+	const coll_variant &v = coll_of(ctx);
+	coll_counts c(v.op, ctx->elements, s->w);
+	rank_inputs<T> in;
+	std::vector<T> got;
+	int rc = in.make(ctx, s->w, c.in, s->seed);
+	for (unsigned r = 0; rc == GPULAB_OK && r < s->g; r++) {
+		unsigned me = rank_of(ctx, r);
+		if ((rc = lab::copy_back(ctx, got, (const T *)s->out[r], c.out)) != GPULAB_OK)
+			return rc;
+		for (uint64_t i = 0; i < c.out; i++) {
+			double want = coll_want(v.op, in, me, i, c.share);
+			if (!lab::close_enough(got[i], want, (double)s->w, s->w)) {
+				ctx->error(ctx, "rank %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
+					   " reproduces)", me, ctx->devices[r], i, want, (double)got[i], s->seed);
+				return GPULAB_WRONG;
+			}
+		}
+	}
+	return rc != GPULAB_OK ? rc : s->note_bandwidth(ctx, (double)c.size * elem(ctx), v.busbw(s->w));
 }
 
 /* --- the exercises ---------------------------------------------------------------------------- */
@@ -790,6 +1084,17 @@ const shard_variant v_host = { true }, v_p2p = { false };
 /* Every exercise takes ints and floats, 2^26 of them by default (256 MiB:
  * large enough for NVLink's full rate). */
 #define SIZED .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 26, .n_max = 1ull << 33
+
+/* The collectives through NCCL: in one process (every GPU it sees) or as
+ * ranks of a launched job; their runs repeat (the reset only poisons the
+ * output), so --batch times them back to back, as nccl-tests does.  The
+ * gathers, the scatter and the broadcast do other work than the plugin's
+ * reference, the all-reduce: no share of it (GPULAB_UNLIKE). */
+#define COLLECTIVE(v, more)                                                                                      \
+	SIZED, .params = multi_params, .params_size = sizeof(multi_opts), .plan = coll_plan,                 \
+	.setup = LAB_TYPED(coll_setup), .reset = coll_reset, .run = LAB_TYPED(coll_run),                     \
+	.verify = LAB_TYPED(coll_verify), .teardown = lab::teardown<nccl_state>, .data = &(v),               \
+	.flags = GPULAB_REPEATS | GPULAB_RANKS | (more), .max_devices = gpus::max_gpus
 
 const gpulab_exercise exercises[] = {
 	{ .name = "p2p_copy",
@@ -821,11 +1126,20 @@ const gpulab_exercise exercises[] = {
 	  .setup = LAB_TYPED(ring_setup), .reset = ring_reset, .run = LAB_TYPED(ring_run),
 	  .verify = LAB_TYPED(ring_verify), .teardown = lab::teardown<ring::state>, .max_devices = gpus::max_gpus },
 	{ .name = "allreduce_nccl",
-	  .summary = "ncclAllReduce, one communicator per GPU in this process (ncclCommInitAll): the reference; "
+	  .summary = "ncclAllReduce, one communicator per GPU (ncclCommInitAll), or per rank under mpirun/srun: the reference; "
 		     "algbw = bytes/time, busbw = algbw*2(g-1)/g",
-	  SIZED, .params = multi_params, .params_size = sizeof(multi_opts), .plan = nccl_plan,
-	  .setup = LAB_TYPED(nccl_setup), .reset = nccl_reset, .run = nccl_run, .verify = LAB_TYPED(nccl_verify),
-	  .teardown = lab::teardown<nccl_state>, .max_devices = gpus::max_gpus },
+	  COLLECTIVE(c_allreduce, 0) },
+	{ .name = "ring_sendrecv",
+	  .summary = "the ring all-reduce by hand over ncclSend/ncclRecv and an add kernel: crosses processes and nodes; "
+		     "busbw = algbw*2(g-1)/g",
+	  COLLECTIVE(c_ring, 0) },
+	{ .name = "allgather", .summary = "ncclAllGather: every rank's share to all; size = the gathered vector, busbw = algbw*(g-1)/g",
+	  COLLECTIVE(c_allgather, GPULAB_UNLIKE) },
+	{ .name = "reduce_scatter",
+	  .summary = "ncclReduceScatter: each rank gets its share of the sum; size = the whole input, busbw = algbw*(g-1)/g",
+	  COLLECTIVE(c_reduce_scatter, GPULAB_UNLIKE) },
+	{ .name = "broadcast", .summary = "ncclBroadcast from rank 0 to all; busbw = algbw",
+	  COLLECTIVE(c_broadcast, GPULAB_UNLIKE) },
 };
 
 const gpulab_plugin plugin = {
