@@ -724,6 +724,10 @@ START_TEST(choices_are_recorded)
 		      && strstr(o.out, "  ok  chose ways=two width=64  n=4096\n"), "exit %d: %s%s", o.status, o.out, o.err);
 	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", "--wide", NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.out, "chose") && strstr(o.out, "  ok  n=4096\n"), "%s", o.out);
+	/* the compact table: a swept key of its own beside the row's name */
+	gpulab("run", "fake.chooser", "-n", "512", "-r", "2", "-p", "ways=one,two", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\nfake.chooser ways=one int           512 ")
+		      && strstr(o.out, "\nfake.chooser ways=two int           512 ") && !strstr(o.out, "  ok  ways"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "2", "--format", "csv", NULL);
 	ck_assert_msg(strstr(o.out, ",throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch\n")
 		      && strstr(o.out, "\"ways=auto;width=0;lie=no\"") && strstr(o.out, ",\"ways=two;width=64\",,,,0,1\n"), "%s", o.out);
@@ -939,7 +943,7 @@ START_TEST(batches_of_runs)
 	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "csv", NULL);
 	ck_assert_msg(occurrences(o.out, ",0,1\n") == 1 && occurrences(o.out, ",0,10\n") == 2, "%s", o.out); /* noisy, batch */
 	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
-	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together\nmedian of 3 "
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\neach sample 10 runs back to back, timed together\nmedian of 3 "
 		      "samples after"), "%s", o.out);
 	gpulab("run", "fake.ok", "-r", "3", "--format", "json", NULL);
 	ck_assert_msg(strstr(o.out, "\"batch\": 1,") && !strstr(o.out, "--batch"), "%s", o.out);
