@@ -976,6 +976,40 @@ START_TEST(batches_of_runs)
 }
 END_TEST
 
+/* compare reads each point's batch: an UNBATCHED row of a --batch run
+ * was timed run by run.  Warned of once for each pair of exercises timed
+ * differently, whatever its points; not where both sides ran alike. */
+START_TEST(compare_reads_each_rows_batch)
+{
+	char *dir = temp_dir(), b1[4200], b10[4200], cold[4200];
+	configure("[plugin fake]\nfile = fake.so\n");
+	snprintf(b1, sizeof b1, "%s/b1.json", dir);
+	snprintf(b10, sizeof b10, "%s/b10.json", dir);
+	snprintf(cold, sizeof cold, "%s/cold.json", dir);
+	gpulab("run", "fake.resets", "fake.repeats", "-n", "64,128", "-r", "6", "--output", b1, NULL);
+	gpulab("run", "fake.resets", "fake.repeats", "-n", "64,128", "-r", "6", "--batch", "10", "--output", b10, NULL);
+	gpulab("compare", b10, "--base", "fake.resets", "--new", "fake.repeats", NULL);
+	ck_assert_msg(o.status == 0 && !strcmp(o.err, "gpulab: warning: fake.repeats vs fake.resets: the base times batches "
+			"of 1 runs and the new 10 (--batch; an UNBATCHED row's is 1): launch gaps count differently\n"),
+		      "%s", o.err);
+	gpulab("compare", b10, b10, "--base", "fake.repeats", "--new", "fake.repeats", NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err); /* both batched alike */
+	gpulab("compare", b1, b10, NULL); /* resets ran run by run in both: only repeats differs */
+	ck_assert_msg(o.status == 0 && !strcmp(o.err, "gpulab: warning: fake.repeats: the base times batches of 1 runs and "
+			"the new 10 (--batch; an UNBATCHED row's is 1): launch gaps count differently\n"), "%s", o.err);
+	gpulab("compare", b10, b10, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	/* --cold on one side alone */
+	gpulab("run", "fake.resets", "-n", "64,128", "-r", "6", "--cold", "--output", cold, NULL);
+	gpulab("compare", b1, cold, NULL);
+	ck_assert_msg(o.status == 0 && !strcmp(o.err, "gpulab: warning: one record flushed the L2 cache (--cold) and the "
+			"other did not\n"), "%s", o.err);
+	gpulab("compare", cold, cold, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	bin = getenv("GPULAB_BIN");
@@ -1011,6 +1045,7 @@ int main(void)
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	tcase_add_test(t, batches_of_runs);
+	tcase_add_test(t, compare_reads_each_rows_batch);
 	tcase_add_test(t, median_interval_flag);
 	tcase_add_test(t, unlike_rows_not_compared);
 	suite_add_tcase(s, t);

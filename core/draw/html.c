@@ -274,14 +274,20 @@ static void pair_row(FILE *out, const struct record_pair *pr)
 	fputs("</tr>\n", out);
 }
 
-/* BASE against NEW, as `gpulab compare` has it. */
-static int comparison(FILE *out, struct plot *base, struct plot *cand)
+/* BASE against NEW, as `gpulab compare` has it, with its warnings of
+ * what the two were timed under to warn (where not NULL). */
+static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *warn)
 {
 	struct record_pair *pairs = calloc(base->rec.n ? base->rec.n : 1, sizeof *pairs);
 	size_t n;
 	if (!pairs)
 		return EXIT_NOMEM;
-	if ((n = record_pair_up(&base->rec, &cand->rec, pairs))) {
+	n = record_pair_up(&base->rec, &cand->rec, pairs);
+	if (warn) {
+		compare_conditions(&base->rec, &cand->rec, warn);
+		compare_batches(&base->rec, &cand->rec, pairs, n, warn);
+	}
+	if (n) {
 		fputs("<section class=\"comparison\" id=\"compare\">\n<h2>", out);
 		text(out, cand->rec.path);
 		fputs(" against ", out);
@@ -300,7 +306,8 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand)
 	return 0;
 }
 
-int report_html(FILE *out, struct plot *pl, size_t n)
+/* The page, with the comparison's warnings to warn (NULL: none). */
+static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 {
 	int rc = 0;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -311,11 +318,16 @@ int report_html(FILE *out, struct plot *pl, size_t n)
 	fprintf(out, "</style></head>\n<body>\n<h1>gpulab report</h1>\n<p>Made by gpulab %s from %zu record%s. "
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
 	if (n == 2)
-		rc = comparison(out, &pl[0], &pl[1]);
+		rc = comparison(out, &pl[0], &pl[1], warn);
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = record_section(out, &pl[i], i);
 	fputs("</main>\n</body></html>\n", out);
 	return rc;
+}
+
+int report_html(FILE *out, struct plot *pl, size_t n)
+{
+	return report_page(out, pl, n, NULL);
 }
 
 /* -o FILE.svg: the first chart of the first record. */
@@ -348,7 +360,9 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 		snprintf(err, len, "-o %s: %s", path, why);
 		return rc;
 	}
-	rc = svg ? lone_chart(f.f, pl, n, warn) : report_html(f.f, pl, n);
+	if (svg && n == 2) /* no comparison drawn; but what differs is said, as compare does */
+		compare_conditions(&pl[0].rec, &pl[1].rec, warn);
+	rc = svg ? lone_chart(f.f, pl, n, warn) : report_page(f.f, pl, n, warn);
 	if (rc) {
 		outfile_abandon(&f);
 		snprintf(err, len, "out of memory drawing the report");
@@ -376,8 +390,6 @@ int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn,
 	}
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = plot_read(&pl[i], paths[i], err, len);
-	if (!rc && n == 2) /* compared: say what differs, as compare does */
-		compare_conditions(&pl[0].rec, &pl[1].rec, warn);
 	if (!rc)
 		rc = write_out(pl, n, out_path, warn, err, len);
 	for (size_t i = 0; i < n; i++)
