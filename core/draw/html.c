@@ -32,6 +32,7 @@ static const char css[] =
 	"th,td{border:1px solid #c8c8c8;padding:3px 6px;text-align:right}th{background:#f0f0f0}"
 	"th.text,td.text{text-align:left}\n"
 	"td.flag{font-weight:bold;color:#a33b00}code{white-space:pre-wrap;word-break:break-all}\n"
+	"ul.warnings{border-left:4px solid #a33b00;padding:4px 4px 4px 28px;color:#a33b00}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}figure,table{break-inside:avoid}"
 	".plot{flex-basis:100%}section+section{break-before:page}}\n";
 
@@ -274,25 +275,67 @@ static void pair_row(FILE *out, const struct record_pair *pr)
 	fputs("</tr>\n", out);
 }
 
+/* compare's warnings of how the two records were timed (another GPU,
+ * --cold, batches) for the n pairs: the lines as they go to a terminal,
+ * in a string the caller frees; NULL where out of memory. */
+static char *timing_warnings(const struct plot *base, const struct plot *cand, const struct record_pair *pairs, size_t n)
+{
+	char *lines = NULL;
+	size_t size;
+	FILE *f = open_memstream(&lines, &size);
+	if (!f)
+		return NULL;
+	compare_conditions(&base->rec, &cand->rec, f);
+	compare_batches(&base->rec, &cand->rec, pairs, n, f);
+	if (fclose(f)) {
+		free(lines);
+		return NULL;
+	}
+	return lines;
+}
+
+/* Those warnings on the page, each a line of a list, above the chart:
+ * a reader of the page never sees the terminal they went to. */
+static void warnings_list(FILE *out, char *lines)
+{
+	static const char prefix[] = "gpulab: warning: ";
+	if (!lines[0])
+		return;
+	fputs("<ul class=\"warnings\">\n", out);
+	char *at;
+	for (char *line = strtok_r(lines, "\n", &at); line; line = strtok_r(NULL, "\n", &at)) {
+		fputs("<li>", out);
+		text(out, strncmp(line, prefix, sizeof prefix - 1) ? line : line + sizeof prefix - 1);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
 /* BASE against NEW, as `gpulab compare` has it, with its warnings of
- * what the two were timed under to warn (where not NULL). */
+ * what the two were timed under on the page and to warn (where not
+ * NULL). */
 static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *warn)
 {
 	struct record_pair *pairs = calloc(base->rec.n ? base->rec.n : 1, sizeof *pairs);
 	size_t n;
+	char *said;
 	if (!pairs)
 		return EXIT_NOMEM;
 	n = record_pair_up(&base->rec, &cand->rec, pairs);
-	if (warn) {
-		compare_conditions(&base->rec, &cand->rec, warn);
-		compare_batches(&base->rec, &cand->rec, pairs, n, warn);
+	if (!(said = timing_warnings(base, cand, pairs, n))) {
+		free(pairs);
+		return EXIT_NOMEM;
 	}
+	if (warn)
+		fputs(said, warn);
 	if (n) {
 		fputs("<section class=\"comparison\" id=\"compare\">\n<h2>", out);
 		text(out, cand->rec.path);
 		fputs(" against ", out);
 		text(out, base->rec.path);
-		fputs("</h2>\n<figure><div class=\"plot\">\n", out);
+		fputs("</h2>\n", out);
+		warnings_list(out, said);
+		fputs("<figure><div class=\"plot\">\n", out);
 		draw_comparison(out, pairs, n, "cmp");
 		fputs("</div></figure>\n<div class=\"wide\"><table class=\"pairs\"><caption>Medians of GPU time; "
 		      "Mann-Whitney U test, two-sided, alpha 0.05 (as gpulab compare)</caption>\n<tr><th class=\"text\">"
@@ -302,6 +345,7 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *war
 			pair_row(out, &pairs[i]);
 		fputs("</table></div>\n</section>\n", out);
 	}
+	free(said);
 	free(pairs);
 	return 0;
 }
