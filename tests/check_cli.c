@@ -8,6 +8,9 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dlfcn.h>
+#include <gpulab/plugin.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -535,6 +538,47 @@ START_TEST(unlike_rows_not_compared)
 		ck_assert_msg(strstr(row, want[i].speedup), "%s", row);
 	}
 	ck_assert_msg(!strstr(strstr(o.out, "{\"exercise\": \"oldminor.unlike\""), "\"speedup\": null"), "%s", o.out);
+	/* the table says why its "-": once an exercise, whatever its points */
+	gpulab("run", "fake.ok", "fake.unlike", "oldminor.unlike", "-n", "512,1024", "-r", "3", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\nfake.unlike     int           512 ")
+		      && strstr(strstr(o.out, "\nfake.unlike     int           512 "), "       -      -  ok\n")
+		      && strstr(o.out, "\n- in speedup, of ref: fake.unlike does other work than the baseline and reference\n")
+		      && occurrences(o.out, "other work") == 1, "%s", o.out);
+	gpulab("run", "fake.ok", "oldminor.unlike", "-r", "3", NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.out, "other work"), "%s", o.out);
+}
+END_TEST
+
+/* divergence's *_debug exercises, the book's trivial kernels, do other
+ * work than math1, its baseline: GPULAB_UNLIKE, read from the plugin
+ * this build made, where gpulab list finds it (no GPU needed); the other
+ * exercises do math1's work. */
+START_TEST(divergence_debug_is_unlike)
+{
+	char path[4096];
+	configure("");
+	wrapper_run("list", NULL);
+	const char *at = strstr(o.out, "\ndivergence: ");
+	if (!at) /* not built (no CUDA) */
+		return;
+	ck_assert_msg((at = strstr(at, "\n  file ")), "%s", o.out);
+	at += strlen("\n  file ");
+	snprintf(path, sizeof path, "%.*s", (int)(strstr(at, " (from ") - at), at);
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(lib, "%s", dlerror());
+	gpulab_entry_fn entry = (gpulab_entry_fn)(uintptr_t)dlsym(lib, GPULAB_ENTRY_SYMBOL);
+	ck_assert_msg(entry, "%s: no %s", path, GPULAB_ENTRY_SYMBOL);
+	const struct gpulab_plugin *p = entry();
+	size_t debug = 0;
+	ck_assert_uint_ge(p->abi_minor, 5);
+	for (size_t i = 0; i < p->n_exercises; i++) {
+		const struct gpulab_exercise *e = (const void *)((const char *)p->exercises + i * p->exercise_size);
+		int is_debug = strstr(e->name, "_debug") != NULL;
+		debug += is_debug;
+		ck_assert_msg(!(e->flags & GPULAB_UNLIKE) == !is_debug, "divergence.%s: flags %#x", e->name, e->flags);
+	}
+	ck_assert_uint_eq(debug, 3);
+	dlclose(lib);
 }
 END_TEST
 
@@ -1048,6 +1092,7 @@ int main(void)
 	tcase_add_test(t, compare_reads_each_rows_batch);
 	tcase_add_test(t, median_interval_flag);
 	tcase_add_test(t, unlike_rows_not_compared);
+	tcase_add_test(t, divergence_debug_is_unlike);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

@@ -143,6 +143,12 @@ static void compare(const struct report *r, const struct job *j, double *speedup
 	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
 }
 
+/* A measured row left uncompared for its work (unlike): its legend. */
+static int uncompared(const struct job *j)
+{
+	return measured(j) && unlike(j);
+}
+
 static double peak_pct(const struct report *r, const struct job *j)
 {
 	return r->dev && r->dev->peak_gbps > 0 ? 100 * j->res.gbps / r->dev->peak_gbps : 0;
@@ -674,6 +680,26 @@ static void compared_with(const struct report *r, const char **base, const char 
 	}
 }
 
+/* The legend of the uncompared rows' "-": their exercises, each once. */
+static void uncompared_legend(const struct report *r, FILE *out)
+{
+	char names[1024] = "", name[256];
+	size_t count = 0;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		size_t k = 0, at = strlen(names);
+		while (k < i && !(uncompared(&r->jobs[k]) && r->jobs[k].pick.ex == j->pick.ex))
+			k++;
+		if (!uncompared(j) || k < i)
+			continue;
+		snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", job_name(j, name, sizeof name));
+		count++;
+	}
+	if (count)
+		table_say(r, out, "- in speedup, of ref: %s %s other work than the baseline and reference\n", names,
+			  count == 1 ? "does" : "do");
+}
+
 static void table_end(const struct report *r, FILE *out)
 {
 	const char *base, *ref;
@@ -685,6 +711,8 @@ static void table_end(const struct report *r, FILE *out)
 	if (ref)
 		table_say(r, out, "of ref: this row's speed as a share of %s's (- where it has no time at this point)\n",
 			ref);
+	if (base || ref)
+		uncompared_legend(r, out);
 	if (r->layout.with_host)
 		table_say(r, out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
 	if (r->wide)
