@@ -7,6 +7,7 @@
 #include "plugins/match.h"
 #include "plugins/registry.h"
 #include "emit/result.h"
+#include "run/stats.h"
 #include "config/size.h"
 #include "schema.h"
 #include "testutil.h"
@@ -721,6 +722,55 @@ START_TEST(report_table_crowded_fits)
 }
 END_TEST
 
+/* Row i timed by samples v[0..n), stopped as why: its median and
+ * interval as the bench computes them (none under 6 samples). */
+static void timed(int i, const double *v, size_t n, enum stop_reason why)
+{
+	struct result *x = &jobs[i].res;
+	double sorted[16];
+	memcpy(sorted, v, n * sizeof *v);
+	for (size_t a = 1; a < n; a++) /* insertion sort: the median of a few */
+		for (size_t b = a; b > 0 && sorted[b - 1] > sorted[b]; b--) {
+			double t = sorted[b];
+			sorted[b] = sorted[b - 1], sorted[b - 1] = t;
+		}
+	if (stats_median_ci(v, n, STATS_CI_CONF, &x->median_lo, &x->median_hi))
+		x->median_lo = x->median_hi = NAN;
+	x->gpu_med = x->total_med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	x->nsamples = (unsigned)n, x->stopped_by = why, x->converged = why != STOP_TIMEOUT;
+	x->outcome = OUTCOME_OK;
+	jobs[i].exact_reps = why == STOP_COUNT;
+}
+
+/* NOISY where the timeout stopped a point, unconverged, under 6 runs:
+ * its median has no interval, and how sure it is is unknown.  Not where
+ * -r asked for so few, nor where the timeout left an interval under 1%. */
+START_TEST(report_noisy_when_cut_short)
+{
+	static const double few[] = { 1.00, 1.02, 1.01, 1.30 }, many[] = { 1.000, 1.001, 1.002, 1.001, 1.000, 1.003,
+									     1.002, 1.001, 1.000, 1.002 };
+	make_jobs();
+	timed(0, few, 4, STOP_TIMEOUT);
+	timed(1, few, 4, STOP_COUNT);
+	timed(2, many, 10, STOP_TIMEOUT);
+	ck_assert(isnan(jobs[0].res.median_lo) && isfinite(jobs[2].res.median_lo));
+	char *s = render(FORMAT_JSON);
+	const char *a = strstr(s, "{\"exercise\": \"reduce.neighbored\""), *b = strstr(s, "{\"exercise\": \"reduce.unroll8\""),
+		   *c = strstr(s, "{\"exercise\": \"reduce.cub\"");
+	ck_assert_msg(a && b && c && a < b && b < c, "%s", s);
+	ck_assert_msg(strstr(a, "\"noisy\": true") < b, "%s", s);
+	ck_assert_msg(strstr(b, "\"noisy\": false") < c && strstr(c, "\"noisy\": false"), "%s", s);
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(strstr(s, "\nreduce.neighbored int       1048576    1.0150      -     1.0   0.0   1.00x    99%  ok NOISY\n")
+		      && occurrences(s, " NOISY\n") == 1
+		      && strstr(s, "\nNOISY with no +-%: the timeout stopped it under 6 runs: how uncertain its median is, is "
+				   "unknown\n"), "%s", s);
+	jobs[0].res.stopped_by = STOP_STABLE; /* settled, say, at 4: not the timeout's */
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(!strstr(s, "NOISY"), "%s", s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -738,6 +788,7 @@ int main(void)
 	tcase_add_test(t, report_table);
 	tcase_add_test(t, report_table_fits);
 	tcase_add_test(t, report_table_crowded_fits);
+	tcase_add_test(t, report_noisy_when_cut_short);
 	tcase_add_test(t, json_strings_escape);
 	tcase_add_test(t, record_matches_schema);
 	tcase_add_test(t, metrics_resolve_names);

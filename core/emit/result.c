@@ -20,12 +20,21 @@ static int measured(const struct job *j)
 	return !j->kept && (j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED);
 }
 
-/* A measured row whose median is uncertain (run/stats.h): NOISY.  Not
- * one whose single runs are spread, over enough of them to pin the
- * median down. */
+/* Did the timeout stop row j, unconverged, before it had the runs (6)
+ * that an interval of its median needs?  How sure its median is, is not
+ * known.  (Too few runs asked for with -r are the user's choice.) */
+static int cut_short(const struct job *j)
+{
+	const struct result *x = &j->res;
+	return measured(j) && x->stopped_by == STOP_TIMEOUT && !(isfinite(x->median_lo) && isfinite(x->median_hi));
+}
+
+/* A measured row whose median is uncertain (run/stats.h), or not known
+ * to be sure (cut_short): NOISY.  Not one whose single runs are spread,
+ * over enough of them to pin the median down. */
 static int noisy(const struct job *j)
 {
-	return measured(j) && stats_median_unsure(j->res.gpu_med, j->res.median_lo, j->res.median_hi);
+	return measured(j) && (cut_short(j) || stats_median_unsure(j->res.gpu_med, j->res.median_lo, j->res.median_hi));
 }
 
 /* Has the row a median interval to give (6 runs or more)? */
@@ -726,6 +735,9 @@ static void table_end(const struct report *r, FILE *out)
 	if (any_row(r, noisy))
 		table_say(r, out, "NOISY: the median is uncertain: half its 95%% confidence interval is over %g%% of it\n",
 			100 * STATS_CI_BOUND);
+	if (any_row(r, cut_short))
+		table_say(r, out, "NOISY with no +-%%: the timeout stopped it under 6 runs: how uncertain its median is, "
+				  "is unknown\n");
 	if (any_row(r, unbatched))
 		table_say(r, out, "UNBATCHED: timed run by run, not in batches of %u: each run needs its reset first (it may\n"
 			     "restore an input the run consumes)\n", r->batch);
