@@ -132,6 +132,7 @@ def dom_compare(dom, records):
     check(verdicts.get("reduce.unroll8") == "faster" and verdicts.get("reduce.best") == "slower", f"{verdicts}")
     check(len(bar_labels(dom)) == 19, f"{len(bar_labels(dom))} labels under 19 bars of 19 exercises")
     labels_apart(dom)
+    check(not warnings_shown(dom), f"warnings on the page of records timed alike: {warnings_shown(dom)}")
 
 
 def dom_compare_many(dom, records):
@@ -143,6 +144,18 @@ def dom_compare_many(dom, records):
     check(0 < len(bar_labels(dom)) <= len(names), f"{len(bar_labels(dom))} labels for {len(names)} exercises")
     check(len(dom.find("line", **{"class": "group"})) == len(names) - 1, "no line between the exercises' bars")
     labels_apart(dom)
+
+
+def warnings_shown(dom):
+    """compare's warnings on the page, in the comparison's section."""
+    return [e["text"] for e in dom.find("li") if inside(e, "ul", "warnings") and inside(e, "section", "comparison")]
+
+
+def dom_compare_warned(dom, records):
+    """Two records timed differently: the warning compare gives, on the page."""
+    said = warnings_shown(dom)
+    check(said == ["the records time batches of 1 and 20 runs (--batch): launch gaps count differently"],
+          f"warnings on the page: {said}")
 
 
 def dom_hostile(dom, records):
@@ -158,7 +171,7 @@ def dom(path, kind, records):
         parser.feed(f.read())
     dom_common(parser)
     {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "compare_many": dom_compare_many,
-     "hostile": dom_hostile}[kind](parser, records)
+     "compare_warned": dom_compare_warned, "hostile": dom_hostile}[kind](parser, records)
 
 
 def netlog(path):

@@ -8,6 +8,9 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dlfcn.h>
+#include <gpulab/plugin.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -535,6 +538,47 @@ START_TEST(unlike_rows_not_compared)
 		ck_assert_msg(strstr(row, want[i].speedup), "%s", row);
 	}
 	ck_assert_msg(!strstr(strstr(o.out, "{\"exercise\": \"oldminor.unlike\""), "\"speedup\": null"), "%s", o.out);
+	/* the table says why its "-": once an exercise, whatever its points */
+	gpulab("run", "fake.ok", "fake.unlike", "oldminor.unlike", "-n", "512,1024", "-r", "3", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\nfake.unlike     int           512 ")
+		      && strstr(strstr(o.out, "\nfake.unlike     int           512 "), "       -      -  ok\n")
+		      && strstr(o.out, "\n- in speedup, of ref: fake.unlike does other work than the baseline and reference\n")
+		      && occurrences(o.out, "other work") == 1, "%s", o.out);
+	gpulab("run", "fake.ok", "oldminor.unlike", "-r", "3", NULL);
+	ck_assert_msg(o.status == 0 && !strstr(o.out, "other work"), "%s", o.out);
+}
+END_TEST
+
+/* divergence's *_debug exercises, the book's trivial kernels, do other
+ * work than math1, its baseline: GPULAB_UNLIKE, read from the plugin
+ * this build made, where gpulab list finds it (no GPU needed); the other
+ * exercises do math1's work. */
+START_TEST(divergence_debug_is_unlike)
+{
+	char path[4096];
+	configure("");
+	wrapper_run("list", NULL);
+	const char *at = strstr(o.out, "\ndivergence: ");
+	if (!at) /* not built (no CUDA) */
+		return;
+	ck_assert_msg((at = strstr(at, "\n  file ")), "%s", o.out);
+	at += strlen("\n  file ");
+	snprintf(path, sizeof path, "%.*s", (int)(strstr(at, " (from ") - at), at);
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(lib, "%s", dlerror());
+	gpulab_entry_fn entry = (gpulab_entry_fn)(uintptr_t)dlsym(lib, GPULAB_ENTRY_SYMBOL);
+	ck_assert_msg(entry, "%s: no %s", path, GPULAB_ENTRY_SYMBOL);
+	const struct gpulab_plugin *p = entry();
+	size_t debug = 0;
+	ck_assert_uint_ge(p->abi_minor, 5);
+	for (size_t i = 0; i < p->n_exercises; i++) {
+		const struct gpulab_exercise *e = (const void *)((const char *)p->exercises + i * p->exercise_size);
+		int is_debug = strstr(e->name, "_debug") != NULL;
+		debug += is_debug;
+		ck_assert_msg(!(e->flags & GPULAB_UNLIKE) == !is_debug, "divergence.%s: flags %#x", e->name, e->flags);
+	}
+	ck_assert_uint_eq(debug, 3);
+	dlclose(lib);
 }
 END_TEST
 
@@ -724,6 +768,10 @@ START_TEST(choices_are_recorded)
 		      && strstr(o.out, "  ok  chose ways=two width=64  n=4096\n"), "exit %d: %s%s", o.status, o.out, o.err);
 	gpulab("run", "fake.chooser", "-r", "2", "-p", "ways=one", "-p", "width=5", "--wide", NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.out, "chose") && strstr(o.out, "  ok  n=4096\n"), "%s", o.out);
+	/* the compact table: a swept key of its own beside the row's name */
+	gpulab("run", "fake.chooser", "-n", "512", "-r", "2", "-p", "ways=one,two", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\nfake.chooser ways=one int           512 ")
+		      && strstr(o.out, "\nfake.chooser ways=two int           512 ") && !strstr(o.out, "  ok  ways"), "%s", o.out);
 	gpulab("run", "fake.chooser", "-r", "2", "--format", "csv", NULL);
 	ck_assert_msg(strstr(o.out, ",throttled,chosen,median_lo_ms,median_hi_ms,median_ci_pct,noisy,batch\n")
 		      && strstr(o.out, "\"ways=auto;width=0;lie=no\"") && strstr(o.out, ",\"ways=two;width=64\",,,,0,1\n"), "%s", o.out);
@@ -939,7 +987,7 @@ START_TEST(batches_of_runs)
 	gpulab("run", "fake.re*", "fake.ok", "-r", "3", "--batch", "10", "--format", "csv", NULL);
 	ck_assert_msg(occurrences(o.out, ",0,1\n") == 1 && occurrences(o.out, ",0,10\n") == 2, "%s", o.out); /* noisy, batch */
 	gpulab("run", "fake.ok", "-r", "3", "--batch", "10", NULL);
-	ck_assert_msg(o.status == 0 && strstr(o.out, "; each sample 10 runs back to back, timed together\nmedian of 3 "
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\neach sample 10 runs back to back, timed together\nmedian of 3 "
 		      "samples after"), "%s", o.out);
 	gpulab("run", "fake.ok", "-r", "3", "--format", "json", NULL);
 	ck_assert_msg(strstr(o.out, "\"batch\": 1,") && !strstr(o.out, "--batch"), "%s", o.out);
@@ -969,6 +1017,40 @@ START_TEST(batches_of_runs)
 	expect_error(EXIT_USAGE, "--batch runs back to back: it takes no --cold");
 	gpulab("run", "fake.ok", "--batch", "2", "--profile", NULL);
 	expect_error(EXIT_USAGE, "--batch runs back to back: it takes no --profile");
+}
+END_TEST
+
+/* compare reads each point's batch: an UNBATCHED row of a --batch run
+ * was timed run by run.  Warned of once for each pair of exercises timed
+ * differently, whatever its points; not where both sides ran alike. */
+START_TEST(compare_reads_each_rows_batch)
+{
+	char *dir = temp_dir(), b1[4200], b10[4200], cold[4200];
+	configure("[plugin fake]\nfile = fake.so\n");
+	snprintf(b1, sizeof b1, "%s/b1.json", dir);
+	snprintf(b10, sizeof b10, "%s/b10.json", dir);
+	snprintf(cold, sizeof cold, "%s/cold.json", dir);
+	gpulab("run", "fake.resets", "fake.repeats", "-n", "64,128", "-r", "6", "--output", b1, NULL);
+	gpulab("run", "fake.resets", "fake.repeats", "-n", "64,128", "-r", "6", "--batch", "10", "--output", b10, NULL);
+	gpulab("compare", b10, "--base", "fake.resets", "--new", "fake.repeats", NULL);
+	ck_assert_msg(o.status == 0 && !strcmp(o.err, "gpulab: warning: fake.repeats vs fake.resets: the base times batches "
+			"of 1 runs and the new 10 (--batch; an UNBATCHED row's is 1): launch gaps count differently\n"),
+		      "%s", o.err);
+	gpulab("compare", b10, b10, "--base", "fake.repeats", "--new", "fake.repeats", NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err); /* both batched alike */
+	gpulab("compare", b1, b10, NULL); /* resets ran run by run in both: only repeats differs */
+	ck_assert_msg(o.status == 0 && !strcmp(o.err, "gpulab: warning: fake.repeats: the base times batches of 1 runs and "
+			"the new 10 (--batch; an UNBATCHED row's is 1): launch gaps count differently\n"), "%s", o.err);
+	gpulab("compare", b10, b10, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	/* --cold on one side alone */
+	gpulab("run", "fake.resets", "-n", "64,128", "-r", "6", "--cold", "--output", cold, NULL);
+	gpulab("compare", b1, cold, NULL);
+	ck_assert_msg(o.status == 0 && !strcmp(o.err, "gpulab: warning: one record flushed the L2 cache (--cold) and the "
+			"other did not\n"), "%s", o.err);
+	gpulab("compare", cold, cold, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	free(dir);
 }
 END_TEST
 
@@ -1007,8 +1089,10 @@ int main(void)
 	tcase_add_test(t, wrong_result_fails);
 	tcase_add_test(t, reset_before_every_run);
 	tcase_add_test(t, batches_of_runs);
+	tcase_add_test(t, compare_reads_each_rows_batch);
 	tcase_add_test(t, median_interval_flag);
 	tcase_add_test(t, unlike_rows_not_compared);
+	tcase_add_test(t, divergence_debug_is_unlike);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

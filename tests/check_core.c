@@ -7,6 +7,7 @@
 #include "plugins/match.h"
 #include "plugins/registry.h"
 #include "emit/result.h"
+#include "run/stats.h"
 #include "config/size.h"
 #include "schema.h"
 #include "testutil.h"
@@ -350,13 +351,18 @@ static char *render_samples(enum format f)
 
 static const char *interruption; /* the report's, where a test sets one */
 static int wide;                  /* the table's every column (--wide), where a test sets it */
+static unsigned batch;            /* --batch, where a test sets it */
+static const char *devname;       /* the device's name, where a test sets one */
+static const struct clocks *clk;  /* NVML's, where a test sets it */
 
 static char *render_with(enum format f, int samples)
 {
 	static char buf[65536];
-	struct device_info dev = { .name = "Test GPU \"9\"", .cc_major = 9, .peak_gbps = 3000 };
+	struct device_info dev = { .cc_major = 9, .peak_gbps = 3000 };
+	snprintf(dev.name, sizeof dev.name, "%s", devname ? devname : "Test GPU \"9\"");
 	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
-			    .samples = samples, .stop = STOP_DEFAULTS, .interruption = interruption, .wide = wide };
+			    .samples = samples, .stop = STOP_DEFAULTS, .interruption = interruption, .wide = wide,
+			    .batch = batch, .clk = clk };
 	FILE *out = fmemopen(buf, sizeof buf, "w");
 	report_print(&r, out);
 	fclose(out);
@@ -648,11 +654,11 @@ START_TEST(report_table_fits)
 	jobs[2].res.median_lo = 1.2, jobs[2].res.median_hi = 1.4;   /* 0.1 of 1.3333: 7.50% */
 	char *s = render(FORMAT_TABLE);
 	ck_assert_msg(widest_line(s) <= 100, "%zu columns:\n%s", widest_line(s), s);
-	ck_assert_msg(strstr(s, "\nexercise               type           n median ms    +-%    GB/s %peak speedup of ref  status\n"),
+	ck_assert_msg(strstr(s, "\nexercise               type            n median ms    +-%    GB/s %peak speedup of ref  status\n"),
 		      "%s", s);
-	ck_assert_msg(strstr(s, "\na_plugin_with_a_long_name_indeed.cub\n                       int      1048576    1.3333   7.50     3.0   0.1   3.00x   100%  ok NOISY\n"),
+	ck_assert_msg(strstr(s, "\na_plugin_with_a_long_name_indeed.cub\n                       int       1048576    1.3333   7.50     3.0   0.1   3.00x   100%  ok NOISY\n"),
 		      "%s", s);
-	ck_assert_msg(strstr(s, "\n                       int      1048576    4.0000   0.25     1.0   0.0   1.00x    33%  ok\n"), "%s", s);
+	ck_assert_msg(strstr(s, "\n                       int       1048576    4.0000   0.25     1.0   0.0   1.00x    33%  ok\n"), "%s", s);
 	ck_assert_msg(strstr(s, "NOISY: the median is uncertain: half its 95% confidence interval is over 1% of it\n"), "%s", s);
 	ck_assert_msg(!strstr(s, "seed=42") && !strstr(s, "launches=2") && !strstr(s, "    min ms"), "%s", s);
 	for (int i = 0; i < 3; i++)
@@ -665,6 +671,103 @@ START_TEST(report_table_fits)
 	wide = 0;
 	ck_assert_msg(widest_line(s) > 100 && strstr(s, "seed=42") && strstr(s, "launches=2") && strstr(s, "    min ms")
 		      && strstr(s, "noise%"), "%s", s);
+}
+END_TEST
+
+/* What crowds a row stays in 100 columns too: n of 2^36 (11 digits), a
+ * +-% past its column (">99999"), flags stacked after the status (those
+ * past the edge on a line under it), a sweep's keys (beside the name, or
+ * over the row where long), a long device's name with --batch (the batch
+ * on a line of its own), and the THROTTLED legend (wrapped).  --wide
+ * stays one line a row. */
+START_TEST(report_table_crowded_fits)
+{
+	static int lib; /* loaded: any address */
+	static const struct clocks nvml = { .lib = &lib, .max_sm_mhz = 1980 };
+	make_jobs();
+	jobs[1].res = jobs[0].res; /* measured: n, +-% and flags to show */
+	jobs[0].ctx.elements = jobs[1].ctx.elements = jobs[2].ctx.elements = 1ull << 36;
+	jobs[0].res.median_lo = 0, jobs[0].res.median_hi = 1e6; /* +-% of 12.5 million */
+	for (int i = 0; i < 3; i++)
+		jobs[i].res.clocks = (struct clock_stats){ .samples = 4, .sm_min = 900, .sm_max = 1980, .throttled = 2,
+							   .reasons = 0x4 | 0x20 | 0x40 | 0x80 };
+	jobs[0].res.timing = TIMING_UNHELD, jobs[0].unbatched = 1; /* ok THROTTLED NOISY UNHELD UNBATCHED */
+	jobs[1].res.outcome = OUTCOME_UNVERIFIED;
+	jobs[1].res.median_lo = 1, jobs[1].res.median_hi = 3; /* 25%: unverified THROTTLED NOISY */
+	job_params[1][NGENERIC].values = job_params[2][NGENERIC].values = 2; /* a sweep of seeds */
+	snprintf(job_params[2][NGENERIC].text, sizeof job_params[2][NGENERIC].text, "%s", "12345678901234567890");
+	batch = 1000, devname = "NVIDIA H100 80GB HBM3", clk = &nvml;
+	char *s = render(FORMAT_TABLE);
+	ck_assert_msg(widest_line(s) <= 100, "%zu columns:\n%s", widest_line(s), s);
+	ck_assert_msg(strstr(s, "NVIDIA H100 80GB HBM3 (sm_90), peak 3000.0 GB/s; warm L2\n"
+				"each sample 1000 runs back to back, timed together\nmedian of 10 samples after 2 warm-up\n"), "%s", s);
+	ck_assert_msg(strstr(s, "\nreduce.neighbored      int   68719476736    4.0000 >99999     1.0   0.0   1.00x      -  ok THROTTLED\n"
+				"                                                                                        NOISY UNHELD\n"
+				"                                                                                        UNBATCHED\n"), "%s", s);
+	ck_assert_msg(strstr(s, "\nreduce.unroll8 seed=42 int   68719476736    4.0000  25.00     1.0   0.0       -    33%  unverified\n"
+				"                                                                                        THROTTLED\n"
+				"                                                                                        NOISY\n"), "%s", s);
+	ck_assert_msg(strstr(s, "\nreduce.cub seed=12345678901234567890\n                       int   68719476736    1.3333"), "%s", s);
+	ck_assert_msg(strstr(s, "\nTHROTTLED: the SM clock fell below 75% of its ceiling, or NVML reported a slowdown\n"
+				"  (sw_power_cap,sw_thermal,hw_thermal,hw_power_brake), in 3 rows' runs\n"), "%s", s);
+	devname = "NVIDIA GeForce of a name so long that no terminal would hold it on one line with the rest of the title";
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(widest_line(s) <= 100 && strstr(s, "\n  title (sm_90), peak 3000.0 GB/s; warm L2\n"), "%zu columns:\n%s", widest_line(s), s);
+	wide = 1;
+	s = render(FORMAT_TABLE);
+	wide = 0, batch = 0, devname = NULL, clk = NULL;
+	ck_assert_msg(strstr(s, "GB/s; warm L2; each sample 1000 runs back to back, timed together; median of 10 samples")
+		      && strstr(s, "  ok THROTTLED NOISY UNHELD UNBATCHED\n") && strstr(s, "  unverified THROTTLED NOISY\n"),
+		      "%s", s);
+}
+END_TEST
+
+/* Row i timed by samples v[0..n), stopped as why: its median and
+ * interval as the bench computes them (none under 6 samples). */
+static void timed(int i, const double *v, size_t n, enum stop_reason why)
+{
+	struct result *x = &jobs[i].res;
+	double sorted[16];
+	memcpy(sorted, v, n * sizeof *v);
+	for (size_t a = 1; a < n; a++) /* insertion sort: the median of a few */
+		for (size_t b = a; b > 0 && sorted[b - 1] > sorted[b]; b--) {
+			double t = sorted[b];
+			sorted[b] = sorted[b - 1], sorted[b - 1] = t;
+		}
+	if (stats_median_ci(v, n, STATS_CI_CONF, &x->median_lo, &x->median_hi))
+		x->median_lo = x->median_hi = NAN;
+	x->gpu_med = x->total_med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	x->nsamples = (unsigned)n, x->stopped_by = why, x->converged = why != STOP_TIMEOUT;
+	x->outcome = OUTCOME_OK;
+	jobs[i].exact_reps = why == STOP_COUNT;
+}
+
+/* NOISY where the timeout stopped a point, unconverged, under 6 runs:
+ * its median has no interval, and how sure it is is unknown.  Not where
+ * -r asked for so few, nor where the timeout left an interval under 1%. */
+START_TEST(report_noisy_when_cut_short)
+{
+	static const double few[] = { 1.00, 1.02, 1.01, 1.30 }, many[] = { 1.000, 1.001, 1.002, 1.001, 1.000, 1.003,
+									     1.002, 1.001, 1.000, 1.002 };
+	make_jobs();
+	timed(0, few, 4, STOP_TIMEOUT);
+	timed(1, few, 4, STOP_COUNT);
+	timed(2, many, 10, STOP_TIMEOUT);
+	ck_assert(isnan(jobs[0].res.median_lo) && isfinite(jobs[2].res.median_lo));
+	char *s = render(FORMAT_JSON);
+	const char *a = strstr(s, "{\"exercise\": \"reduce.neighbored\""), *b = strstr(s, "{\"exercise\": \"reduce.unroll8\""),
+		   *c = strstr(s, "{\"exercise\": \"reduce.cub\"");
+	ck_assert_msg(a && b && c && a < b && b < c, "%s", s);
+	ck_assert_msg(strstr(a, "\"noisy\": true") < b, "%s", s);
+	ck_assert_msg(strstr(b, "\"noisy\": false") < c && strstr(c, "\"noisy\": false"), "%s", s);
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(strstr(s, "\nreduce.neighbored int       1048576    1.0150      -     1.0   0.0   1.00x    99%  ok NOISY\n")
+		      && occurrences(s, " NOISY\n") == 1
+		      && strstr(s, "\nNOISY with no +-%: the timeout stopped it under 6 runs: how uncertain its median is, is "
+				   "unknown\n"), "%s", s);
+	jobs[0].res.stopped_by = STOP_STABLE; /* settled, say, at 4: not the timeout's */
+	s = render(FORMAT_TABLE);
+	ck_assert_msg(!strstr(s, "NOISY"), "%s", s);
 }
 END_TEST
 
@@ -684,6 +787,8 @@ int main(void)
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
 	tcase_add_test(t, report_table_fits);
+	tcase_add_test(t, report_table_crowded_fits);
+	tcase_add_test(t, report_noisy_when_cut_short);
 	tcase_add_test(t, json_strings_escape);
 	tcase_add_test(t, record_matches_schema);
 	tcase_add_test(t, metrics_resolve_names);

@@ -273,7 +273,8 @@ static const char *edited(const char *dir, const char *name, const char *from, c
 }
 
 /* Two records timed differently (--batch, --cold) are compared with a
- * warning on stderr, as gpulab compare gives; alike ones without. */
+ * warning on stderr, as gpulab compare gives, and on the page above the
+ * comparison; alike ones without. */
 START_TEST(two_records_timed_differently)
 {
 	char *dir = temp_dir(), path[4200], base[4200];
@@ -281,14 +282,20 @@ START_TEST(two_records_timed_differently)
 	snprintf(base, sizeof base, "%s", sample("h200-reduce-2p24.json"));
 	gpulab("report", base, sample("h200-reduce-2p24.json"), "-o", path, NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.err, "warning"), "%s", o.err);
+	ck_assert_msg(!strstr(slurp(path), "class=\"warnings\""), "%s", page);
 	const char *rec = edited(dir, "batch.json", "\"cold\": false, ", "\"cold\": false, \"batch\": 20, ");
 	gpulab("report", base, rec, "-o", path, NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.err, "gpulab: warning: the records time batches of 1 and 20 runs (--batch): "
 					       "launch gaps count differently\n"), "%s", o.err);
+	const char *html = slurp(path), *cmp = strstr(html, "<section class=\"comparison\"");
+	ck_assert_msg(cmp && strstr(cmp, "</h2>\n<ul class=\"warnings\">\n<li>the records time batches of 1 and 20 runs "
+					"(--batch): launch gaps count differently</li>\n</ul>\n<figure>"), "%s", html);
 	rec = edited(dir, "cold.json", "\"cold\": false, ", "\"cold\": true, ");
 	gpulab("report", base, rec, "-o", path, NULL);
 	ck_assert_msg(o.status == 0 && !strstr(o.err, "--batch")
 		      && strstr(o.err, "gpulab: warning: one record flushed the L2 cache (--cold) and the other did not\n"), "%s", o.err);
+	ck_assert_msg(strstr(slurp(path), "<li>one record flushed the L2 cache (--cold) and the other did not</li>\n</ul>"),
+		      "%s", page);
 }
 END_TEST
 

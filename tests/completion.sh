@@ -16,8 +16,24 @@ if [ "$registered" != "complete -F _gpulab gpulab" ]; then
 	failed=1
 fi
 
-# expect WANT WORD... : complete the last WORD of `gpulab WORD...`; the
-# sorted offers, one line, must be WANT
+# offers WANT: run the completion on COMP_WORDS, COMP_CWORD, COMP_LINE;
+# the sorted offers, one line, must be WANT
+offers()
+{
+	local want=$1 got
+	_gpulab
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $COMP_LINE<Tab> (words: ${COMP_WORDS[*]:1}): got '$got', wanted '$want'"
+		failed=1
+	else
+		echo "ok: $COMP_LINE<Tab>: $got"
+	fi
+}
+
+# expect WANT WORD... : complete the last WORD of `gpulab WORD...`, the
+# words as given (no '=' in them split off: as where COMP_WORDBREAKS
+# lacks '=')
 expect()
 {
 	local want=$1
@@ -26,15 +42,26 @@ expect()
 	COMP_CWORD=$#
 	COMP_LINE="gpulab $*"
 	COMP_POINT=${#COMP_LINE}
-	_gpulab
-	local got
-	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')
-	if [ "$got" != "$want" ]; then
-		echo "FAIL: gpulab $*<Tab>: got '$got', wanted '$want'"
-		failed=1
-	else
-		echo "ok: gpulab $*<Tab>: $got"
-	fi
+	offers "$want"
+}
+
+# typed WANT LINE: complete `gpulab LINE` at its end, split into words as
+# an interactive bash splits it (at blanks, and around each '=', which is
+# in COMP_WORDBREAKS; quotes kept): "-p finish=fi" is "-p" "finish" "="
+# "fi", and "-p finish=" ends on the word "=".
+typed()
+{
+	local want=$1 line=$2
+	local -a words=()
+	set -f
+	read -ra words <<<"${line//=/ = }"
+	set +f
+	[[ -z $line || $line == *' ' ]] && words+=('')
+	COMP_WORDS=("$GPULAB_WRAPPER" "${words[@]}")
+	COMP_CWORD=${#words[@]}
+	COMP_LINE="gpulab $line"
+	COMP_POINT=${#COMP_LINE}
+	offers "$want"
 }
 
 dir=$(mktemp -d /tmp/gpulab-completion-XXXXXX)
@@ -71,7 +98,36 @@ if "$GPULAB_WRAPPER" list 2>/dev/null | grep -q '^  try\.reduce '; then
 else
 	echo "completion.sh: no try plugin in this build (no NVRTC): its cases skipped"
 fi
-# an enum key's values after KEY=
+# an enum key's values after KEY=: as bash splits it, bare (readline
+# replaces what follows the '=')...
+typed 'auto cluster first_block last_block packed' 'run reduce.best -p finish='
+typed 'first_block' 'run reduce.best -p finish=fi'
+typed 'blocks= finish= seed=' 'run reduce.best -p finish=auto -p '
+typed 'blocks= finish= seed=' 'run -p finish=auto reduce.best -p '
+typed 'first_block' 'run -p seed=1 reduce.best -p finish=fi'
+typed 'csv json table' 'run reduce --format='
+typed 'json' 'run reduce --format=j'
+typed 'iters=' 'run --format=json divergence.math1 -p '
+# ...and whole where the word is not split
 expect 'finish=auto finish=cluster finish=first_block finish=last_block finish=packed' run reduce.best -p finish=
 expect 'finish=first_block' run reduce.best -p finish=fi
+# a glob, quoted or escaped as typed, names the exercises whose keys -p offers
+typed 'seed=' "run 'reduce.unroll*' -p "
+typed 'seed=' 'run reduce.unroll\* -p '
+typed 'blocks= finish= seed=' 'run "reduce.b*" -p '
+typed 'iters=' "run 'divergence.math?' -p "
+typed 'blocks= finish= seed=' "run 'reduce.unroll*' reduce.best -p "
+# every run option of gpulab --help
+typed '--warmup --watchdog --wide' 'run reduce --w'
+typed '--reps --resume' 'run reduce --r'
+COMP_WORDS=("$GPULAB_WRAPPER" run reduce -) COMP_CWORD=3 COMP_LINE='gpulab run reduce -' COMP_POINT=19
+_gpulab
+all=" ${COMPREPLY[*]} "
+for opt in $("$GPULAB_WRAPPER" --help | awk '/^options for run:/ { on = 1; next } /^options for compare:/ { on = 0 }
+		on && /^  +-/ { print substr($0, 1, 22) }' | grep -oE -- '--?[a-z][a-z-]*'); do
+	case $all in *" $opt "*) ;; *) echo "FAIL: run's option $opt (in gpulab --help) is not offered"; failed=1 ;; esac
+done
+# report writes .html or .svg
+touch page.html chart.svg
+typed 'chart.svg page.html records' 'report base.json -o '
 exit $failed

@@ -32,6 +32,7 @@ static const char css[] =
 	"th,td{border:1px solid #c8c8c8;padding:3px 6px;text-align:right}th{background:#f0f0f0}"
 	"th.text,td.text{text-align:left}\n"
 	"td.flag{font-weight:bold;color:#a33b00}code{white-space:pre-wrap;word-break:break-all}\n"
+	"ul.warnings{border-left:4px solid #a33b00;padding:4px 4px 4px 28px;color:#a33b00}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}figure,table{break-inside:avoid}"
 	".plot{flex-basis:100%}section+section{break-before:page}}\n";
 
@@ -274,19 +275,67 @@ static void pair_row(FILE *out, const struct record_pair *pr)
 	fputs("</tr>\n", out);
 }
 
-/* BASE against NEW, as `gpulab compare` has it. */
-static int comparison(FILE *out, struct plot *base, struct plot *cand)
+/* compare's warnings of how the two records were timed (another GPU,
+ * --cold, batches) for the n pairs: the lines as they go to a terminal,
+ * in a string the caller frees; NULL where out of memory. */
+static char *timing_warnings(const struct plot *base, const struct plot *cand, const struct record_pair *pairs, size_t n)
+{
+	char *lines = NULL;
+	size_t size;
+	FILE *f = open_memstream(&lines, &size);
+	if (!f)
+		return NULL;
+	compare_conditions(&base->rec, &cand->rec, f);
+	compare_batches(&base->rec, &cand->rec, pairs, n, f);
+	if (fclose(f)) {
+		free(lines);
+		return NULL;
+	}
+	return lines;
+}
+
+/* Those warnings on the page, each a line of a list, above the chart:
+ * a reader of the page never sees the terminal they went to. */
+static void warnings_list(FILE *out, char *lines)
+{
+	static const char prefix[] = "gpulab: warning: ";
+	if (!lines[0])
+		return;
+	fputs("<ul class=\"warnings\">\n", out);
+	char *at;
+	for (char *line = strtok_r(lines, "\n", &at); line; line = strtok_r(NULL, "\n", &at)) {
+		fputs("<li>", out);
+		text(out, strncmp(line, prefix, sizeof prefix - 1) ? line : line + sizeof prefix - 1);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
+/* BASE against NEW, as `gpulab compare` has it, with its warnings of
+ * what the two were timed under on the page and to warn (where not
+ * NULL). */
+static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *warn)
 {
 	struct record_pair *pairs = calloc(base->rec.n ? base->rec.n : 1, sizeof *pairs);
 	size_t n;
+	char *said;
 	if (!pairs)
 		return EXIT_NOMEM;
-	if ((n = record_pair_up(&base->rec, &cand->rec, pairs))) {
+	n = record_pair_up(&base->rec, &cand->rec, pairs);
+	if (!(said = timing_warnings(base, cand, pairs, n))) {
+		free(pairs);
+		return EXIT_NOMEM;
+	}
+	if (warn)
+		fputs(said, warn);
+	if (n) {
 		fputs("<section class=\"comparison\" id=\"compare\">\n<h2>", out);
 		text(out, cand->rec.path);
 		fputs(" against ", out);
 		text(out, base->rec.path);
-		fputs("</h2>\n<figure><div class=\"plot\">\n", out);
+		fputs("</h2>\n", out);
+		warnings_list(out, said);
+		fputs("<figure><div class=\"plot\">\n", out);
 		draw_comparison(out, pairs, n, "cmp");
 		fputs("</div></figure>\n<div class=\"wide\"><table class=\"pairs\"><caption>Medians of GPU time; "
 		      "Mann-Whitney U test, two-sided, alpha 0.05 (as gpulab compare)</caption>\n<tr><th class=\"text\">"
@@ -296,11 +345,13 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand)
 			pair_row(out, &pairs[i]);
 		fputs("</table></div>\n</section>\n", out);
 	}
+	free(said);
 	free(pairs);
 	return 0;
 }
 
-int report_html(FILE *out, struct plot *pl, size_t n)
+/* The page, with the comparison's warnings to warn (NULL: none). */
+static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 {
 	int rc = 0;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -311,11 +362,16 @@ int report_html(FILE *out, struct plot *pl, size_t n)
 	fprintf(out, "</style></head>\n<body>\n<h1>gpulab report</h1>\n<p>Made by gpulab %s from %zu record%s. "
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
 	if (n == 2)
-		rc = comparison(out, &pl[0], &pl[1]);
+		rc = comparison(out, &pl[0], &pl[1], warn);
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = record_section(out, &pl[i], i);
 	fputs("</main>\n</body></html>\n", out);
 	return rc;
+}
+
+int report_html(FILE *out, struct plot *pl, size_t n)
+{
+	return report_page(out, pl, n, NULL);
 }
 
 /* -o FILE.svg: the first chart of the first record. */
@@ -348,7 +404,9 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 		snprintf(err, len, "-o %s: %s", path, why);
 		return rc;
 	}
-	rc = svg ? lone_chart(f.f, pl, n, warn) : report_html(f.f, pl, n);
+	if (svg && n == 2) /* no comparison drawn; but what differs is said, as compare does */
+		compare_conditions(&pl[0].rec, &pl[1].rec, warn);
+	rc = svg ? lone_chart(f.f, pl, n, warn) : report_page(f.f, pl, n, warn);
 	if (rc) {
 		outfile_abandon(&f);
 		snprintf(err, len, "out of memory drawing the report");
@@ -376,8 +434,6 @@ int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn,
 	}
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = plot_read(&pl[i], paths[i], err, len);
-	if (!rc && n == 2) /* compared: say what differs, as compare does */
-		compare_conditions(&pl[0].rec, &pl[1].rec, warn);
 	if (!rc)
 		rc = write_out(pl, n, out_path, warn, err, len);
 	for (size_t i = 0; i < n; i++)

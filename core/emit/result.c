@@ -8,6 +8,7 @@
 #include "escape.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -20,12 +21,21 @@ static int measured(const struct job *j)
 	return !j->kept && (j->res.outcome == OUTCOME_OK || j->res.outcome == OUTCOME_UNVERIFIED);
 }
 
-/* A measured row whose median is uncertain (run/stats.h): NOISY.  Not
- * one whose single runs are spread, over enough of them to pin the
- * median down. */
+/* Did the timeout stop row j, unconverged, before it had the runs (6)
+ * that an interval of its median needs?  How sure its median is, is not
+ * known.  (Too few runs asked for with -r are the user's choice.) */
+static int cut_short(const struct job *j)
+{
+	const struct result *x = &j->res;
+	return measured(j) && x->stopped_by == STOP_TIMEOUT && !(isfinite(x->median_lo) && isfinite(x->median_hi));
+}
+
+/* A measured row whose median is uncertain (run/stats.h), or not known
+ * to be sure (cut_short): NOISY.  Not one whose single runs are spread,
+ * over enough of them to pin the median down. */
 static int noisy(const struct job *j)
 {
-	return measured(j) && stats_median_unsure(j->res.gpu_med, j->res.median_lo, j->res.median_hi);
+	return measured(j) && (cut_short(j) || stats_median_unsure(j->res.gpu_med, j->res.median_lo, j->res.median_hi));
 }
 
 /* Has the row a median interval to give (6 runs or more)? */
@@ -141,6 +151,12 @@ static void compare(const struct report *r, const struct job *j, double *speedup
 	f = f && f->unbatched == j->unbatched ? f : NULL;
 	*speedup = b && measured(j) ? b->res.total_med / j->res.total_med : 0;
 	*share = f && measured(j) ? f->res.total_med / j->res.total_med : 0;
+}
+
+/* A measured row left uncompared for its work (unlike): its legend. */
+static int uncompared(const struct job *j)
+{
+	return measured(j) && unlike(j);
 }
 
 static double peak_pct(const struct report *r, const struct job *j)
@@ -326,20 +342,66 @@ static void cell(FILE *out, int width, int show, const char *fmt, double v)
 }
 
 /* The compact table (the default): the columns a reader needs first, in
- * TABLE_FIT columns.  A name longer than NARROW_NAME gets a line of its
- * own, the row's cells under it; a sweep of an exercise's own keys says
- * them after the status.  What an exercise chose and noted is --wide's. */
+ * TABLE_FIT columns.  A row's label (its name, and the keys of its own
+ * that a sweep changes) longer than NARROW_NAME gets a line of its own,
+ * the row's cells under it; flags that do not fit after the status go
+ * on lines of their own under it.  What an exercise chose and noted is
+ * --wide's. */
 #define TABLE_FIT 100
 #define NARROW_NAME 22
 
+/* The words of text (split at spaces), from column *col on, none past
+ * TABLE_FIT: a word that would cross it starts a new line, indented by
+ * indent, and one longer than such a line is cut.  gap: the spaces
+ * before the first word, where it stays on the line.  *col: where the
+ * last line ends. */
+static void put_wrapped(FILE *out, const char *text, int *col, int indent, int gap)
+{
+	const char *w = text + strspn(text, " ");
+	while (*w) {
+		int len = (int)strcspn(w, " ");
+		if (*col + gap + len > TABLE_FIT && *col > indent) {
+			fprintf(out, "\n%*s", indent, "");
+			*col = indent, gap = 0;
+			continue;
+		}
+		int room = TABLE_FIT - *col - gap, fit = len < room ? len : room > 1 ? room : 1;
+		fprintf(out, "%*s%.*s", gap, "", fit, w);
+		*col += gap + fit, gap = 1, w += fit;
+		w += fit == len ? strspn(w, " ") : 0;
+	}
+}
+
+/* v in at most width characters: fewer decimals as it grows, and past
+ * what none fit, ">" and nines (an interval of 123456% says ">9999"),
+ * so that no value moves the columns after it. */
+static const char *fit_number(char *buf, size_t len, int width, int decimals, double v)
+{
+	for (int d = decimals; d >= 0; d--)
+		if (snprintf(buf, len, "%.*f", d, v) <= width)
+			return buf;
+	snprintf(buf, len, ">%.*s", width - 1, "9999999999999999");
+	return buf;
+}
+
+/* A compact table's cell: a space, v in width, and its suffix (x, %); or
+ * "-" in their place.  Returns the characters printed. */
+static int narrow_cell(FILE *out, int width, int show, int decimals, const char *suffix, double v)
+{
+	char text[32];
+	if (!show)
+		return fprintf(out, " %*s", width + (int)strlen(suffix), "-");
+	return fprintf(out, " %*s%s", width, fit_number(text, sizeof text, width, decimals, v), suffix);
+}
+
 static int narrow_namew(const struct table_layout *t)
 {
-	return t->namew < NARROW_NAME ? t->namew : NARROW_NAME;
+	return t->labelw < NARROW_NAME ? t->labelw : NARROW_NAME;
 }
 
 static void narrow_header(FILE *out, int namew)
 {
-	fprintf(out, "%-*s %-5s %10s %9s %6s %7s %5s %7s %6s  %s\n", namew, "exercise", "type", "n", "median ms", "+-%",
+	fprintf(out, "%-*s %-5s %11s %9s %6s %7s %5s %7s %6s  %s\n", namew, "exercise", "type", "n", "median ms", "+-%",
 		"GB/s", "%peak", "speedup", "of ref", "status");
 }
 
@@ -358,28 +420,41 @@ static void swept_keys(const struct job *j, char *buf, size_t len)
 	}
 }
 
+/* The compact table's label of row j: its name, and the keys of its
+ * own that its sweep changes. */
+static const char *row_label(const struct job *j, char *buf, size_t len)
+{
+	char keys[512];
+	size_t at = strlen(job_name(j, buf, len));
+	swept_keys(j, keys, sizeof keys);
+	if (keys[0])
+		snprintf(buf + at, len - at, " %s", keys);
+	return buf;
+}
+
 static void narrow_row(FILE *out, const struct report *r, const struct job *j, int namew)
 {
-	char name[256], keys[512];
+	char label[800], flags[128];
 	double speedup, share;
-	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
+	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED, col = 0;
 	compare(r, j, &speedup, &share);
-	swept_keys(j, keys, sizeof keys);
-	job_name(j, name, sizeof name);
-	if ((int)strlen(name) > namew)
-		fprintf(out, "%s\n%-*s", name, namew, "");
-	else
-		fprintf(out, "%-*s", namew, name);
-	fprintf(out, " %-5s", planned ? generic_text(j, GEN_TYPE) : "-");
-	cell(out, 10, planned, " %*.0f", (double)j->ctx.elements);
-	cell(out, 9, m, " %*.4f", j->res.gpu_med);
-	cell(out, 6, has_interval(j), " %*.2f", interval_pct(j));
-	cell(out, 7, m, " %*.1f", j->res.gbps);
-	cell(out, 5, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
-	cell(out, 6, speedup > 0, " %*.2fx", speedup);
-	cell(out, 5, share > 0, " %*.0f%%", 100 * share);
-	fprintf(out, "  %s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
-		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "", keys[0] ? "  " : "", keys);
+	if ((int)strlen(row_label(j, label, sizeof label)) > namew) {
+		put_wrapped(out, label, &col, 2, 0);
+		fputc('\n', out);
+		label[0] = 0;
+	}
+	col = fprintf(out, "%-*s %-5s", namew, label, planned ? generic_text(j, GEN_TYPE) : "-");
+	col += narrow_cell(out, 11, planned, 0, "", (double)j->ctx.elements);
+	col += narrow_cell(out, 9, m, 4, "", j->res.gpu_med);
+	col += narrow_cell(out, 6, has_interval(j), 2, "", interval_pct(j));
+	col += narrow_cell(out, 7, m, 1, "", j->res.gbps);
+	col += narrow_cell(out, 5, m && r->dev && r->dev->peak_gbps > 0, 1, "", peak_pct(r, j));
+	col += narrow_cell(out, 6, speedup > 0, 2, "x", speedup);
+	col += narrow_cell(out, 5, share > 0, 0, "%", 100 * share);
+	snprintf(flags, sizeof flags, "%s%s%s%s%s", status_word(j), throttled(j) ? " THROTTLED" : "",
+		 noisy(j) ? " NOISY" : "", unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "");
+	put_wrapped(out, flags, &col, col + 2, 2); /* flags past the edge: under the status */
+	fputc('\n', out);
 }
 
 static void table_header(FILE *out, int namew, int paramw, int with_host)
@@ -437,28 +512,55 @@ static int any_row(const struct report *r, int (*is)(const struct job *))
 	return 0;
 }
 
+/* One line of what the table says around its rows (its title, a
+ * sweep's header, the legend), as fmt: in the compact table, newlines
+ * in it are spaces and it is wrapped to TABLE_FIT columns, the lines
+ * after the first indented by two; --wide's as it is. */
+static void table_say(const struct report *r, FILE *out, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (r->wide) {
+		fputs(text, out);
+		return;
+	}
+	if (!text[0])
+		return;
+	for (char *c = strchr(text, '\n'); c; c = strchr(c, '\n'))
+		*c = ' ';
+	int col = 0;
+	put_wrapped(out, text, &col, 2, 0);
+	fputc('\n', out);
+}
+
 /* The table's first line: the device, the cache, and the repetitions
- * where every row had the same. */
+ * where every row had the same.  The compact table says each on a line
+ * of its own, to fit. */
 static void table_title(const struct report *r, FILE *out)
 {
-	if (r->dev)
-		fprintf(out, "%s (sm_%d%d), peak %.1f GB/s; %s L2", r->dev->name, r->dev->cc_major, r->dev->cc_minor,
-			r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
-	else
-		fprintf(out, "on the host, no GPU");
-	const char *sep = r->wide ? "; " : "\n"; /* the compact table's title fits 100 columns, in lines */
-	if (r->batch > 1)
-		fprintf(out, "; each sample %u runs back to back, timed together", r->batch);
+	char dev[512], batch[128] = "", reps[256] = "";
 	const struct job *f;
 	unsigned warmup;
-	const char *runs = r->batch > 1 ? "samples" : "runs";
+	const char *runs = r->batch > 1 ? "samples" : "runs", *sep = r->wide ? "; " : "";
+	if (r->dev)
+		snprintf(dev, sizeof dev, "%s (sm_%d%d), peak %.1f GB/s; %s L2", r->dev->name, r->dev->cc_major,
+			 r->dev->cc_minor, r->dev->peak_gbps, r->cold ? "cold (flushed)" : "warm");
+	else
+		snprintf(dev, sizeof dev, "on the host, no GPU");
+	if (r->batch > 1)
+		snprintf(batch, sizeof batch, "%seach sample %u runs back to back, timed together", sep, r->batch);
 	if (same_repetitions(r, &warmup, &f) && f->exact_reps)
-		fprintf(out, "%smedian of %u %s after %u warm-up", sep, f->reps, runs, warmup);
+		snprintf(reps, sizeof reps, "%smedian of %u %s after %u warm-up", sep, f->reps, runs, warmup);
 	else if (f)
-		fprintf(out, "%s%s%u warm-up, then %s until the noise is at most %g%% over %g s of GPU time, or %g s",
-			sep, f == NULL || !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, runs, 100 * r->stop.max_noise,
-			r->stop.min_time_s, r->stop.timeout_s);
-	fputc('\n', out);
+		snprintf(reps, sizeof reps, "%s%s%u warm-up, then %s until the noise is at most %g%% over %g s of GPU time, or %g s",
+			 sep, !same_repetitions(r, &warmup, &f) ? "per row: " : "", warmup, runs, 100 * r->stop.max_noise,
+			 r->stop.min_time_s, r->stop.timeout_s);
+	table_say(r, out, "%s", dev);
+	table_say(r, out, "%s", batch);
+	table_say(r, out, "%s%s", reps, r->wide ? "\n" : "");
 }
 
 /* What the clocks did over the timed runs of all rows, or why they are
@@ -481,24 +583,25 @@ static void clocks_footer(const struct report *r, FILE *out)
 		reasons |= c->reasons;
 	}
 	if (!any) {
-		fprintf(out, "clocks unknown: %s\n", r->clk->lib ? "no sample was read" : r->clk->why);
+		table_say(r, out, "clocks unknown: %s\n", r->clk->lib ? "no sample was read" : r->clk->why);
 		return;
 	}
-	fprintf(out, "clocks over the timed runs: SM %u-%u MHz (ceiling %u), memory %u MHz\n", lo, hi, r->clk->max_sm_mhz, mem);
+	table_say(r, out, "clocks over the timed runs: SM %u-%u MHz (ceiling %u), memory %u MHz\n", lo, hi, r->clk->max_sm_mhz, mem);
 	if (slow)
-		fprintf(out, "THROTTLED: the SM clock fell below %.0f%% of its ceiling, or NVML reported a slowdown (%s), in %u row%s' runs\n",
+		table_say(r, out, "THROTTLED: the SM clock fell below %.0f%% of its ceiling, or NVML reported a slowdown (%s), in %u row%s' runs\n",
 			100 * THROTTLE_SHARE, clocks_reasons(reasons, words, sizeof words)[0] ? words : "clock", slow,
 			slow == 1 ? "" : "s");
 }
 
 /* Above a sweep's rows: a blank line between exercises, and the keys that
  * stay the same for all its points. */
-static void sweep_header(FILE *out, const struct job *j, int blank)
+static void sweep_header(const struct report *r, FILE *out, const struct job *j, int blank)
 {
 	char name[256], fixed[512];
 	params_some(j, fixed, sizeof fixed, ' ', 0);
-	fprintf(out, "%s%s: %zu points%s%s\n", blank ? "\n" : "", job_name(j, name, sizeof name), j->points,
-		fixed[0] ? ", " : "", fixed);
+	if (blank)
+		fputc('\n', out);
+	table_say(r, out, "%s: %zu points%s%s\n", job_name(j, name, sizeof name), j->points, fixed[0] ? ", " : "", fixed);
 }
 
 /* Was row i's message already said for an earlier row of its exercise? */
@@ -531,13 +634,15 @@ static void table_begin(struct report *r, FILE *out)
 	struct table_layout *t = &r->layout;
 	const struct job *first;
 	unsigned warmup;
-	char name[256], params[512];
-	*t = (struct table_layout){ .namew = 8, .paramw = 6, .last = -1 };
+	char name[800], params[512];
+	*t = (struct table_layout){ .namew = 8, .labelw = 8, .paramw = 6, .last = -1 };
 	int same = same_repetitions(r, &warmup, &first) || !first; /* no row to run: nothing to say per row */
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
 		int len = (int)strlen(job_name(j, name, sizeof name));
 		t->namew = len > t->namew ? len : t->namew;
+		len = (int)strlen(row_label(j, name, sizeof name));
+		t->labelw = len > t->labelw ? len : t->labelw;
 		params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* as table_row shows them */
 		len = (int)strlen(params) + (same ? 0 : 16);
 		t->paramw = len > t->paramw ? len : t->paramw;
@@ -566,7 +671,7 @@ static void table_point(struct report *r, size_t i, FILE *out)
 	if (j->kept || j->res.outcome == OUTCOME_NOT_RUN)
 		return;
 	if (starts_sweep(r, i))
-		sweep_header(out, j, r->layout.last >= 0);
+		sweep_header(r, out, j, r->layout.last >= 0);
 	if (!(j->points > 1 && j->res.outcome == OUTCOME_SKIPPED)) /* a sweep's skipped points are counted below, by reason */
 		r->wide ? table_row(out, r, j, t->namew, t->paramw, t->with_host) : narrow_row(out, r, j, narrow_namew(t));
 	r->layout.last = (long)i;
@@ -585,6 +690,26 @@ static void compared_with(const struct report *r, const char **base, const char 
 	}
 }
 
+/* The legend of the uncompared rows' "-": their exercises, each once. */
+static void uncompared_legend(const struct report *r, FILE *out)
+{
+	char names[1024] = "", name[256];
+	size_t count = 0;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		size_t k = 0, at = strlen(names);
+		while (k < i && !(uncompared(&r->jobs[k]) && r->jobs[k].pick.ex == j->pick.ex))
+			k++;
+		if (!uncompared(j) || k < i)
+			continue;
+		snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", job_name(j, name, sizeof name));
+		count++;
+	}
+	if (count)
+		table_say(r, out, "- in speedup, of ref: %s %s other work than the baseline and reference\n", names,
+			  count == 1 ? "does" : "do");
+}
+
 static void table_end(const struct report *r, FILE *out)
 {
 	const char *base, *ref;
@@ -592,26 +717,33 @@ static void table_end(const struct report *r, FILE *out)
 	compared_with(r, &base, &ref);
 	clocks_footer(r, out);
 	if (base)
-		fprintf(out, "speedup: %s's time over this row's\n", base);
+		table_say(r, out, "speedup: %s's time over this row's\n", base);
 	if (ref)
-		fprintf(out, "of ref: this row's speed as a share of %s's (- where it has no time at this point)\n",
+		table_say(r, out, "of ref: this row's speed as a share of %s's (- where it has no time at this point)\n",
 			ref);
+	if (base || ref)
+		uncompared_legend(r, out);
 	if (r->layout.with_host)
-		fprintf(out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
+		table_say(r, out, "host ms: host work finishing the GPU's (not in median/min/max ms); speedups compare GPU + host\n");
 	if (r->wide)
-		fprintf(out, "noise%%: the relative standard deviation of the runs' GPU times\n");
+		table_say(r, out, "noise%%: the relative standard deviation of the runs' GPU times\n");
 	else
-		fprintf(out, "+-%%: half the median's 95%% confidence interval (order statistics), in %% of it; - under 6 runs\n"
-			     "--wide: every column (params, min ms, max ms, runs, noise%%, host ms), and what each exercise\n"
-			     "chose and noted\n");
+	{
+		table_say(r, out, "+-%%: half the median's 95%% confidence interval (order statistics), in %% of it; - under 6 runs");
+		table_say(r, out, "--wide: every column (params, min ms, max ms, runs, noise%%, host ms), and what each exercise "
+				  "chose and noted");
+	}
 	if (any_row(r, noisy))
-		fprintf(out, "NOISY: the median is uncertain: half its 95%% confidence interval is over %g%% of it\n",
+		table_say(r, out, "NOISY: the median is uncertain: half its 95%% confidence interval is over %g%% of it\n",
 			100 * STATS_CI_BOUND);
+	if (any_row(r, cut_short))
+		table_say(r, out, "NOISY with no +-%%: the timeout stopped it under 6 runs: how uncertain its median is, "
+				  "is unknown\n");
 	if (any_row(r, unbatched))
-		fprintf(out, "UNBATCHED: timed run by run, not in batches of %u: each run needs its reset first (it may\n"
+		table_say(r, out, "UNBATCHED: timed run by run, not in batches of %u: each run needs its reset first (it may\n"
 			     "restore an input the run consumes)\n", r->batch);
 	if (any_row(r, unheld))
-		fprintf(out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
+		table_say(r, out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
 			     "itself, or --profile): its time includes the host's launch gaps\n");
 	print_metrics_table(r, out, r->layout.namew);
 	for (size_t i = 0; i < r->njobs; i++) {

@@ -19,7 +19,8 @@
  * and what it has printed so far (report_begin fills it). */
 struct table_layout {
 	int namew, paramw, with_host;
-	int swept;                  /* the compact table: some row's own keys are swept */
+	int labelw;                 /* the compact table's widest row label: a name,
+				     * and the keys of its own a sweep changes */
 	long last;                  /* the last row printed; -1 none */
 };
 

@@ -18,6 +18,15 @@ static double doc_batch(const struct json *doc)
 	return json_type(k) == JSON_NUMBER ? json_number(k) : 1;
 }
 
+/* Runs per sample of point p of record r: its row's "batch" (1 where
+ * an UNBATCHED exercise ran in a --batch run; record 1.2 on), else its
+ * record's. */
+static double point_batch(const struct record *r, const struct record_point *p)
+{
+	const struct json *k = json_get(p->row, "batch");
+	return json_type(k) == JSON_NUMBER ? json_number(k) : doc_batch(r->doc);
+}
+
 /* One warning line on err.  It quotes the records, which may hold
  * anything, so it is escaped as an error line is. */
 __attribute__((format(printf, 2, 3)))
@@ -46,9 +55,58 @@ void compare_conditions(const struct record *a, const struct record *b, FILE *er
 	}
 	if (json_bool(json_get(a->doc, "cold")) != json_bool(json_get(b->doc, "cold")))
 		compare_warn(err, "one record flushed the L2 cache (--cold) and the other did not");
-	if (doc_batch(a->doc) != doc_batch(b->doc))
-		compare_warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently",
-		     doc_batch(a->doc), doc_batch(b->doc));
+}
+
+/* "EX" or "NEW vs BASE": pair pr's exercises, as its row names them. */
+static const char *pair_name(const struct record_pair *pr, char *buf, size_t len)
+{
+	const char *ea = json_string(json_get(pr->base->row, "exercise"));
+	const char *eb = json_string(json_get(pr->cand->row, "exercise"));
+	if (ea && eb && strcmp(ea, eb))
+		snprintf(buf, len, "%s vs %s", eb, ea);
+	else
+		snprintf(buf, len, "%s", ea ? ea : "?");
+	return buf;
+}
+
+/* Do pairs i and k compare the same exercises timed the same two ways? */
+static int same_batches(const struct record *a, const struct record *b, const struct record_pair *pairs, size_t i,
+			size_t k)
+{
+	char x[512], y[512];
+	return point_batch(a, pairs[i].base) == point_batch(a, pairs[k].base)
+	       && point_batch(b, pairs[i].cand) == point_batch(b, pairs[k].cand)
+	       && !strcmp(pair_name(&pairs[i], x, sizeof x), pair_name(&pairs[k], y, sizeof y));
+}
+
+/* Does every pair's base time batches of ba runs and its new side of bb? */
+static int all_batched_as(const struct record *a, const struct record *b, const struct record_pair *pairs, size_t n,
+			  double ba, double bb)
+{
+	for (size_t i = 0; i < n; i++)
+		if (point_batch(a, pairs[i].base) != ba || point_batch(b, pairs[i].cand) != bb)
+			return 0;
+	return 1;
+}
+
+void compare_batches(const struct record *a, const struct record *b, const struct record_pair *pairs, size_t n,
+		     FILE *err)
+{
+	char name[512];
+	double ba = n ? point_batch(a, pairs[0].base) : 1, bb = n ? point_batch(b, pairs[0].cand) : 1;
+	if (ba != bb && !a->exercise && all_batched_as(a, b, pairs, n, ba, bb)) {
+		compare_warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently", ba, bb);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) { /* once for each pair of exercises timed two ways */
+		size_t k = 0;
+		ba = point_batch(a, pairs[i].base), bb = point_batch(b, pairs[i].cand);
+		while (k < i && !same_batches(a, b, pairs, i, k))
+			k++;
+		if (ba != bb && k == i)
+			compare_warn(err, "%s: the base times batches of %g runs and the new %g (--batch; an UNBATCHED "
+				     "row's is 1): launch gaps count differently", pair_name(&pairs[i], name, sizeof name), ba, bb);
+	}
 }
 
 /* A point's "chosen" as "key=value ...", or NULL where its record has
@@ -211,6 +269,7 @@ static int compare_print(struct record *a, struct record *b, const struct option
 	if (!pairs)
 		return EXIT_NOMEM;
 	size_t n = record_pair_up(a, b, pairs);
+	compare_batches(a, b, pairs, n, err);
 	print_head(a, b, o, out);
 	for (size_t i = 0; i < n; i++) {
 		warn_choices(&pairs[i], err);

@@ -30,8 +30,16 @@ int compare_records(const char *base, const char *cand, const struct options *o,
 		    char *errbuf, size_t errlen);
 
 /* Where records a and b differ in what their numbers depend on (the
- * device, its driver and clocks; --cold; --batch), one warning line each
- * to err: `gpulab compare` and `gpulab report` of two records say them. */
+ * device, its driver and clocks; --cold), one warning line each to err:
+ * `gpulab compare` and `gpulab report` of two records say them. */
 void compare_conditions(const struct record *a, const struct record *b, FILE *err);
+
+/* Where pairs (n of them, of a's points with b's) compare points timed
+ * in batches of different sizes, by each point's own batch (a row
+ * UNBATCHED in a --batch run has 1; a record before 1.2, its record's):
+ * one warning line to err where every pair differs alike, else one for
+ * each pair of exercises that does. */
+void compare_batches(const struct record *a, const struct record *b, const struct record_pair *pairs, size_t n,
+		     FILE *err);
 
 #endif
