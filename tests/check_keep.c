@@ -26,14 +26,14 @@ static char record[4200], runs_log[4200];
 static const char *bin;
 static struct cmd_result o;
 
-/* The fake plugin alone, and a record and a run log in a fresh dir;
- * each run of the sleepy exercise sleeps sleep_ms. */
-static void configure(int sleep_ms)
+/* The plugins of ini, and a record and a run log in a fresh dir; each
+ * run of the sleepy exercise sleeps sleep_ms. */
+static void configure_with(const char *ini, int sleep_ms)
 {
 	char *d = temp_dir();
 	snprintf(dir, sizeof dir, "%s", d);
 	free(d);
-	write_file(dir, "gpulab.ini", "[plugin fake]\nfile = fake.so\n");
+	write_file(dir, "gpulab.ini", ini);
 	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", dir);
 	snprintf(env_path, sizeof env_path, "GPULAB_PLUGIN_PATH=%s", getenv("GPULAB_TEST_PLUGINS"));
 	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", dir);
@@ -41,6 +41,12 @@ static void configure(int sleep_ms)
 	snprintf(env_log, sizeof env_log, "FAKE_RUNS_LOG=%s", runs_log);
 	snprintf(env_sleep, sizeof env_sleep, "FAKE_SLEEP_MS=%d", sleep_ms);
 	snprintf(record, sizeof record, "%s/sweep.json", dir);
+}
+
+/* The fake plugin alone. */
+static void configure(int sleep_ms)
+{
+	configure_with("[plugin fake]\nfile = fake.so\n", sleep_ms);
 }
 
 static char *const *env(void)
@@ -416,6 +422,56 @@ START_TEST(failing_point_keeps_both_sides)
 }
 END_TEST
 
+/* gpulab try with a kernel that traps (the try fake's `gated`, FAKE_TRY
+ * in tests/plugins/fake.c), and the try plugin alone, so no peer's rows
+ * run beside it. */
+static void configure_try(void)
+{
+	configure_with("[plugin try]\nfile = faketry.so\n", 1);
+}
+
+/* A kernel that traps in the gate (at n = 31): nothing was measured, so
+ * one line, exit 8, and no record, even with -o, nor a temporary. */
+START_TEST(trap_in_the_gate_writes_no_record)
+{
+	configure_try();
+	gpulab("try", "gated", "lost.cu", "-n", "1024:4096", "-t", "int", "-o", record, NULL);
+	ck_assert_int_eq(o.status, EXIT_CUDA);
+	ck_assert_str_eq(o.err, "gpulab: try gated: lost.cu at n=31 int: kernel: unspecified launch failure (a trap); "
+				"nothing was timed\n");
+	ck_assert_str_eq(o.out, "");
+	ck_assert_int_eq(access(record, F_OK), -1);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+}
+END_TEST
+
+/* A kernel that passes the gate (one run a point) and traps at 4096 in
+ * the timed sweep (its second run there): the sizes before it kept, that
+ * one an ERROR, the later ones not run, the record written, exit 8. */
+START_TEST(trap_mid_sweep_keeps_the_points_before)
+{
+	static const char *const want[] = { "ok", "ok", "ERROR", "not run", "not run" };
+	const char *lost = "the CUDA context was lost at try.gated n=4096 int";
+	configure_try();
+	gpulab("try", "gated", "later.cu", "-n", "1024:16384", "-t", "int", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d: %s", o.status, o.err);
+	struct json *doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 5);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_str_eq(point_status(doc, i), want[i]);
+	ck_assert_str_eq(point_message(doc, 2), "kernel: unspecified launch failure (a trap)");
+	ck_assert_str_eq(point_message(doc, 3), lost);
+	ck_assert_str_eq(point_message(doc, 4), lost);
+	ck_assert_str_eq(json_string(json_get(doc, "interruption")), lost);
+	ck_assert_msg(strstr(o.out, "later.cu passed the gate: 3 cases") && occurrences(o.out, "try.gated int ") == 3,
+		      "%s", o.out);
+	ck_assert_msg(!strncmp(o.err, "gpulab: the CUDA context was lost at try.gated n=4096 int: 3 points done, 2 not run; ",
+			       85) && count_lines(o.err) == 1, "%s", o.err);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	json_free(doc);
+}
+END_TEST
+
 /* --resume on what cannot be resumed: one line naming the file, exit 2,
  * in under a second, nothing run, the file untouched, no temporary. */
 static void refused(const char *text, const char *words)
@@ -524,6 +580,8 @@ int main(void)
 	tcase_add_test(t, resumed_run_interrupted_again);
 	tcase_add_test(t, lost_device_ends_the_run);
 	tcase_add_test(t, failing_point_keeps_both_sides);
+	tcase_add_test(t, trap_in_the_gate_writes_no_record);
+	tcase_add_test(t, trap_mid_sweep_keeps_the_points_before);
 	tcase_add_test(t, resume_refuses_what_it_cannot_take);
 	tcase_add_test(t, resume_reads_records_of_schema_1);
 	suite_add_tcase(s, t);

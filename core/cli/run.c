@@ -456,7 +456,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n)
 		return rc;
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
-	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .profile = o->profile, .verify = o->verify, .prof = prof,
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .unheld = o->profile, .verify = o->verify, .prof = prof,
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,

@@ -499,7 +499,7 @@ int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
 	int rc = open_streams(b, j);
-	j->res.timing = host_only(j) ? TIMING_HOST : b->profile ? TIMING_UNHELD : TIMING_HELD;
+	j->res.timing = host_only(j) ? TIMING_HOST : b->unheld ? TIMING_UNHELD : TIMING_HELD;
 	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
 		j->in_setup = 1;

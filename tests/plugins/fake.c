@@ -14,7 +14,11 @@
  *   FAKE_TRY        instead, two challenges as `gpulab try` meets them
  *                   (FAKE_NAME "try"): `gated`, whose gate a kernel file
  *                   named *bad* fails at n = 1000003, and `hang`, whose
- *                   run never ends, for the watchdog
+ *                   run never ends, for the watchdog; with a file named
+ *                   *lost*, `gated` loses the device at n = 31 (in the
+ *                   gate), and named *later*, at n = 4096 from the second
+ *                   run of a setup on (past the gate's one run, in the
+ *                   timed warm-up)
  * Every exercise reports what it was handed as notes, so the tests can
  * check resolution with exact values.
  */
@@ -410,6 +414,19 @@ static int verify_gated(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+/* A kernel that traps (see FAKE_TRY above): the device lost, as
+ * run_loses has it. */
+static int run_gated(struct gpulab_ctx *ctx)
+{
+	const struct try_opts *o = ctx->params;
+	unsigned runs = ++((struct state *)ctx->state)->runs;
+	if ((strstr(o->kernel, "lost") && ctx->n == 31) || (strstr(o->kernel, "later") && ctx->n == 4096 && runs >= 2)) {
+		ctx->error(ctx, "kernel: unspecified launch failure (a trap)");
+		return GPULAB_ELOST;
+	}
+	return GPULAB_OK;
+}
+
 /* A run that never returns, as a host thread waiting for an endless
  * kernel does not. */
 static int run_forever(struct gpulab_ctx *ctx)
@@ -427,7 +444,7 @@ static int run_forever(struct gpulab_ctx *ctx)
 	  .gate = "n=1;n=31;n=1000003" }
 
 static const struct gpulab_exercise try_exercises[] = {
-	TRY_EXERCISE("gated", run, verify_gated),
+	TRY_EXERCISE("gated", run_gated, verify_gated),
 	TRY_EXERCISE("hang", run_forever, verify_ok),
 };
 #undef EXERCISE_SIZE
