@@ -263,6 +263,34 @@ START_TEST(second_sigint_ends_at_once)
 }
 END_TEST
 
+/* A second SIGINT while the record is being written, when gpulab's own
+ * thread holds the signals back and another thread (the fake's, as
+ * CUDA's runtime keeps) takes them: it ends the run at once, and still
+ * leaves no temporary.  200000 samples a point make each write of the
+ * record last long enough (tens of ms) to be caught at it. */
+START_TEST(second_sigint_on_another_thread)
+{
+	char *argv[] = { (char *)bin, "run", "fake.threaded", "-n", "64:2^20", "-r", "200000", "-w", "0", "-o", record,
+			 NULL };
+	configure(0);
+	pid_t pid = start(argv);
+	double t0 = now();
+	while (access(record, F_OK) && now() - t0 < 20) /* the first point written */
+		usleep(1000);
+	while (!count_temporaries(dir) && now() - t0 < 20) /* the second being written */
+		;
+	ck_assert_msg(count_temporaries(dir) == 1, "never caught writing the record");
+	kill(pid, SIGINT);
+	usleep(2000); /* two signals, not one merged */
+	kill(pid, SIGINT);
+	ck_assert_int_eq(finish(pid), 130);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	struct json *doc = valid_record();
+	ck_assert_int_ge(count_status(doc, "ok"), 1);
+	json_free(doc);
+}
+END_TEST
+
 /* kill -9: the record on disk holds every point done before it. */
 START_TEST(kill9_keeps_every_completed_point)
 {
@@ -574,6 +602,7 @@ int main(void)
 	tcase_add_test(t, sighup_keeps_what_was_done);
 	tcase_add_test(t, signal_stops_within_a_point);
 	tcase_add_test(t, second_sigint_ends_at_once);
+	tcase_add_test(t, second_sigint_on_another_thread);
 	tcase_add_test(t, kill9_keeps_every_completed_point);
 	tcase_add_test(t, resume_runs_only_what_is_missing);
 	tcase_add_test(t, resume_keeps_points_it_does_not_plan);

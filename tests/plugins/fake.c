@@ -24,6 +24,7 @@
  */
 #include <gpulab/plugin.h>
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,31 @@ static int run_sleepy(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+/* A thread that lives on, as CUDA's runtime starts its own, and that does
+ * not block the signals gpulab catches: the kernel may hand them to it,
+ * while gpulab's own thread holds them back. */
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void start_idle(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, idle, NULL) == 0)
+		pthread_detach(t);
+}
+
+static int setup_threaded(struct gpulab_ctx *ctx)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, start_idle);
+	return setup(ctx);
+}
+
 /* At n = 256, what a kernel that traps leaves: a sticky error, the
  * device unusable (GPULAB_ELOST).  Any other n is fine, so the points
  * after it would run if the core let them. */
@@ -382,6 +408,8 @@ static const EXERCISE exercises[] = {
 	  .block = 32, .plan = plan, .setup = setup, .run = run_loses, .verify = verify_ok, HOST },
 	{ .name = "wrongat", .summary = "wrong at n 256 alone", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run, .verify = verify_wrong_at_256, HOST },
+	{ .name = "threaded", .summary = "starts a thread that lives on, as CUDA's runtime does; counts its runs", .dtypes = GPULAB_INT32,
+	  .n = 64, .block = 32, .plan = plan, .setup = setup_threaded, .run = run_counted, .verify = verify_ok, HOST },
 	{ .name = "unlike", .summary = "ok's point, other work (2.5): no speedup over ok", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32,
 	  .n = 1024, .block = 256, .plan = plan, .setup = setup, .run = run, .verify = VERIFY_OK,
 	  .flags = GPULAB_HOST_ONLY | GPULAB_UNLIKE, .teardown = teardown },
