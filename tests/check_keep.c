@@ -5,18 +5,22 @@
  * docs/record.schema.json, the temporaries left, and the exit code. */
 #include "config.h"
 
+#include "emit/outfile.h"
 #include "exitcode.h"
 #include "records/json.h"
 #include "schema.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -500,6 +504,66 @@ START_TEST(trap_mid_sweep_keeps_the_points_before)
 }
 END_TEST
 
+/* The fsyncs of this process, seen by a stand-in for libc's (the linker
+ * takes it for emit/outfile.c's calls too): what each synced, by name,
+ * and a failure (EIO) to return when asked. */
+static char synced[4][PATH_MAX];
+static int nsynced, fsync_fails;
+
+int fsync(int fd)
+{
+	char link[64];
+	if (nsynced < 4) {
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, synced[nsynced], sizeof synced[0] - 1);
+		synced[nsynced++][n > 0 ? n : 0] = 0;
+	}
+	if (fsync_fails) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* One file written by outfile at path, with text: its commit's code. */
+static int write_whole(const char *path, const char *text, char *err, size_t len)
+{
+	struct outfile f;
+	ck_assert_int_eq(outfile_open(&f, path, err, len), 0);
+	fputs(text, f.f);
+	return outfile_commit(&f, err, len);
+}
+
+/* A record is on the disk before its name, and its name after (the
+ * directory synced), so a power loss costs at most the point under way;
+ * a sync that fails is a write that fails: the old record stays, and no
+ * temporary. */
+START_TEST(commit_syncs_the_file_then_its_directory)
+{
+	char real[PATH_MAX], tmp[PATH_MAX + 32], err[512], text[64];
+	configure(0);
+	ck_assert_ptr_nonnull(realpath(dir, real));
+	snprintf(tmp, sizeof tmp, "%s/sweep.json.%ld.tmp", real, (long)getpid());
+	ck_assert_int_eq(write_whole(record, "{}\n", err, sizeof err), 0);
+	ck_assert_int_eq(nsynced, 2);
+	ck_assert_str_eq(synced[0], tmp);
+	ck_assert_str_eq(synced[1], real);
+	ck_assert_str_eq(read_text(record, text, sizeof text), "{}\n");
+	/* a name without a directory: the current one */
+	nsynced = 0;
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(write_whole("here.json", "[]\n", err, sizeof err), 0);
+	ck_assert_int_eq(nsynced, 2);
+	ck_assert_str_eq(synced[1], real);
+	fsync_fails = 1;
+	ck_assert_int_eq(write_whole(record, "[1]\n", err, sizeof err), EXIT_USAGE);
+	ck_assert_str_eq(err, "cannot write: Input/output error");
+	ck_assert_str_eq(read_text(record, text, sizeof text), "{}\n");
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	fsync_fails = 0;
+}
+END_TEST
+
 /* --resume on what cannot be resumed: one line naming the file, exit 2,
  * in under a second, nothing run, the file untouched, no temporary. */
 static void refused(const char *text, const char *words)
@@ -611,6 +675,7 @@ int main(void)
 	tcase_add_test(t, failing_point_keeps_both_sides);
 	tcase_add_test(t, trap_in_the_gate_writes_no_record);
 	tcase_add_test(t, trap_mid_sweep_keeps_the_points_before);
+	tcase_add_test(t, commit_syncs_the_file_then_its_directory);
 	tcase_add_test(t, resume_refuses_what_it_cannot_take);
 	tcase_add_test(t, resume_reads_records_of_schema_1);
 	suite_add_tcase(s, t);
