@@ -295,6 +295,33 @@ START_TEST(second_sigint_on_another_thread)
 }
 END_TEST
 
+/* A signal once the last point is done, while its record is written:
+ * nothing was left undone, so the record is not interrupted, nothing is
+ * said of stopping, and the exit code is the run's own. */
+START_TEST(signal_after_the_last_point_interrupts_nothing)
+{
+	char *argv[] = { (char *)bin, "run", "fake.ok", "-n", "64", "-r", "200000", "-w", "0", "-o", record, NULL };
+	char tmp[4300];
+	struct stat st = { 0 };
+	configure(0);
+	pid_t pid = start(argv);
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", record, (long)pid);
+	/* the temporary --output's check leaves for a moment is empty; the
+	 * record's is not */
+	for (double t0 = now(); (stat(tmp, &st) || st.st_size == 0) && now() - t0 < 20;)
+		;
+	ck_assert_msg(st.st_size > 0, "never caught writing the record");
+	kill(pid, SIGINT);
+	ck_assert_int_eq(finish(pid), 0);
+	ck_assert_str_eq(o.err, "");
+	struct json *doc = valid_record();
+	ck_assert_str_eq(point_status(doc, 0), "ok");
+	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	json_free(doc);
+}
+END_TEST
+
 /* kill -9: the record on disk holds every point done before it. */
 START_TEST(kill9_keeps_every_completed_point)
 {
@@ -431,6 +458,32 @@ START_TEST(lost_device_ends_the_run)
 	ck_assert_int_eq(count_status(doc, "not run"), 0);
 	ck_assert_str_eq(point_status(doc, 2), "ERROR");
 	ck_assert_int_eq(count_status(doc, "ok"), 9);
+	json_free(doc);
+}
+END_TEST
+
+/* A wrong result, then a lost device: the lost device's 8 wins over the
+ * wrong result's 1, since it cost every point after it. */
+START_TEST(lost_device_wins_over_a_wrong_result)
+{
+	static const char *const want[] = { "ok", "ok", "FAILED", "ok", "ok", "ok", "ok", "ERROR", "not run", "not run" };
+	configure(1);
+	gpulab("run", "fake.wrongat", "fake.loses", "-n", "64:1024", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d: %s", o.status, o.err);
+	struct json *doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 10);
+	for (size_t i = 0; i < 10; i++)
+		ck_assert_str_eq(point_status(doc, i), want[i]);
+	json_free(doc);
+	/* lost at the last point: nothing was left undone, so the record is
+	 * not interrupted and nothing is said of stopping, but the exit is 8 */
+	gpulab("run", "fake.wrongat", "fake.loses", "-n", "64:256", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d: %s", o.status, o.err);
+	doc = valid_record();
+	ck_assert_int_eq(count_status(doc, "not run"), 0);
+	ck_assert_str_eq(point_status(doc, 5), "ERROR");
+	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
+	ck_assert_str_eq(o.err, "");
 	json_free(doc);
 }
 END_TEST
@@ -673,6 +726,8 @@ int main(void)
 	tcase_add_test(t, resumed_run_interrupted_again);
 	tcase_add_test(t, lost_device_ends_the_run);
 	tcase_add_test(t, failing_point_keeps_both_sides);
+	tcase_add_test(t, lost_device_wins_over_a_wrong_result);
+	tcase_add_test(t, signal_after_the_last_point_interrupts_nothing);
 	tcase_add_test(t, trap_in_the_gate_writes_no_record);
 	tcase_add_test(t, trap_mid_sweep_keeps_the_points_before);
 	tcase_add_test(t, commit_syncs_the_file_then_its_directory);
