@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 static char dir[4096], env_sys[4200], env_path[4200], env_xdg[4200], env_log[4200], env_sleep[64];
+static char env_setup[64], env_verify[64]; /* the sleepy exercise's setup and verify, 0 ms unless a test says */
 static char record[4200], runs_log[4200];
 static const char *bin;
 static struct cmd_result o;
@@ -44,6 +45,8 @@ static void configure_with(const char *ini, int sleep_ms)
 	snprintf(runs_log, sizeof runs_log, "%s/runs.log", dir);
 	snprintf(env_log, sizeof env_log, "FAKE_RUNS_LOG=%s", runs_log);
 	snprintf(env_sleep, sizeof env_sleep, "FAKE_SLEEP_MS=%d", sleep_ms);
+	snprintf(env_setup, sizeof env_setup, "FAKE_SETUP_MS=0");
+	snprintf(env_verify, sizeof env_verify, "FAKE_VERIFY_MS=0");
 	snprintf(record, sizeof record, "%s/sweep.json", dir);
 }
 
@@ -55,9 +58,9 @@ static void configure(int sleep_ms)
 
 static char *const *env(void)
 {
-	static char *e[8];
+	static char *e[10];
 	e[0] = env_sys, e[1] = env_path, e[2] = env_xdg, e[3] = env_log, e[4] = env_sleep, e[5] = "GPULAB_CONFIG=";
-	e[6] = NULL;
+	e[6] = env_setup, e[7] = env_verify, e[8] = NULL;
 	return e;
 }
 
@@ -219,16 +222,17 @@ START_TEST(sighup_keeps_what_was_done)
 }
 END_TEST
 
-/* A point that would take 10 s more (500 runs of 20 ms) stops at the
- * next sample, well within a second of the signal. */
-START_TEST(signal_stops_within_a_point)
+/* fake.sleepy at 64 and 128, r runs each, sent SIGINT `ms` after the
+ * first point's setup began: both points are not run, interrupted by
+ * SIGINT, and the run exits 130 within a second of the signal, leaving
+ * no temporary. */
+static void interrupt_after(const char *r, long ms)
 {
-	char *argv[] = { (char *)bin, "run", "fake.sleepy", "-n", "64,128", "-r", "500", "-w", "0", "-o", record, NULL };
-	configure(20);
+	char *argv[] = { (char *)bin, "run", "fake.sleepy", "-n", "64,128", "-r", (char *)r, "-w", "0", "-o", record, NULL };
 	pid_t pid = start(argv);
-	for (double t0 = now(); lines_in(runs_log) < 1 && now() - t0 < 10; usleep(5000))
+	for (double t0 = now(); lines_in(runs_log) < 1 && now() - t0 < 10; usleep(2000))
 		;
-	usleep(300000);
+	usleep(ms * 1000);
 	double t0 = now();
 	kill(pid, SIGINT);
 	ck_assert_int_eq(finish(pid), 130);
@@ -239,6 +243,29 @@ START_TEST(signal_stops_within_a_point)
 	ck_assert_str_eq(point_message(doc, 0), "interrupted by SIGINT");
 	ck_assert_int_eq(count_temporaries(dir), 0);
 	json_free(doc);
+}
+
+/* A point that would take 10 s more (500 runs of 20 ms) stops at the
+ * next sample, well within a second of the signal. */
+START_TEST(signal_stops_within_a_point)
+{
+	configure(20);
+	interrupt_after("500", 300);
+}
+END_TEST
+
+/* A huge point's setup (600 ms here) ends before the signal is seen, but
+ * no sample is taken after it; the CPU check after the last sample (3 s
+ * here) is not begun, nor would --metrics passes be: the point is
+ * stopped between its steps. */
+START_TEST(signal_stops_between_steps)
+{
+	configure(20);
+	snprintf(env_setup, sizeof env_setup, "FAKE_SETUP_MS=600");
+	interrupt_after("1", 100);
+	configure(300); /* the signal in the one sample's run, before the check */
+	snprintf(env_verify, sizeof env_verify, "FAKE_VERIFY_MS=3000");
+	interrupt_after("1", 100);
 }
 END_TEST
 
@@ -718,6 +745,7 @@ int main(void)
 	tcase_add_test(t, sigterm_keeps_what_was_done);
 	tcase_add_test(t, sighup_keeps_what_was_done);
 	tcase_add_test(t, signal_stops_within_a_point);
+	tcase_add_test(t, signal_stops_between_steps);
 	tcase_add_test(t, second_sigint_ends_at_once);
 	tcase_add_test(t, second_sigint_on_another_thread);
 	tcase_add_test(t, kill9_keeps_every_completed_point);

@@ -395,6 +395,8 @@ static int prepare_pass(void *arg)
 {
 	struct pass *p = arg;
 	cudaError_t ce;
+	if (interrupt_pending()) /* between two passes, as between two samples */
+		return HALTED;
 	int rc = restore(p->b, p->j);
 	if (rc == 0 && (ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream)) != cudaSuccess)
 		return failed(p->j, EXIT_CUDA, "reset failed", ce);
@@ -487,6 +489,23 @@ static int context_lost(const struct bench *b, const struct job *j)
 	return lost;
 }
 
+/* A signal stops the point between any two of its steps, as between two
+ * samples: a huge point's setup, its CPU check or its profiled passes
+ * may each take seconds, and the run is to stop within about one. */
+static int between_steps(void)
+{
+	return interrupt_pending() ? HALTED : 0;
+}
+
+/* After setup: the timed runs, the check, and --metrics' passes. */
+static int timed_and_checked(struct bench *b, struct job *j)
+{
+	int rc;
+	if ((rc = between_steps()) || (rc = measure(b, j)) || (rc = between_steps()) || (rc = check(b, j)))
+		return rc;
+	return j->metrics.ncols ? (rc = between_steps()) ? rc : profile(b, j) : 0;
+}
+
 /* A point a signal stopped: not run, whatever it had measured (the
  * caller says why). */
 static int halted(struct job *j)
@@ -509,8 +528,8 @@ int bench_run(struct bench *b, struct job *j)
 			rc = EXIT_PLUGIN;
 		else if (rc != GPULAB_OK)
 			rc = step_failed(j, rc, "setup failed");
-		else if ((rc = measure(b, j)) == 0 && (rc = check(b, j)) == 0 && j->metrics.ncols)
-			rc = profile(b, j);
+		else
+			rc = timed_and_checked(b, j);
 		if (j->bad_choice[0]) /* told wrong, or told outside setup: the plugin's bug, and its message */
 			rc = bad_plugin(j);
 		j->pick.ex->teardown(&j->ctx);

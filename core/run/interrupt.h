@@ -1,7 +1,8 @@
 /*
  * SIGINT, SIGTERM and SIGHUP during a run: the first is noted, and the
- * run stops at the next sample boundary, prints and records what it has
- * done, and exits 128 + the signal, as shells expect.  A second ends the
+ * run stops at the next sample boundary, or between a point's steps
+ * (run/bench.c), prints and records what it has done, and exits 128 +
+ * the signal, as shells expect.  A second ends the
  * process at once from the handler.  While a record is being written the
  * signals wait (interrupt_hold), so that the write, which takes
  * milliseconds, ends first.  That holds them back on the calling thread

@@ -203,12 +203,24 @@ static int run_jittery(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-static int verify_ok(struct gpulab_ctx *ctx);
 static int verify_wrong(struct gpulab_ctx *ctx);
+
+/* Sleep the milliseconds in $var (def where it is unset), whatever
+ * signal comes: as a kernel, a host copy or a CPU check runs on. */
+static void sleep_env(const char *var, long def)
+{
+	const char *ms = getenv(var);
+	long k = ms ? atol(ms) : def;
+	struct timespec t = { k / 1000, (k % 1000) * 1000000L };
+	while (nanosleep(&t, &t) != 0)
+		; /* a signal caught: sleep the rest */
+}
 
 /* Each run sleeps $FAKE_SLEEP_MS (20 by default), as a long kernel keeps
  * a sweep busy, so a test can interrupt it midway; each point's setup
- * appends "n=N" to $FAKE_RUNS_LOG, so a test can count the points run. */
+ * appends "n=N" to $FAKE_RUNS_LOG, so a test can count the points run,
+ * and then sleeps $FAKE_SETUP_MS, as a huge point's setup takes long;
+ * verify sleeps $FAKE_VERIFY_MS, as a huge point's CPU check does. */
 static int setup_sleepy(struct gpulab_ctx *ctx)
 {
 	const char *log = getenv("FAKE_RUNS_LOG");
@@ -217,18 +229,23 @@ static int setup_sleepy(struct gpulab_ctx *ctx)
 		fprintf(f, "n=%llu\n", (unsigned long long)ctx->n);
 		fclose(f);
 	}
+	sleep_env("FAKE_SETUP_MS", 0);
 	return setup(ctx);
 }
 
 static int run_sleepy(struct gpulab_ctx *ctx)
 {
-	const char *ms = getenv("FAKE_SLEEP_MS");
-	long k = ms ? atol(ms) : 20;
-	struct timespec t = { k / 1000, (k % 1000) * 1000000L };
 	(void)ctx;
-	while (nanosleep(&t, &t) != 0)
-		; /* a signal caught: sleep the rest, as a kernel would run on */
+	sleep_env("FAKE_SLEEP_MS", 20);
 	return GPULAB_OK;
+}
+
+static int verify_ok(struct gpulab_ctx *ctx);
+
+static int verify_sleepy(struct gpulab_ctx *ctx)
+{
+	sleep_env("FAKE_VERIFY_MS", 0);
+	return verify_ok(ctx);
 }
 
 /* A thread that lives on, as CUDA's runtime starts its own, and that does
@@ -403,7 +420,7 @@ static const EXERCISE exercises[] = {
 	  .block = 32, .plan = plan, .setup = setup, .run = run_jittery, .verify = verify_ok, HOST },
 	{ .name = "sleepy", .summary = "each run sleeps FAKE_SLEEP_MS; each point logged to FAKE_RUNS_LOG",
 	  .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 64, .block = 32, .plan = plan, .setup = setup_sleepy,
-	  .run = run_sleepy, .verify = verify_ok, HOST },
+	  .run = run_sleepy, .verify = verify_sleepy, HOST },
 	{ .name = "loses", .summary = "at n 256 the device is lost, as after a trap", .dtypes = GPULAB_INT32, .n = 64,
 	  .block = 32, .plan = plan, .setup = setup, .run = run_loses, .verify = verify_ok, HOST },
 	{ .name = "wrongat", .summary = "wrong at n 256 alone", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
