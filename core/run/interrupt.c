@@ -11,8 +11,9 @@
  * handler. */
 static atomic_int caught;
 
-/* The temporary a second signal removes; its name is written only while
- * `doomed` is 0, so the handler never reads half of one. */
+/* The temporary a second signal removes.  Its name is written only while
+ * `doomed` is 0, so a handler that starts meanwhile reads none; one that
+ * started before reads the same bytes, a run's record having one name. */
 static char doomed_path[4200];
 static atomic_int doomed;
 
