@@ -5,49 +5,62 @@
  * docs/record.schema.json, the temporaries left, and the exit code. */
 #include "config.h"
 
+#include "emit/outfile.h"
 #include "exitcode.h"
 #include "records/json.h"
 #include "schema.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static char dir[4096], env_sys[4200], env_path[4200], env_xdg[4200], env_log[4200], env_sleep[64];
+static char env_setup[64], env_verify[64]; /* the sleepy exercise's setup and verify, 0 ms unless a test says */
 static char record[4200], runs_log[4200];
 static const char *bin;
 static struct cmd_result o;
 
-/* The fake plugin alone, and a record and a run log in a fresh dir;
- * each run of the sleepy exercise sleeps sleep_ms. */
-static void configure(int sleep_ms)
+/* The plugins of ini, and a record and a run log in a fresh dir; each
+ * run of the sleepy exercise sleeps sleep_ms. */
+static void configure_with(const char *ini, int sleep_ms)
 {
 	char *d = temp_dir();
 	snprintf(dir, sizeof dir, "%s", d);
 	free(d);
-	write_file(dir, "gpulab.ini", "[plugin fake]\nfile = fake.so\n");
+	write_file(dir, "gpulab.ini", ini);
 	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", dir);
 	snprintf(env_path, sizeof env_path, "GPULAB_PLUGIN_PATH=%s", getenv("GPULAB_TEST_PLUGINS"));
 	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", dir);
 	snprintf(runs_log, sizeof runs_log, "%s/runs.log", dir);
 	snprintf(env_log, sizeof env_log, "FAKE_RUNS_LOG=%s", runs_log);
 	snprintf(env_sleep, sizeof env_sleep, "FAKE_SLEEP_MS=%d", sleep_ms);
+	snprintf(env_setup, sizeof env_setup, "FAKE_SETUP_MS=0");
+	snprintf(env_verify, sizeof env_verify, "FAKE_VERIFY_MS=0");
 	snprintf(record, sizeof record, "%s/sweep.json", dir);
+}
+
+/* The fake plugin alone. */
+static void configure(int sleep_ms)
+{
+	configure_with("[plugin fake]\nfile = fake.so\n", sleep_ms);
 }
 
 static char *const *env(void)
 {
-	static char *e[8];
+	static char *e[10];
 	e[0] = env_sys, e[1] = env_path, e[2] = env_xdg, e[3] = env_log, e[4] = env_sleep, e[5] = "GPULAB_CONFIG=";
-	e[6] = NULL;
+	e[6] = env_setup, e[7] = env_verify, e[8] = NULL;
 	return e;
 }
 
@@ -209,16 +222,17 @@ START_TEST(sighup_keeps_what_was_done)
 }
 END_TEST
 
-/* A point that would take 10 s more (500 runs of 20 ms) stops at the
- * next sample, well within a second of the signal. */
-START_TEST(signal_stops_within_a_point)
+/* fake.sleepy at 64 and 128, r runs each, sent SIGINT `ms` after the
+ * first point's setup began: both points are not run, interrupted by
+ * SIGINT, and the run exits 130 within a second of the signal, leaving
+ * no temporary. */
+static void interrupt_after(const char *r, long ms)
 {
-	char *argv[] = { (char *)bin, "run", "fake.sleepy", "-n", "64,128", "-r", "500", "-w", "0", "-o", record, NULL };
-	configure(20);
+	char *argv[] = { (char *)bin, "run", "fake.sleepy", "-n", "64,128", "-r", (char *)r, "-w", "0", "-o", record, NULL };
 	pid_t pid = start(argv);
-	for (double t0 = now(); lines_in(runs_log) < 1 && now() - t0 < 10; usleep(5000))
+	for (double t0 = now(); lines_in(runs_log) < 1 && now() - t0 < 10; usleep(2000))
 		;
-	usleep(300000);
+	usleep(ms * 1000);
 	double t0 = now();
 	kill(pid, SIGINT);
 	ck_assert_int_eq(finish(pid), 130);
@@ -229,6 +243,29 @@ START_TEST(signal_stops_within_a_point)
 	ck_assert_str_eq(point_message(doc, 0), "interrupted by SIGINT");
 	ck_assert_int_eq(count_temporaries(dir), 0);
 	json_free(doc);
+}
+
+/* A point that would take 10 s more (500 runs of 20 ms) stops at the
+ * next sample, well within a second of the signal. */
+START_TEST(signal_stops_within_a_point)
+{
+	configure(20);
+	interrupt_after("500", 300);
+}
+END_TEST
+
+/* A huge point's setup (600 ms here) ends before the signal is seen, but
+ * no sample is taken after it; the CPU check after the last sample (3 s
+ * here) is not begun, nor would --metrics passes be: the point is
+ * stopped between its steps. */
+START_TEST(signal_stops_between_steps)
+{
+	configure(20);
+	snprintf(env_setup, sizeof env_setup, "FAKE_SETUP_MS=600");
+	interrupt_after("1", 100);
+	configure(300); /* the signal in the one sample's run, before the check */
+	snprintf(env_verify, sizeof env_verify, "FAKE_VERIFY_MS=3000");
+	interrupt_after("1", 100);
 }
 END_TEST
 
@@ -251,6 +288,61 @@ START_TEST(second_sigint_ends_at_once)
 	ck_assert_int_eq(count_status(doc, "ok"), 1);
 	ck_assert_int_eq(count_status(doc, "not run"), 4);
 	ck_assert_str_eq(point_message(doc, 4), "not reached when this record was written: the run was still going");
+	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	json_free(doc);
+}
+END_TEST
+
+/* A second SIGINT while the record is being written, when gpulab's own
+ * thread holds the signals back and another thread (the fake's, as
+ * CUDA's runtime keeps) takes them: it ends the run at once, and still
+ * leaves no temporary.  200000 samples a point make each write of the
+ * record last long enough (tens of ms) to be caught at it. */
+START_TEST(second_sigint_on_another_thread)
+{
+	char *argv[] = { (char *)bin, "run", "fake.threaded", "-n", "64:2^20", "-r", "200000", "-w", "0", "-o", record,
+			 NULL };
+	configure(0);
+	pid_t pid = start(argv);
+	double t0 = now();
+	while (access(record, F_OK) && now() - t0 < 20) /* the first point written */
+		usleep(1000);
+	while (!count_temporaries(dir) && now() - t0 < 20) /* the second being written */
+		;
+	ck_assert_msg(count_temporaries(dir) == 1, "never caught writing the record");
+	kill(pid, SIGINT);
+	usleep(2000); /* two signals, not one merged */
+	kill(pid, SIGINT);
+	ck_assert_int_eq(finish(pid), 130);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	struct json *doc = valid_record();
+	ck_assert_int_ge(count_status(doc, "ok"), 1);
+	json_free(doc);
+}
+END_TEST
+
+/* A signal once the last point is done, while its record is written:
+ * nothing was left undone, so the record is not interrupted, nothing is
+ * said of stopping, and the exit code is the run's own. */
+START_TEST(signal_after_the_last_point_interrupts_nothing)
+{
+	char *argv[] = { (char *)bin, "run", "fake.ok", "-n", "64", "-r", "200000", "-w", "0", "-o", record, NULL };
+	char tmp[4300];
+	struct stat st = { 0 };
+	configure(0);
+	pid_t pid = start(argv);
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", record, (long)pid);
+	/* the temporary --output's check leaves for a moment is empty; the
+	 * record's is not */
+	for (double t0 = now(); (stat(tmp, &st) || st.st_size == 0) && now() - t0 < 20;)
+		;
+	ck_assert_msg(st.st_size > 0, "never caught writing the record");
+	kill(pid, SIGINT);
+	ck_assert_int_eq(finish(pid), 0);
+	ck_assert_str_eq(o.err, "");
+	struct json *doc = valid_record();
+	ck_assert_str_eq(point_status(doc, 0), "ok");
 	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
 	ck_assert_int_eq(count_temporaries(dir), 0);
 	json_free(doc);
@@ -397,6 +489,32 @@ START_TEST(lost_device_ends_the_run)
 }
 END_TEST
 
+/* A wrong result, then a lost device: the lost device's 8 wins over the
+ * wrong result's 1, since it cost every point after it. */
+START_TEST(lost_device_wins_over_a_wrong_result)
+{
+	static const char *const want[] = { "ok", "ok", "FAILED", "ok", "ok", "ok", "ok", "ERROR", "not run", "not run" };
+	configure(1);
+	gpulab("run", "fake.wrongat", "fake.loses", "-n", "64:1024", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d: %s", o.status, o.err);
+	struct json *doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 10);
+	for (size_t i = 0; i < 10; i++)
+		ck_assert_str_eq(point_status(doc, i), want[i]);
+	json_free(doc);
+	/* lost at the last point: nothing was left undone, so the record is
+	 * not interrupted and nothing is said of stopping, but the exit is 8 */
+	gpulab("run", "fake.wrongat", "fake.loses", "-n", "64:256", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d: %s", o.status, o.err);
+	doc = valid_record();
+	ck_assert_int_eq(count_status(doc, "not run"), 0);
+	ck_assert_str_eq(point_status(doc, 5), "ERROR");
+	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
+	ck_assert_str_eq(o.err, "");
+	json_free(doc);
+}
+END_TEST
+
 /* One point failing verification in the middle of a sweep: the points
  * on both sides are measured and kept, and it is too, FAILED. */
 START_TEST(failing_point_keeps_both_sides)
@@ -413,6 +531,116 @@ START_TEST(failing_point_keeps_both_sides)
 	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
 	ck_assert_int_eq(occurrences(o.out, "fake.wrongat int "), 5);
 	json_free(doc);
+}
+END_TEST
+
+/* gpulab try with a kernel that traps (the try fake's `gated`, FAKE_TRY
+ * in tests/plugins/fake.c), and the try plugin alone, so no peer's rows
+ * run beside it. */
+static void configure_try(void)
+{
+	configure_with("[plugin try]\nfile = faketry.so\n", 1);
+}
+
+/* A kernel that traps in the gate (at n = 31): nothing was measured, so
+ * one line, exit 8, and no record, even with -o, nor a temporary. */
+START_TEST(trap_in_the_gate_writes_no_record)
+{
+	configure_try();
+	gpulab("try", "gated", "lost.cu", "-n", "1024:4096", "-t", "int", "-o", record, NULL);
+	ck_assert_int_eq(o.status, EXIT_CUDA);
+	ck_assert_str_eq(o.err, "gpulab: try gated: lost.cu at n=31 int: kernel: unspecified launch failure (a trap); "
+				"nothing was timed\n");
+	ck_assert_str_eq(o.out, "");
+	ck_assert_int_eq(access(record, F_OK), -1);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+}
+END_TEST
+
+/* A kernel that passes the gate (one run a point) and traps at 4096 in
+ * the timed sweep (its second run there): the sizes before it kept, that
+ * one an ERROR, the later ones not run, the record written, exit 8. */
+START_TEST(trap_mid_sweep_keeps_the_points_before)
+{
+	static const char *const want[] = { "ok", "ok", "ERROR", "not run", "not run" };
+	const char *lost = "the CUDA context was lost at try.gated n=4096 int";
+	configure_try();
+	gpulab("try", "gated", "later.cu", "-n", "1024:16384", "-t", "int", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == EXIT_CUDA, "exit %d: %s", o.status, o.err);
+	struct json *doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 5);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_str_eq(point_status(doc, i), want[i]);
+	ck_assert_str_eq(point_message(doc, 2), "kernel: unspecified launch failure (a trap)");
+	ck_assert_str_eq(point_message(doc, 3), lost);
+	ck_assert_str_eq(point_message(doc, 4), lost);
+	ck_assert_str_eq(json_string(json_get(doc, "interruption")), lost);
+	ck_assert_msg(strstr(o.out, "later.cu passed the gate: 3 cases") && occurrences(o.out, "try.gated int ") == 3,
+		      "%s", o.out);
+	ck_assert_msg(!strncmp(o.err, "gpulab: the CUDA context was lost at try.gated n=4096 int: 3 points done, 2 not run; ",
+			       85) && count_lines(o.err) == 1, "%s", o.err);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	json_free(doc);
+}
+END_TEST
+
+/* The fsyncs of this process, seen by a stand-in for libc's (the linker
+ * takes it for emit/outfile.c's calls too): what each synced, by name,
+ * and a failure (EIO) to return when asked. */
+static char synced[4][PATH_MAX];
+static int nsynced, fsync_fails;
+
+int fsync(int fd)
+{
+	char link[64];
+	if (nsynced < 4) {
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, synced[nsynced], sizeof synced[0] - 1);
+		synced[nsynced++][n > 0 ? n : 0] = 0;
+	}
+	if (fsync_fails) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* One file written by outfile at path, with text: its commit's code. */
+static int write_whole(const char *path, const char *text, char *err, size_t len)
+{
+	struct outfile f;
+	ck_assert_int_eq(outfile_open(&f, path, err, len), 0);
+	fputs(text, f.f);
+	return outfile_commit(&f, err, len);
+}
+
+/* A record is on the disk before its name, and its name after (the
+ * directory synced), so a power loss costs at most the point under way;
+ * a sync that fails is a write that fails: the old record stays, and no
+ * temporary. */
+START_TEST(commit_syncs_the_file_then_its_directory)
+{
+	char real[PATH_MAX], tmp[PATH_MAX + 32], err[512], text[64];
+	configure(0);
+	ck_assert_ptr_nonnull(realpath(dir, real));
+	snprintf(tmp, sizeof tmp, "%s/sweep.json.%ld.tmp", real, (long)getpid());
+	ck_assert_int_eq(write_whole(record, "{}\n", err, sizeof err), 0);
+	ck_assert_int_eq(nsynced, 2);
+	ck_assert_str_eq(synced[0], tmp);
+	ck_assert_str_eq(synced[1], real);
+	ck_assert_str_eq(read_text(record, text, sizeof text), "{}\n");
+	/* a name without a directory: the current one */
+	nsynced = 0;
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(write_whole("here.json", "[]\n", err, sizeof err), 0);
+	ck_assert_int_eq(nsynced, 2);
+	ck_assert_str_eq(synced[1], real);
+	fsync_fails = 1;
+	ck_assert_int_eq(write_whole(record, "[1]\n", err, sizeof err), EXIT_USAGE);
+	ck_assert_str_eq(err, "cannot write: Input/output error");
+	ck_assert_str_eq(read_text(record, text, sizeof text), "{}\n");
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	fsync_fails = 0;
 }
 END_TEST
 
@@ -517,13 +745,20 @@ int main(void)
 	tcase_add_test(t, sigterm_keeps_what_was_done);
 	tcase_add_test(t, sighup_keeps_what_was_done);
 	tcase_add_test(t, signal_stops_within_a_point);
+	tcase_add_test(t, signal_stops_between_steps);
 	tcase_add_test(t, second_sigint_ends_at_once);
+	tcase_add_test(t, second_sigint_on_another_thread);
 	tcase_add_test(t, kill9_keeps_every_completed_point);
 	tcase_add_test(t, resume_runs_only_what_is_missing);
 	tcase_add_test(t, resume_keeps_points_it_does_not_plan);
 	tcase_add_test(t, resumed_run_interrupted_again);
 	tcase_add_test(t, lost_device_ends_the_run);
 	tcase_add_test(t, failing_point_keeps_both_sides);
+	tcase_add_test(t, lost_device_wins_over_a_wrong_result);
+	tcase_add_test(t, signal_after_the_last_point_interrupts_nothing);
+	tcase_add_test(t, trap_in_the_gate_writes_no_record);
+	tcase_add_test(t, trap_mid_sweep_keeps_the_points_before);
+	tcase_add_test(t, commit_syncs_the_file_then_its_directory);
 	tcase_add_test(t, resume_refuses_what_it_cannot_take);
 	tcase_add_test(t, resume_reads_records_of_schema_1);
 	suite_add_tcase(s, t);

@@ -289,14 +289,17 @@ START_TEST(template_compiles_and_is_cached)
 }
 END_TEST
 
-/* check_gpu's trapping kernel compiles, and its PTX holds the trap: on a
- * GPU it must fail by trapping at 2^20, not by not compiling. */
+/* check_gpu's trapping kernel compiles, and its PTX holds the trap at
+ * 2^20 and the count of the module's launches it waits for (the gate's
+ * one launch passes): on a GPU it must fail by trapping in the timed
+ * sweep, not by not compiling, nor in the gate. */
 START_TEST(trap_fixture_compiles)
 {
 	struct compiled k;
 	setenv("XDG_CACHE_HOME", temp_dir(), 1);
 	ck_assert_int_eq(compile_file("tests/try/trap.cu", &k, stderr), COMPILE_OK);
-	ck_assert_msg(strstr(k.image, "trap;") && strstr(k.image, "1048576"), "%.400s", k.image);
+	ck_assert_msg(strstr(k.image, "trap;") && strstr(k.image, "1048576") && strstr(k.image, "atom.global.add.u32")
+		      && strstr(k.image, ".global .align 4 .u32 launches"), "%.4000s", k.image);
 	compile_free(&k);
 }
 END_TEST

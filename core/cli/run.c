@@ -392,6 +392,17 @@ static int run_point(struct bench *b, struct job *j, size_t i, size_t n, int pro
 	return rc;
 }
 
+/* Were points left not run?  Only then did the run stop before its
+ * end: a signal after the last point, or a device lost at it, leaves
+ * nothing undone, and the record is not interrupted. */
+static int left_undone(const struct job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].res.outcome == OUTCOME_NOT_RUN)
+			return 1;
+	return 0;
+}
+
 /* Why the run stopped before its last point: a signal ("SIGINT"), or
  * a point that left the device unusable; "" where it did not.  And what
  * each point not run then says. */
@@ -400,6 +411,8 @@ static void stopped_because(const struct job *jobs, size_t n, char *why, size_t 
 	char name[256], point[512];
 	why[0] = 0;
 	snprintf(msg, mlen, "not run");
+	if (!left_undone(jobs, n))
+		return;
 	if (interrupt_pending()) {
 		snprintf(why, len, "%s", interrupt_name(interrupt_pending()));
 		snprintf(msg, mlen, "interrupted by %s", why);
@@ -452,26 +465,41 @@ static int run_points(const struct options *o, struct bench *b, struct report *r
 
 /* One line on stderr where the run stopped before its end: why, what it
  * did, and where that is kept. */
-static void say_stopped(const struct options *o, const struct job *jobs, size_t n, const char *why)
+static void say_stopped(const struct options *o, const struct job *jobs, size_t n, const char *why, int by_signal)
 {
 	size_t done = 0, left = 0;
 	for (size_t i = 0; i < n; i++) {
 		left += jobs[i].res.outcome == OUTCOME_NOT_RUN;
 		done += jobs[i].res.outcome != OUTCOME_NOT_RUN && jobs[i].res.outcome != OUTCOME_SKIPPED && !jobs[i].kept;
 	}
-	fail(0, "%s%s: %zu point%s done, %zu not run%s%s%s", interrupt_pending() ? "interrupted by " : "", why, done,
+	fail(0, "%s%s: %zu point%s done, %zu not run%s%s%s", by_signal ? "interrupted by " : "", why, done,
 	     done == 1 ? "" : "s", left, o->output ? "; " : "", o->output ? o->output : "",
 	     o->output ? " has what was done, and the same command with --resume runs the rest" : "");
 }
 
+/* The run's exit code: 128 + the signal that stopped it; else 8 where a
+ * point lost the device, over a wrong result or any other failure, since
+ * it cost every point after it (README, gpulab(1) EXIT STATUS); else the
+ * first failure's. */
+static int exit_code(const struct job *jobs, size_t n, int by_signal, int worst)
+{
+	if (by_signal)
+		return 128 + interrupt_pending();
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].res.lost)
+			return EXIT_CUDA;
+	return worst;
+}
+
 /* After the last point, a signal or a lost device: the points not run
  * say why, the report ends, the record is written a last time; the exit
- * code, 128 + the signal where one stopped the run. */
+ * code (exit_code). */
 static int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst)
 {
 	char why[1024], msg[1024];
 	int rc;
 	stopped_because(jobs, n, why, sizeof why, msg, sizeof msg);
+	int by_signal = why[0] && interrupt_pending();
 	mark_not_run(jobs, n, msg);
 	r->interruption = why[0] ? why : NULL;
 	if ((rc = checkpoint(o->output, r)) && !worst) /* first: a second signal may end the printing */
@@ -479,8 +507,8 @@ static int finish(const struct options *o, struct report *r, struct job *jobs, s
 	report_end(r, stdout);
 	fflush(stdout);
 	if (why[0])
-		say_stopped(o, jobs, n, why);
-	return interrupt_pending() ? 128 + interrupt_pending() : worst;
+		say_stopped(o, jobs, n, why, by_signal);
+	return exit_code(jobs, n, by_signal, worst);
 }
 
 /* Under a launcher: every rank's machine and GPU, for rank 0's record. */
@@ -517,7 +545,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 	}
 	if (gpu)
 		clocks_open(&clk, d.bus_id);
-	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .profile = o->profile, .verify = o->verify, .prof = prof,
+	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .unheld = o->profile, .verify = o->verify, .prof = prof,
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog, .group = g };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,

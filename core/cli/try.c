@@ -7,8 +7,12 @@
  * challenge of, so the learner's row lands in that plugin's table.
  *
  * A kernel that faults poisons the CUDA context, so the gate stops at its
- * first failure and says which case it was; one that never ends is
- * stopped by the watchdog (run/watchdog.h).
+ * first failure and says which case it was, with the exit code that
+ * failure earns (8 for a fault or a trap); nothing was measured, so no
+ * record is written, even with -o.  One that never ends is stopped by
+ * the watchdog (run/watchdog.h).  The gate runs each point once: a
+ * kernel that faults only on a later run of its module passes it, and
+ * fails in the timed run, which keeps what it measured (cmd_run).
  */
 #include "config.h"
 
@@ -138,7 +142,7 @@ static int gate_run(struct gate *g, const struct options *user, const char *chal
 		gpu |= !(g->jobs[i].pick.ex->flags & GPULAB_HOST_ONLY);
 	if (gpu && (rc = device_open(&d, err, sizeof err)))
 		return fail(rc, "%s", err);
-	struct bench b = { .dev = gpu ? &d : NULL, .verify = 1, .stop = user->stop, .watchdog_s = user->watchdog };
+	struct bench b = { .dev = gpu ? &d : NULL, .unheld = 1, .verify = 1, .stop = user->stop, .watchdog_s = user->watchdog };
 	for (size_t i = 0; i < g->njobs; i++) {
 		struct job *j = &g->jobs[i];
 		rc = bench_run(&b, j);
@@ -147,7 +151,7 @@ static int gate_run(struct gate *g, const struct options *user, const char *chal
 			rc = fail(EXIT_WRONG, "try %s: %s fails the gate at %s: %s; nothing was timed", challenge, file, point,
 				  j->res.message);
 		else if (rc)
-			rc = fail(rc, "try %s: %s at %s: %s", challenge, file, point, j->res.message);
+			rc = fail(rc, "try %s: %s at %s: %s; nothing was timed", challenge, file, point, j->res.message);
 		if (rc)
 			break;
 	}

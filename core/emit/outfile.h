@@ -19,8 +19,9 @@ struct outfile {
  * be written costs none. */
 int outfile_open(struct outfile *o, const char *path, char *err, size_t len);
 
-/* Close the temporary and put it in path's place: 0, or EXIT_USAGE with
- * why in err, the temporary removed. */
+/* Close the temporary and put it in path's place, both synced to the
+ * disk, so that a power loss leaves the old file or the new one whole:
+ * 0, or EXIT_USAGE with why in err, the temporary removed. */
 int outfile_commit(struct outfile *o, char *err, size_t len);
 
 /* Close and remove the temporary, leaving path alone. */

@@ -433,6 +433,8 @@ static int prepare_pass(void *arg)
 {
 	struct pass *p = arg;
 	cudaError_t ce;
+	if (interrupt_pending()) /* between two passes, as between two samples */
+		return HALTED;
 	int rc = restore(p->b, p->j);
 	if (rc == 0 && (ce = cudaStreamSynchronize((cudaStream_t)p->j->ctx.stream)) != cudaSuccess)
 		return failed(p->j, EXIT_CUDA, "reset failed", ce);
@@ -525,6 +527,7 @@ static int context_lost(const struct bench *b, const struct job *j)
 	return lost;
 }
 
+
 /* A point a signal stopped: not run, whatever it had measured (the
  * caller says why). */
 static int halted(struct job *j)
@@ -542,12 +545,35 @@ static int agreed(struct bench *b, struct job *j, int rc)
 	return worst && !rc ? by_peer(j, worst) : rc;
 }
 
+/* A signal stops the point between any two of its steps, as between two
+ * samples: a huge point's setup, its CPU check or its profiled passes
+ * may each take seconds, and the run is to stop within about one.  Under
+ * a launcher every rank stops there if any was signalled. */
+static int between_steps(struct bench *b, struct job *j)
+{
+	double v = interrupt_pending() != 0;
+	if (group_max(b->group, &v, 1))
+		return failed(j, EXIT_RANKS, "the ranks lost each other", cudaSuccess);
+	return v ? HALTED : 0;
+}
+
+/* After setup: the timed runs, the check (agreed by the ranks), and
+ * --metrics' passes. */
+static int timed_and_checked(struct bench *b, struct job *j)
+{
+	int rc;
+	if ((rc = between_steps(b, j)) || (rc = measure(b, j)) || (rc = between_steps(b, j))
+	    || (rc = agreed(b, j, check(b, j))))
+		return rc;
+	return j->metrics.ncols ? (rc = between_steps(b, j)) ? rc : profile(b, j) : 0;
+}
+
 int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
 	j->ctx.group = b->group;
-	int rc = open_streams(b, j);
-	j->res.timing = host_only(j) ? TIMING_HOST : b->profile ? TIMING_UNHELD : TIMING_HELD;
+	int rc = agreed(b, j, open_streams(b, j)); /* under a launcher, every rank or none goes on */
+	j->res.timing = host_only(j) ? TIMING_HOST : b->unheld ? TIMING_UNHELD : TIMING_HELD;
 	nvtxRangePushA(job_name(j, name, sizeof name));
 	if (rc == 0) {
 		j->in_setup = 1;
@@ -557,9 +583,8 @@ int bench_run(struct bench *b, struct job *j)
 			rc = EXIT_PLUGIN;
 		else if (rc != GPULAB_OK)
 			rc = step_failed(j, rc, "setup failed");
-		if ((rc = agreed(b, j, rc)) == 0 && (rc = measure(b, j)) == 0 && (rc = agreed(b, j, check(b, j))) == 0
-		    && j->metrics.ncols)
-			rc = profile(b, j);
+		if ((rc = agreed(b, j, rc)) == 0)
+			rc = timed_and_checked(b, j);
 		if (j->bad_choice[0]) /* told wrong, or told outside setup: the plugin's bug, and its message */
 			rc = bad_plugin(j);
 		j->pick.ex->teardown(&j->ctx);

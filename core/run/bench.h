@@ -13,9 +13,12 @@ struct bench {
 	const struct device_info *dev;
 	int cold;              /* flush L2 before every repetition */
 	unsigned batch;        /* runs per timed sample, back to back; 0 or 1: one */
-	int profile;           /* --profile: runs go unheld, since a profiler runs
-				* kernels one at a time and a held stream would
-				* only wait out the hold's timeout */
+	int unheld;            /* runs go unheld: under --profile, since a profiler
+				* runs kernels one at a time and a held stream
+				* would only wait out the hold's timeout; in try's
+				* gate, which times nothing, and whose one run of
+				* a module just loaded would wait out the hold
+				* (hold_run) and run again */
 	int verify;
 	struct profiler *prof; /* for --metrics */
 	const struct clocks *clk; /* NVML, where it can be had */

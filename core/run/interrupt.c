@@ -1,17 +1,30 @@
 #include "run/interrupt.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t caught;
+/* Atomics, not volatile: the handler may run on any thread of the
+ * process (see interrupt_temporary), and lock-free atomics are safe in a
+ * handler. */
+static atomic_int caught;
+
+/* The temporary a second signal removes.  Its name is written only while
+ * `doomed` is 0, so a handler that starts meanwhile reads none; one that
+ * started before reads the same bytes, a run's record having one name. */
+static char doomed_path[4200];
+static atomic_int doomed;
 
 static void on_signal(int sig)
 {
-	if (!caught) {
-		caught = sig;
+	int none = 0;
+	if (atomic_compare_exchange_strong(&caught, &none, sig))
 		return;
-	}
-	_exit(128 + sig); /* the second: at once (no record is being written: see interrupt_hold) */
+	if (atomic_load(&doomed))
+		unlink(doomed_path); /* async-signal-safe, as _exit is */
+	_exit(128 + sig);            /* the second: at once */
 }
 
 static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -21,8 +34,8 @@ void interrupt_catch(void)
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
-		sigaddset(&sa.sa_mask, signals[i]); /* one handler at a time */
-	caught = 0;
+		sigaddset(&sa.sa_mask, signals[i]); /* one handler at a time on a thread */
+	atomic_store(&caught, 0);
 	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
 		sigaction(signals[i], &sa, NULL);
 }
@@ -37,12 +50,21 @@ void interrupt_release(void)
 
 int interrupt_pending(void)
 {
-	return caught;
+	return atomic_load(&caught);
 }
 
 const char *interrupt_name(int sig)
 {
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+void interrupt_temporary(const char *path)
+{
+	atomic_store(&doomed, 0);
+	if (!path || strlen(path) >= sizeof doomed_path)
+		return;
+	memcpy(doomed_path, path, strlen(path) + 1);
+	atomic_store(&doomed, 1);
 }
 
 static void mask(int how)
@@ -51,7 +73,7 @@ static void mask(int how)
 	sigemptyset(&set);
 	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
 		sigaddset(&set, signals[i]);
-	sigprocmask(how, &set, NULL);
+	pthread_sigmask(how, &set, NULL);
 }
 
 void interrupt_hold(void)

@@ -1,10 +1,15 @@
 /*
  * SIGINT, SIGTERM and SIGHUP during a run: the first is noted, and the
- * run stops at the next sample boundary, prints and records what it has
- * done, and exits 128 + the signal, as shells expect.  A second ends the
+ * run stops at the next sample boundary, or between a point's steps
+ * (run/bench.c), prints and records what it has done, and exits 128 +
+ * the signal, as shells expect.  A second ends the
  * process at once from the handler.  While a record is being written the
- * signals wait (interrupt_hold), so neither can leave its temporary file
- * half-written beside it: the write takes milliseconds.
+ * signals wait (interrupt_hold), so that the write, which takes
+ * milliseconds, ends first.  That holds them back on the calling thread
+ * alone: the CUDA runtime's threads do not, and the kernel hands a signal
+ * to any thread that takes it.  So the handler, on whatever thread it
+ * runs, also removes the temporary being written (interrupt_temporary)
+ * before it ends the process: no signal leaves one behind.
  */
 #ifndef GPULAB_INTERRUPT_H
 #define GPULAB_INTERRUPT_H
@@ -22,7 +27,12 @@ int interrupt_pending(void);
 /* "SIGINT", "SIGTERM", "SIGHUP", or "a signal". */
 const char *interrupt_name(int sig);
 
-/* The three signals held back, and let go: what arrived meanwhile is
+/* The temporary file being written, which a second signal removes
+ * before it ends the process; NULL once it is renamed or removed.  Named
+ * before it is created, so that no moment lacks it. */
+void interrupt_temporary(const char *path);
+
+/* The three signals held back on the calling thread, and let go: what arrived meanwhile is
  * handled then. */
 void interrupt_hold(void);
 void interrupt_let_go(void);

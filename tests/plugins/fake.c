@@ -14,12 +14,17 @@
  *   FAKE_TRY        instead, two challenges as `gpulab try` meets them
  *                   (FAKE_NAME "try"): `gated`, whose gate a kernel file
  *                   named *bad* fails at n = 1000003, and `hang`, whose
- *                   run never ends, for the watchdog
+ *                   run never ends, for the watchdog; with a file named
+ *                   *lost*, `gated` loses the device at n = 31 (in the
+ *                   gate), and named *later*, at n = 4096 from the second
+ *                   run of a setup on (past the gate's one run, in the
+ *                   timed warm-up)
  * Every exercise reports what it was handed as notes, so the tests can
  * check resolution with exact values.
  */
 #include <gpulab/plugin.h>
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,12 +203,24 @@ static int run_jittery(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
-static int verify_ok(struct gpulab_ctx *ctx);
 static int verify_wrong(struct gpulab_ctx *ctx);
+
+/* Sleep the milliseconds in $var (def where it is unset), whatever
+ * signal comes: as a kernel, a host copy or a CPU check runs on. */
+static void sleep_env(const char *var, long def)
+{
+	const char *ms = getenv(var);
+	long k = ms ? atol(ms) : def;
+	struct timespec t = { k / 1000, (k % 1000) * 1000000L };
+	while (nanosleep(&t, &t) != 0)
+		; /* a signal caught: sleep the rest */
+}
 
 /* Each run sleeps $FAKE_SLEEP_MS (20 by default), as a long kernel keeps
  * a sweep busy, so a test can interrupt it midway; each point's setup
- * appends "n=N" to $FAKE_RUNS_LOG, so a test can count the points run. */
+ * appends "n=N" to $FAKE_RUNS_LOG, so a test can count the points run,
+ * and then sleeps $FAKE_SETUP_MS, as a huge point's setup takes long;
+ * verify sleeps $FAKE_VERIFY_MS, as a huge point's CPU check does. */
 static int setup_sleepy(struct gpulab_ctx *ctx)
 {
 	const char *log = getenv("FAKE_RUNS_LOG");
@@ -212,18 +229,48 @@ static int setup_sleepy(struct gpulab_ctx *ctx)
 		fprintf(f, "n=%llu\n", (unsigned long long)ctx->n);
 		fclose(f);
 	}
+	sleep_env("FAKE_SETUP_MS", 0);
 	return setup(ctx);
 }
 
 static int run_sleepy(struct gpulab_ctx *ctx)
 {
-	const char *ms = getenv("FAKE_SLEEP_MS");
-	long k = ms ? atol(ms) : 20;
-	struct timespec t = { k / 1000, (k % 1000) * 1000000L };
 	(void)ctx;
-	while (nanosleep(&t, &t) != 0)
-		; /* a signal caught: sleep the rest, as a kernel would run on */
+	sleep_env("FAKE_SLEEP_MS", 20);
 	return GPULAB_OK;
+}
+
+static int verify_ok(struct gpulab_ctx *ctx);
+
+static int verify_sleepy(struct gpulab_ctx *ctx)
+{
+	sleep_env("FAKE_VERIFY_MS", 0);
+	return verify_ok(ctx);
+}
+
+/* A thread that lives on, as CUDA's runtime starts its own, and that does
+ * not block the signals gpulab catches: the kernel may hand them to it,
+ * while gpulab's own thread holds them back. */
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void start_idle(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, idle, NULL) == 0)
+		pthread_detach(t);
+}
+
+static int setup_threaded(struct gpulab_ctx *ctx)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, start_idle);
+	return setup(ctx);
 }
 
 /* At n = 256, what a kernel that traps leaves: a sticky error, the
@@ -440,11 +487,13 @@ static const EXERCISE exercises[] = {
 	  .block = 32, .plan = plan, .setup = setup, .run = run_jittery, .verify = verify_ok, HOST },
 	{ .name = "sleepy", .summary = "each run sleeps FAKE_SLEEP_MS; each point logged to FAKE_RUNS_LOG",
 	  .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 64, .block = 32, .plan = plan, .setup = setup_sleepy,
-	  .run = run_sleepy, .verify = verify_ok, HOST },
+	  .run = run_sleepy, .verify = verify_sleepy, HOST },
 	{ .name = "loses", .summary = "at n 256 the device is lost, as after a trap", .dtypes = GPULAB_INT32, .n = 64,
 	  .block = 32, .plan = plan, .setup = setup, .run = run_loses, .verify = verify_ok, HOST },
 	{ .name = "wrongat", .summary = "wrong at n 256 alone", .dtypes = GPULAB_INT32, .n = 64, .block = 32,
 	  .plan = plan, .setup = setup, .run = run, .verify = verify_wrong_at_256, HOST },
+	{ .name = "threaded", .summary = "starts a thread that lives on, as CUDA's runtime does; counts its runs", .dtypes = GPULAB_INT32,
+	  .n = 64, .block = 32, .plan = plan, .setup = setup_threaded, .run = run_counted, .verify = verify_ok, HOST },
 	{ .name = "unlike", .summary = "ok's point, other work (2.5): no speedup over ok", .dtypes = GPULAB_INT32 | GPULAB_FLOAT32,
 	  .n = 1024, .block = 256, .plan = plan, .setup = setup, .run = run, .verify = VERIFY_OK,
 	  .flags = GPULAB_HOST_ONLY | GPULAB_UNLIKE, .teardown = teardown },
@@ -481,6 +530,19 @@ static int verify_gated(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+/* A kernel that traps (see FAKE_TRY above): the device lost, as
+ * run_loses has it. */
+static int run_gated(struct gpulab_ctx *ctx)
+{
+	const struct try_opts *o = ctx->params;
+	unsigned runs = ++((struct state *)ctx->state)->runs;
+	if ((strstr(o->kernel, "lost") && ctx->n == 31) || (strstr(o->kernel, "later") && ctx->n == 4096 && runs >= 2)) {
+		ctx->error(ctx, "kernel: unspecified launch failure (a trap)");
+		return GPULAB_ELOST;
+	}
+	return GPULAB_OK;
+}
+
 /* A run that never returns, as a host thread waiting for an endless
  * kernel does not. */
 static int run_forever(struct gpulab_ctx *ctx)
@@ -498,7 +560,7 @@ static int run_forever(struct gpulab_ctx *ctx)
 	  .gate = "n=1;n=31;n=1000003" }
 
 static const struct gpulab_exercise try_exercises[] = {
-	TRY_EXERCISE("gated", run, verify_gated),
+	TRY_EXERCISE("gated", run_gated, verify_gated),
 	TRY_EXERCISE("hang", run_forever, verify_ok),
 };
 #undef EXERCISE_SIZE
