@@ -190,13 +190,23 @@ struct state : lab::state {
 		return rc != GPULAB_OK ? rc : end_run(ctx);
 	}
 
-	/* The last run's time (the core has waited for it to end). */
+	/* The last run's time.  Under --batch the core enqueues the next run
+	 * without waiting for this one, so its stop event may still be
+	 * pending: that run is left out (the batch's own time is the core's),
+	 * and the last run of each batch, which the core waited for, counts. */
 	int collect(gpulab_ctx *ctx)
 	{
 		float t;
 		if (!timing)
 			return GPULAB_OK;
 		timing = false;
+		cudaError_t q = cudaEventQuery(t1);
+		if (q == cudaErrorNotReady)
+			return GPULAB_OK; /* "not actually an error": no last error is left */
+		if (q != cudaSuccess) {
+			ctx->error(ctx, "cudaEventQuery(t1): %s", cudaGetErrorString(q));
+			return GPULAB_ECUDA;
+		}
 		LAB_TRY(ctx, cudaEventElapsedTime(&t, t0, t1));
 		try {
 			ms.push_back(t);
