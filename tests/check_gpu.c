@@ -989,6 +989,10 @@ END_TEST
 
 int main(void)
 {
+	/* A failed check's message quotes gpulab's output, which can pass
+	 * Check's default 4 KiB; past it Check exits 2 and says nothing of
+	 * the failure.  Room for a whole record's worth. */
+	check_set_max_msg_size(1 << 20);
 	wrapper = getenv("GPULAB_WRAPPER");
 	if (!wrapper) {
 		fprintf(stderr, "GPULAB_WRAPPER must be set (make check sets it)\n");
