@@ -3,7 +3,7 @@
 # Its sources are distributed either way.
 multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh
 EXTRA_DIST += plugins/multigpu/multigpu.cu $(multigpu_headers) etc/conf.d/multigpu.ini \
-	docs/multigpu.md bench/multigpu.sh
+	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py
 if HAVE_NCCL
 pkglib_LTLIBRARIES += plugins/multigpu/multigpu.la
 plugins_multigpu_multigpu_la_SOURCES = plugins/multigpu/multigpu.cu

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""gpulab's collectives as ranks beside nccl-tests, as Markdown tables.
+
+    bench/ranks_table.py RECORD.json [NCCL_TESTS_OUTPUT.txt ...]
+    bench/ranks_table.py --ring RANKS.json SINGLE.json
+
+The first form: every row of RECORD (gpulab run multigpu under mpirun)
+with nccl-tests' two figures from gpulab's own median.  algbw is the
+row's GB/s (its bytes over the median time); busbw is algbw times the
+exercise's bus factor, which the plugin defines once (coll_counts) and
+notes on every row as the ratio of its busbw to its algbw notes.  Each
+nccl-tests output given (all_reduce_perf and the like) adds its
+out-of-place time and busbw at the same byte count, and gpulab's busbw as
+a share of it.
+
+The second form: the ring over ncclSend/ncclRecv as ranks against the
+one-process ring (allreduce_ring), point by point, as a share of its time.
+"""
+import json
+import re
+import sys
+
+# nccl-tests' output file name names its collective: all_reduce_perf -> allreduce_nccl
+NCCL_TESTS = {"all_reduce": "allreduce_nccl", "all_gather": "allgather",
+              "reduce_scatter": "reduce_scatter", "broadcast": "broadcast"}
+
+
+def load(path):
+    with open(path) as f:
+        record = json.load(f)
+    if not str(record.get("schema", "")).startswith("gpulab-record/"):
+        sys.exit(f"{path}: not a gpulab record")
+    return record
+
+
+def nccl_tests(path):
+    """(exercise, bytes) -> (us, busbw) from one nccl-tests output: the
+    collective from its 'Collective test starting: X_perf' line, the
+    figures from the out-of-place columns."""
+    rows, exercise = {}, None
+    for line in open(path):
+        m = re.search(r"Collective test starting: (\w+)_perf", line)
+        if m:
+            exercise = NCCL_TESTS.get(m.group(1))
+            continue
+        f = line.split()
+        if exercise and len(f) >= 8 and f[0].isdigit():
+            rows[(exercise, int(f[0]))] = (float(f[5]), float(f[7]))
+    return rows
+
+
+def factor(row):
+    notes = row.get("notes") or {}
+    return notes["busbw"] / notes["algbw"] if notes.get("algbw") else None
+
+
+def cell(v, fmt):
+    return "-" if v is None else fmt.format(v)
+
+
+def table(path, outputs):
+    record = load(path)
+    theirs = {}
+    for p in outputs:
+        theirs.update(nccl_tests(p))
+    print(f"{len(record.get('ranks') or [])} ranks, batch {record['batch']}; "
+          "nccl-tests: out-of-place, its default 20 iterations timed together")
+    print()
+    print("| exercise | bytes | gpulab us | gpulab busbw GB/s | nccl-tests us | nccl-tests busbw GB/s | gpulab / nccl-tests | status |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for r in record["results"]:
+        if r["status"] == "skipped":
+            continue
+        k = factor(r)
+        busbw = r["gbps"] * k if r.get("gbps") is not None and k is not None else None
+        us, their_bw = theirs.get((r["exercise"].split(".")[-1], r["bytes"]), (None, None))
+        share = busbw / their_bw if busbw and their_bw else None
+        print(f"| {r['exercise']} | {r['bytes']} | {cell(r['median_ms'] and 1e3 * r['median_ms'], '{:.1f}')} | "
+              f"{cell(busbw, '{:.1f}')} | {cell(us, '{:.1f}')} | {cell(their_bw, '{:.1f}')} | "
+              f"{cell(share and 100 * share, '{:.1f}%')} | {r['status']} |")
+
+
+def ring(ranks_path, single_path):
+    single = {r["bytes"]: r for r in load(single_path)["results"] if r["status"] == "ok"}
+    print("| bytes | ring_sendrecv as ranks, us | allreduce_ring in one process, us | ranks' speed as a share |")
+    print("|---:|---:|---:|---:|")
+    for r in load(ranks_path)["results"]:
+        one = single.get(r["bytes"])
+        if r["status"] != "ok" or not one:
+            continue
+        print(f"| {r['bytes']} | {1e3 * r['median_ms']:.1f} | {1e3 * one['median_ms']:.1f} | "
+              f"{100 * one['median_ms'] / r['median_ms']:.1f}% |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--ring":
+        ring(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 2 and not sys.argv[1].startswith("-"):
+        table(sys.argv[1], sys.argv[2:])
+    else:
+        sys.exit(__doc__.strip().split("\n\n")[1])
