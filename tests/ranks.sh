@@ -18,6 +18,13 @@ export GPULAB_RANK_TIMEOUT=20
 # Open MPI as root, with more ranks than cores, and no network but this machine's
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp \
 	OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_rmaps_base_oversubscribe=1
+# Open MPI leaves much of what MPI_Init allocates unfreed at MPI_Finalize
+# (its FAQ ships a valgrind suppression file for it), in components it
+# has unloaded by then, so LeakSanitizer names no library a suppression
+# could match.  In the sanitizer build the ranks mpirun starts skip the
+# leak check alone (ASan and UBSan still watch them); gpulab started
+# without a launcher, here and in every other test, keeps it.
+ranked() { ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$@"; }
 failed=0
 check() { # check WHAT COND...
 	local what=$1
@@ -27,7 +34,7 @@ check() { # check WHAT COND...
 ranks() { # ranks N ARGS...: gpulab under mpirun -np N, bounded; stdout, stderr and the code to files
 	local n=$1
 	shift
-	timeout 60 mpirun --oversubscribe -np "$n" "$GPULAB_BIN" "$@" >"$dir/out" 2>"$dir/err"
+	ranked timeout 60 mpirun --oversubscribe -np "$n" "$GPULAB_BIN" "$@" >"$dir/out" 2>"$dir/err"
 	echo $? >"$dir/rc"
 }
 rc() { cat "$dir/rc"; }
@@ -61,7 +68,7 @@ ranks 2 run fake.collective -p wrong_rank=1 -r 3
 check "a wrong rank: exit 1" [ "$(rc)" = 1 ]
 
 # Ranks started with other arguments: refused at start, exit 13 on every rank.
-timeout 60 mpirun --oversubscribe -np 1 "$GPULAB_BIN" run fake.collective -r 3 : \
+ranked timeout 60 mpirun --oversubscribe -np 1 "$GPULAB_BIN" run fake.collective -r 3 : \
 	-np 1 "$GPULAB_BIN" run fake.collective -r 4 >"$dir/out" 2>"$dir/err"
 check "ranks started differently: exit 13" [ $? = 13 ]
 check "the differing rank says so" grep -q '^gpulab: rank 1: started with other arguments' "$dir/err"
@@ -89,7 +96,7 @@ if [ "$gpus" -ge 1 ] && [ -n "${GPULAB_WRAPPER:-}" ] && "$GPULAB_WRAPPER" list 2
 	[ "$gpus" -ge 2 ] && sizes=1,3,1000003,268435457
 	np=$((gpus > 4 ? 4 : gpus))
 	# shellcheck disable=SC2086
-	timeout 300 mpirun --oversubscribe -np "$np" "$GPULAB_WRAPPER" run $colls -n "$sizes" -t int,float -r 2 -w 1 \
+	ranked timeout 300 mpirun --oversubscribe -np "$np" "$GPULAB_WRAPPER" run $colls -n "$sizes" -t int,float -r 2 -w 1 \
 		--batch 3 --quiet -o "$dir/gpu.json" >"$dir/out" 2>"$dir/err"
 	check "$np rank(s), each collective at n = $sizes: exit 0" [ $? = 0 ]
 	check "every point verified" python3 - "$dir/gpu.json" "$np" <<'PY'
@@ -100,7 +107,7 @@ assert not bad and len(r["results"]) >= 30, (bad, len(r["results"]))
 assert int(sys.argv[2]) < 2 or len(r["ranks"]) == int(sys.argv[2]), r.get("ranks")
 assert all(p["batch"] == 3 for p in r["results"])
 PY
-	timeout 120 mpirun --oversubscribe -np $((gpus + 1)) "$GPULAB_WRAPPER" run multigpu.allreduce_nccl -r 2 \
+	ranked timeout 120 mpirun --oversubscribe -np $((gpus + 1)) "$GPULAB_WRAPPER" run multigpu.allreduce_nccl -r 2 \
 		>"$dir/out" 2>"$dir/err"
 	check "one rank more than the $gpus GPU(s): exit 13" [ $? = 13 ]
 	check "the rank without a GPU says so" grep -q "rank $gpus: local rank $gpus of $((gpus + 1)) on .*which has $gpus GPU" "$dir/err"
