@@ -2,13 +2,22 @@
 """nccl-tests' algbw and busbw for every row of a gpulab record, as a
 Markdown table, from gpulab's own median: algbw is the row's GB/s (bytes
 over the median time; for the all-reduces the vector's bytes once), and
-busbw = algbw x 2(g-1)/g for an all-reduce over g GPUs (0 on one GPU),
-algbw for the links.  The exercise's own algbw/busbw notes come from its
-own events and median, warm-ups included, so they are not used here.
+busbw = algbw x the exercise's bus factor: 2(g-1)/g for an all-reduce
+over g GPUs (0 on one GPU), (g-1)/g for a gather or scatter, 1 for the
+links and the broadcast.  The plugin defines the factor once and notes
+it on every row, as the ratio of its busbw note to its algbw note; those
+notes' own figures come from its own events and median, warm-ups
+included, so only their ratio is used here.
     bench/busbw.py RECORD.json
 """
 import json
 import sys
+
+
+def bus_factor(row):
+    """The row's bus factor, as its exercise noted it (None without notes)."""
+    notes = row.get("notes") or {}
+    return notes["busbw"] / notes["algbw"] if notes.get("algbw") else None
 
 
 def main(path):
@@ -19,10 +28,8 @@ def main(path):
     for r in rows:
         notes = r.get("notes") or {}
         g = notes.get("gpus", 2)
-        t, algbw = r.get("median_ms"), r.get("gbps")
-        busbw = None
-        if algbw is not None:
-            busbw = algbw * 2 * (g - 1) / g if "allreduce" in r["exercise"] else algbw
+        t, algbw, k = r.get("median_ms"), r.get("gbps"), bus_factor(r)
+        busbw = algbw * k if algbw is not None and k is not None else None
         cell = lambda v, f: "-" if v is None else f.format(v)
         print(f"| {r['exercise']} | {4 * r['elements']} | {g:g} | {cell(t and 1e3 * t, '{:.1f}')} | "
               f"{cell(algbw, '{:.2f}')} | {cell(busbw, '{:.2f}')} | {r['status']} |")

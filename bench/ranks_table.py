@@ -7,8 +7,7 @@
 The first form: every row of RECORD (gpulab run multigpu under mpirun)
 with nccl-tests' two figures from gpulab's own median.  algbw is the
 row's GB/s (its bytes over the median time); busbw is algbw times the
-exercise's bus factor, which the plugin defines once (coll_counts) and
-notes on every row as the ratio of its busbw to its algbw notes.  Each
+exercise's bus factor, as bench/busbw.py reads it from the row's notes.  Each
 nccl-tests output given (all_reduce_perf and the like) adds its
 out-of-place time and busbw at the same byte count, and gpulab's busbw as
 a share of it.
@@ -19,6 +18,8 @@ one-process ring (allreduce_ring), point by point, as a share of its time.
 import json
 import re
 import sys
+
+from busbw import bus_factor
 
 # nccl-tests' output file name names its collective: all_reduce_perf -> allreduce_nccl
 NCCL_TESTS = {"all_reduce": "allreduce_nccl", "all_gather": "allgather",
@@ -49,11 +50,6 @@ def nccl_tests(path):
     return rows
 
 
-def factor(row):
-    notes = row.get("notes") or {}
-    return notes["busbw"] / notes["algbw"] if notes.get("algbw") else None
-
-
 def cell(v, fmt):
     return "-" if v is None else fmt.format(v)
 
@@ -71,7 +67,7 @@ def table(path, outputs):
     for r in record["results"]:
         if r["status"] == "skipped":
             continue
-        k = factor(r)
+        k = bus_factor(r)
         busbw = r["gbps"] * k if r.get("gbps") is not None and k is not None else None
         us, their_bw = theirs.get((r["exercise"].split(".")[-1], r["bytes"]), (None, None))
         share = busbw / their_bw if busbw and their_bw else None
