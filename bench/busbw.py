@@ -13,11 +13,19 @@ included, so only their ratio is used here.
 import json
 import sys
 
+from table import cell
+
 
 def bus_factor(row):
     """The row's bus factor, as its exercise noted it (None without notes)."""
     notes = row.get("notes") or {}
     return notes["busbw"] / notes["algbw"] if notes.get("algbw") else None
+
+
+def bus_bandwidth(row):
+    """busbw in GB/s: the row's algbw (its GB/s) times its bus factor."""
+    algbw, k = row.get("gbps"), bus_factor(row)
+    return algbw * k if algbw is not None and k is not None else None
 
 
 def main(path):
@@ -28,9 +36,7 @@ def main(path):
     for r in rows:
         notes = r.get("notes") or {}
         g = notes.get("gpus", 2)
-        t, algbw, k = r.get("median_ms"), r.get("gbps"), bus_factor(r)
-        busbw = algbw * k if algbw is not None and k is not None else None
-        cell = lambda v, f: "-" if v is None else f.format(v)
+        t, algbw, busbw = r.get("median_ms"), r.get("gbps"), bus_bandwidth(r)
         print(f"| {r['exercise']} | {4 * r['elements']} | {g:g} | {cell(t and 1e3 * t, '{:.1f}')} | "
               f"{cell(algbw, '{:.2f}')} | {cell(busbw, '{:.2f}')} | {r['status']} |")
 

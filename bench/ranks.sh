@@ -23,7 +23,7 @@ bench_header "$out" "multigpu as $np ranks, beside nccl-tests" "float32, $np ran
 gpulab's busbw is its GB/s (algbw) times the exercise's bus factor, defined once in the plugin (docs/multigpu.md).
 Points stop after 2 s if still noisy.  Produced by bench/ranks.sh."
 
-$mpirun -np "$np" $gpulab run multigpu --batch 20 -n "$sizes" -t float --timeout 2 --quiet -o "$base-1.json" >/dev/null
+$mpirun -np "$np" $gpulab run multigpu --batch 20 -n "$sizes" -t float --timeout 2 -w 5 ${reps:+-r "$reps"} --quiet -o "$base-1.json" >/dev/null
 nt=
 if [ -n "${NCCL_TESTS:-}" ]; then
 	nt=$base-nccl-tests.txt
@@ -42,8 +42,8 @@ fi
 	python3 "$here/ranks_table.py" "$base-1.json" $nt
 } >> "$out"
 
-$mpirun -np "$np" $gpulab run multigpu.ring_sendrecv -n 2^24:2^28:2 -t float --timeout 2 --quiet -o "$base-2.json" >/dev/null
-$gpulab run multigpu.allreduce_ring -p gpus="$np" -n 2^24:2^28:2 -t float --timeout 2 --quiet -o "$base-3.json" >/dev/null
+$mpirun -np "$np" $gpulab run multigpu.ring_sendrecv -n 2^24:2^28:2 -t float --timeout 2 -w 5 ${reps:+-r "$reps"} --quiet -o "$base-2.json" >/dev/null
+$gpulab run multigpu.allreduce_ring -p gpus="$np" -n 2^24:2^28:2 -t float --timeout 2 -w 5 ${reps:+-r "$reps"} --quiet -o "$base-3.json" >/dev/null
 {
 	echo
 	echo "## The ring over ncclSend/ncclRecv as ranks, against the one-process ring"

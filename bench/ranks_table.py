@@ -19,7 +19,8 @@ import json
 import re
 import sys
 
-from busbw import bus_factor
+from busbw import bus_bandwidth
+from table import cell
 
 # nccl-tests' output file name names its collective: all_reduce_perf -> allreduce_nccl
 NCCL_TESTS = {"all_reduce": "allreduce_nccl", "all_gather": "allgather",
@@ -50,10 +51,6 @@ def nccl_tests(path):
     return rows
 
 
-def cell(v, fmt):
-    return "-" if v is None else fmt.format(v)
-
-
 def table(path, outputs):
     record = load(path)
     theirs = {}
@@ -67,8 +64,7 @@ def table(path, outputs):
     for r in record["results"]:
         if r["status"] == "skipped":
             continue
-        k = bus_factor(r)
-        busbw = r["gbps"] * k if r.get("gbps") is not None and k is not None else None
+        busbw = bus_bandwidth(r)
         us, their_bw = theirs.get((r["exercise"].split(".")[-1], r["bytes"]), (None, None))
         share = busbw / their_bw if busbw and their_bw else None
         print(f"| {r['exercise']} | {r['bytes']} | {cell(r['median_ms'] and 1e3 * r['median_ms'], '{:.1f}')} | "
