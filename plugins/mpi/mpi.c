@@ -19,6 +19,7 @@
 
 #include <mpi.h>
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +50,24 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A request, waited for at most timeout_s; past that the job ends. */
+/* A request, waited for at most timeout_s; past that the job ends.  It
+ * spins through its first millisecond, then naps: the ranks leave the
+ * wait after each sample within microseconds of each other and start the
+ * next together, where a nap (20 us asked, often 70 given) would start
+ * each late by its own amount, and a batch of short collectives would
+ * wait that long for the last rank. */
 static int bounded(MPI_Request *req, const char *what)
 {
-	double until = now_s() + timeout_s;
+	double start = now_s(), until = start + timeout_s;
 	int done = 0;
-	struct timespec nap = { 0, 20000 }; /* 20 us: a sample's wait costs no CPU worth counting */
+	struct timespec nap = { 0, 20000 }; /* a long wait costs no CPU worth counting */
 	while (MPI_Test(req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
-		if (now_s() > until) {
+		double now = now_s();
+		if (now - start < 1e-3) {
+			sched_yield(); /* where ranks share cores, mpirun (its output) gets its turn */
+			continue;
+		}
+		if (now > until) {
 			fprintf(stderr, "gpulab: rank %u: no answer from the other ranks to %s in %g s (GPULAB_RANK_TIMEOUT); "
 					"ending the job\n", ranks.rank, what, timeout_s);
 			MPI_Abort(MPI_COMM_WORLD, EXIT_RANKS_CODE);
@@ -94,11 +105,19 @@ static int mpi_gather(const void *mine, void *all, size_t len)
 	return bounded(&req, "the ranks' places");
 }
 
+/* The run is over.  Each rank first naps 50 ms, so that the launcher
+ * forwards what the ranks said on stderr before they exit: Open MPI's
+ * mpirun, seeing every rank exit at once, could end the job with a
+ * rank's last line still unread (one time in five where the ranks
+ * shared two cores, the line that says why every rank stops). */
 static void mpi_leave(void)
 {
 	int done = 0;
-	if (MPI_Finalized(&done) == MPI_SUCCESS && !done)
+	struct timespec nap = { 0, 50000000 };
+	if (MPI_Finalized(&done) == MPI_SUCCESS && !done) {
+		nanosleep(&nap, NULL);
 		MPI_Finalize();
+	}
 }
 
 /* The ranks of this machine: those that share memory with this one,
