@@ -67,6 +67,14 @@ AM_TESTS_ENVIRONMENT = \
 
 # Nothing measured is lost (issue 28): signals, kill -9, --resume and a
 # lost device, on the fake plugin's sleepy exercises; no GPU needed.
+# The multigpu plugin's send/recv ring, its schedule replayed on the host
+# for 1 to 8 ranks (C++: the plugin's header; no CUDA, no NCCL).
+check_PROGRAMS += tests/check_sendrecv
+tests_check_sendrecv_SOURCES = tests/check_sendrecv.cc
+tests_check_sendrecv_CXXFLAGS = -std=c++17 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CFLAGS)
+tests_check_sendrecv_LDADD = $(CHECK_LIBS)
+TESTS += tests/check_sendrecv
+
 check_PROGRAMS += tests/check_keep
 tests_check_keep_SOURCES = tests/check_keep.c tests/schema.c tests/schema.h $(TEST_UTIL)
 tests_check_keep_CFLAGS = $(TEST_CFLAGS)

@@ -1,7 +1,7 @@
 # The multigpu plugin: the reduction across GPUs, hand-made and NCCL's.
 # Built where configure found NCCL (HAVE_NCCL); it alone links -lnccl.
 # Its sources are distributed either way.
-multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh
+multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh plugins/multigpu/sendrecv.h
 EXTRA_DIST += plugins/multigpu/multigpu.cu $(multigpu_headers) etc/conf.d/multigpu.ini \
 	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py
 if HAVE_NCCL
