@@ -305,7 +305,8 @@ END_TEST
 
 /* NCCL's collectives and the send/recv ring in one process, on every GPU
  * it sees (one is enough): verified at sizes with tails, for both types,
- * and batched (their runs repeat).  As ranks under mpirun: tests/ranks.sh. */
+ * and batched (their runs repeat); the ring also in small slices.  As
+ * ranks under mpirun: tests/ranks.sh. */
 START_TEST(collectives_verify)
 {
 	char *args[] = { "run", "multigpu.allreduce_nccl", "multigpu.ring_sendrecv", "multigpu.allgather",
@@ -318,6 +319,12 @@ START_TEST(collectives_verify)
 	ck_assert_int_eq(occurrences(o.out, "\"exercise\": "), 30);
 	ck_assert_int_eq(occurrences(o.out, "\"verified\": true"), 30);
 	ck_assert_int_eq(occurrences(o.out, "\"batch\": 3, \"host_ms\""), 30); /* each row's, not the record's */
+	/* the ring in slices of 256 and 16384 elements: thousands of rounds, each slice's tail */
+	char *sliced[] = { "run", "multigpu.ring_sendrecv", "-p", "chunk=1K,64K", "-n", "1,3,1000003", "-t", "int,float",
+			   "-r", "2", "-w", "1", "--batch", "3", "--quiet", "--format", "json", NULL };
+	gpulab(sliced);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 12, "exit %d\n%s%s", o.status, o.out,
+		      o.err);
 }
 END_TEST
 

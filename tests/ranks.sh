@@ -107,6 +107,11 @@ assert not bad and len(r["results"]) >= 30, (bad, len(r["results"]))
 assert int(sys.argv[2]) < 2 or len(r["ranks"]) == int(sys.argv[2]), r.get("ranks")
 assert all(p["batch"] == 3 for p in r["results"])
 PY
+	ranked timeout 120 mpirun --oversubscribe -np "$np" "$GPULAB_WRAPPER" run multigpu.ring_sendrecv -p chunk=1K,64K \
+		-n 1,3,1000003 -t int,float -r 2 -w 1 --batch 3 --quiet -o "$dir/sliced.json" >"$dir/out" 2>"$dir/err"
+	check "the send/recv ring in slices of 1 KiB and 64 KiB: exit 0" [ $? = 0 ]
+	check "every sliced point verified" python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); \
+assert [p["status"] for p in r["results"]] == ["ok"] * 12, r["results"]' "$dir/sliced.json"
 	ranked timeout 120 mpirun --oversubscribe -np $((gpus + 1)) "$GPULAB_WRAPPER" run multigpu.allreduce_nccl -r 2 \
 		>"$dir/out" 2>"$dir/err"
 	check "one rank more than the $gpus GPU(s): exit 13" [ $? = 13 ]

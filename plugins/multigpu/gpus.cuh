@@ -100,6 +100,7 @@ struct state : lab::state {
 	cudaEvent_t join_ev[max_gpus] = {};       /* on device r */
 	cudaEvent_t t0 = nullptr, t1 = nullptr;   /* around run(), on streams[0] */
 	bool timing = false;                      /* t0..t1 recorded, not yet read */
+	bool timed = false;                       /* this run records t0..t1 */
 	std::vector<float> ms;                    /* every run's time */
 
 	~state() override
@@ -142,6 +143,8 @@ struct state : lab::state {
 	 * core's start event, and the previous run whole. */
 	int fork(gpulab_ctx *ctx)
 	{
+		if (g < 2) /* one stream: nothing to wait for (a rank's one GPU) */
+			return GPULAB_OK;
 		LAB_TRY(ctx, cudaEventRecord(fork_ev, stream(ctx, 0)));
 		for (unsigned r = 1; r < g; r++)
 			LAB_TRY(ctx, cudaStreamWaitEvent(stream(ctx, r), fork_ev, 0));
@@ -160,18 +163,25 @@ struct state : lab::state {
 	}
 
 	/* The exercise times its own runs, between the same points of
-	 * streams[0] as the core's events, for the notes. */
+	 * streams[0] as the core's events, for the notes.  A run enqueued
+	 * while the last timed one is still in flight (the core's --batch)
+	 * goes untimed: two more event records a run would slow a batch of
+	 * short collectives, whose enqueue is then all the host does. */
 	int begin_run(gpulab_ctx *ctx)
 	{
 		int rc = collect(ctx);
 		if (rc != GPULAB_OK)
 			return rc;
-		LAB_TRY(ctx, cudaEventRecord(t0, stream(ctx, 0)));
+		timed = !timing;
+		if (timed)
+			LAB_TRY(ctx, cudaEventRecord(t0, stream(ctx, 0)));
 		return GPULAB_OK;
 	}
 
 	int end_run(gpulab_ctx *ctx)
 	{
+		if (!timed)
+			return GPULAB_OK;
 		LAB_TRY(ctx, cudaEventRecord(t1, stream(ctx, 0)));
 		timing = true;
 		return GPULAB_OK;
@@ -190,19 +200,19 @@ struct state : lab::state {
 		return rc != GPULAB_OK ? rc : end_run(ctx);
 	}
 
-	/* The last run's time.  Under --batch the core enqueues the next run
-	 * without waiting for this one, so its stop event may still be
-	 * pending: that run is left out (the batch's own time is the core's),
-	 * and the last run of each batch, which the core waited for, counts. */
+	/* The last timed run's time, once it is done.  Under --batch the core
+	 * enqueues the next run without waiting, so it may still be in
+	 * flight: it is read later, and the runs enqueued meanwhile go
+	 * untimed (the batch's own time is the core's). */
 	int collect(gpulab_ctx *ctx)
 	{
 		float t;
 		if (!timing)
 			return GPULAB_OK;
-		timing = false;
 		cudaError_t q = cudaEventQuery(t1);
 		if (q == cudaErrorNotReady)
 			return GPULAB_OK; /* "not actually an error": no last error is left */
+		timing = false;
 		if (q != cudaSuccess) {
 			ctx->error(ctx, "cudaEventQuery(t1): %s", cudaGetErrorString(q));
 			return GPULAB_ECUDA;

@@ -10,20 +10,25 @@
  * Beside gpulab's time, each row notes nccl-tests' figures:
  *   algbw = bytes / time          (bytes: the vector's, once)
  *   busbw = algbw * 2(g-1)/g      for the all-reduce; = algbw for the others
- * from the exercise's own event timing of the same runs (the median of all
- * of them).  docs/multigpu.md explains both, and the ring.
+ * from the exercise's own event timing of the same runs (the median of
+ * those it timed: under --batch, not those enqueued while the last timed
+ * one was in flight).
+ * docs/multigpu.md explains both, and the rings.
  */
 #include "../reduce/best.cuh"
 #include "gpus.cuh"
 #include "ring.cuh"
+#include "sendrecv.h"
 
 #include <gpulab/lab.cuh>
 
 #include <nccl.h>
 
 #include <cinttypes>
-#include <unistd.h>
 #include <cstdlib>
+#include <ctime>
+#include <sched.h>
+#include <unistd.h>
 #include <type_traits>
 #include <vector>
 
@@ -45,6 +50,11 @@ struct multi_opts {
 	uint64_t seed;
 };
 
+struct sendrecv_opts {
+	multi_opts m;     /* first, so that the collectives' code reads it as theirs */
+	uint64_t chunk;   /* bytes */
+};
+
 struct ring_opts {
 	unsigned gpus;
 	uint64_t chunk;   /* bytes */
@@ -53,10 +63,10 @@ struct ring_opts {
 	uint64_t seed;
 };
 
-#define GPUS_PARAM(Opts)                                                                                     \
+#define GPUS_PARAM(Opts, field)                                                                              \
 	gpulab_param                                                                                         \
 	{                                                                                                    \
-		.key = "gpus", .type = GPULAB_PARAM_ENUM, .offset = offsetof(Opts, gpus), .def = "all",      \
+		.key = "gpus", .type = GPULAB_PARAM_ENUM, .offset = offsetof(Opts, field), .def = "all",     \
 		.help = "GPUs: all those visible (up to 8), or the first N", .choices = "all|1|2|3|4|5|6|7|8" \
 	}
 
@@ -69,10 +79,19 @@ const gpulab_param copy_params[] = {
 
 const gpulab_param peer_params[] = { LAB_SEED(peer_opts, seed), {} };
 
-const gpulab_param multi_params[] = { GPUS_PARAM(multi_opts), LAB_SEED(multi_opts, seed), {} };
+const gpulab_param multi_params[] = { GPUS_PARAM(multi_opts, gpus), LAB_SEED(multi_opts, seed), {} };
+
+const gpulab_param sendrecv_params[] = {
+	GPUS_PARAM(sendrecv_opts, m.gpus),
+	{ .key = "chunk", .type = GPULAB_PARAM_COUNT, .offset = offsetof(sendrecv_opts, chunk), .def = "1G",
+	  .help = "most bytes one send of a ring step moves: smaller, a slice's add overlaps the next one's send, but "
+		  "NCCL's sends lose speed as they shrink (docs/multigpu.md)", .min = 1024, .max = 1ll << 40 },
+	LAB_SEED(sendrecv_opts, m.seed),
+	{}
+};
 
 const gpulab_param ring_params[] = {
-	GPUS_PARAM(ring_opts),
+	GPUS_PARAM(ring_opts, gpus),
 	{ .key = "chunk", .type = GPULAB_PARAM_COUNT, .offset = offsetof(ring_opts, chunk), .def = "32M",
 	  .help = "most bytes one kernel of a ring step moves: the pipeline's grain", .min = 4096, .max = 1ll << 30 },
 	{ .key = "depth", .type = GPULAB_PARAM_COUNT, .offset = offsetof(ring_opts, depth), .def = "2",
@@ -707,17 +726,27 @@ int ring_verify(gpulab_ctx *ctx)
 unsigned width(const gpulab_ctx *ctx, unsigned g) { return ctx->group ? ctx->group->size : g; }
 unsigned rank_of(const gpulab_ctx *ctx, unsigned r) { return ctx->group ? ctx->group->rank : r; }
 
-/* How long a rank waits for NCCL (its communicator's set-up, a
- * collective's enqueue) before it aborts the communicator: no rank hangs
- * on a peer that is gone.  NCCL_TIMEOUT_S is gpulab's own bound. */
+/* How long a rank waits for NCCL (its communicator's set-up) before it
+ * aborts the communicator: no rank hangs on a peer that is gone.
+ * NCCL_TIMEOUT_S is gpulab's own bound. */
 const double NCCL_TIMEOUT_S = 120;
 
+double seconds_now()
+{
+	timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
 /* A non-blocking communicator's last call, waited for: success, or its
- * error, or the bound passed (the communicator is then aborted). */
+ * error, or the bound passed (the communicator is then aborted).  NCCL
+ * does that call on a thread of its own, which is done in microseconds
+ * when the peers are there: spin (yielding) through the first
+ * millisecond, as a sleep would cost a timer tick each time, then sleep. */
 int nccl_wait(gpulab_ctx *ctx, ncclComm_t *comm, const char *what)
 {
 	ncclResult_t state = ncclInProgress;
-	for (double waited = 0; comm && *comm; waited += 1e-4) {
+	for (double t0 = seconds_now(), waited = 0; comm && *comm; waited = seconds_now() - t0) {
 		if (ncclCommGetAsyncError(*comm, &state) != ncclSuccess || state != ncclInProgress)
 			break;
 		if (waited > NCCL_TIMEOUT_S) {
@@ -726,7 +755,10 @@ int nccl_wait(gpulab_ctx *ctx, ncclComm_t *comm, const char *what)
 			ctx->error(ctx, "%s: no answer from the other ranks in %g s; communicator aborted", what, NCCL_TIMEOUT_S);
 			return GPULAB_ECUDA;
 		}
-		usleep(100);
+		if (waited < 1e-3)
+			sched_yield();
+		else
+			usleep(100);
 	}
 	if (state != ncclSuccess) {
 		ctx->error(ctx, "%s: %s", what, ncclGetErrorString(state));
@@ -735,25 +767,65 @@ int nccl_wait(gpulab_ctx *ctx, ncclComm_t *comm, const char *what)
 	return GPULAB_OK;
 }
 
-/* One communicator across the ranks: rank 0's NCCL id goes to every rank
- * through the launcher's group (MPI), then each joins, non-blocking, so
- * that a rank that never comes costs a bounded wait, not a hang. */
-int join_ranks(gpulab_ctx *ctx, ncclComm_t *comm)
+/* A non-blocking call's result: its error said, or its end waited for. */
+int nccl_started(gpulab_ctx *ctx, ncclResult_t e, ncclComm_t *comm, const char *what)
+{
+	if (e == ncclSuccess || e == ncclInProgress)
+		return nccl_wait(ctx, comm, what);
+	ctx->error(ctx, "%s: %s", what, ncclGetErrorString(e));
+	return GPULAB_ECUDA;
+}
+
+/* Under a launcher, every rank's step so far (rc), agreed: a rank goes on
+ * only if all can, as a rank that stopped would leave the others waiting
+ * in NCCL for it.  Every rank makes this call, whatever its rc. */
+int all_ranks_ready(gpulab_ctx *ctx, int rc, const char *step)
+{
+	double bad = rc != GPULAB_OK;
+	if (ctx->group->max(&bad, 1) != 0) {
+		ctx->error(ctx, "the ranks lost each other before %s", step);
+		return GPULAB_ECUDA;
+	}
+	if (rc == GPULAB_OK && bad) {
+		ctx->error(ctx, "another rank failed before %s (its own line says why)", step);
+		return GPULAB_ECUDA;
+	}
+	return rc;
+}
+
+/* One communicator across the ranks.  Rank 0's NCCL id goes to every
+ * rank through the launcher's group (MPI); each joins a non-blocking
+ * communicator, so that a rank that never comes costs a bounded wait, not
+ * a hang.  The runs then go through a blocking child of it (ncclCommSplit,
+ * itself bounded as its parent is non-blocking): a non-blocking
+ * communicator starts a thread for every call, tens of microseconds each,
+ * where nccl-tests' blocking one enqueues in a few.  The rank's steps
+ * before (rc) are agreed first, so that no rank enters NCCL alone. */
+int join_ranks(gpulab_ctx *ctx, int rc, ncclComm_t *parent, ncclComm_t *comm)
 {
 	const gpulab_group *grp = ctx->group;
 	ncclUniqueId id = {};
-	if (grp->rank == 0)
-		NCCL_TRY(ctx, ncclGetUniqueId(&id));
+	if (rc == GPULAB_OK && grp->rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) {
+		ctx->error(ctx, "ncclGetUniqueId failed");
+		rc = GPULAB_ECUDA;
+	}
+	if ((rc = all_ranks_ready(ctx, rc, "NCCL's set-up")) != GPULAB_OK)
+		return rc;
 	if (grp->bcast(&id, sizeof id) != 0) {
 		ctx->error(ctx, "the ranks could not share NCCL's id");
 		return GPULAB_ECUDA;
 	}
-	ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
-	cfg.blocking = 0;
+	ncclConfig_t setup = NCCL_CONFIG_INITIALIZER, runs = NCCL_CONFIG_INITIALIZER;
+	setup.blocking = 0;
+	runs.blocking = 1;
 	gpus::device_kept keep;
 	LAB_TRY(ctx, cudaSetDevice(ctx->devices[0]));
-	NCCL_TRY(ctx, ncclCommInitRankConfig(comm, (int)grp->size, id, (int)grp->rank, &cfg));
-	return nccl_wait(ctx, comm, "ncclCommInitRankConfig");
+	rc = nccl_started(ctx, ncclCommInitRankConfig(parent, (int)grp->size, id, (int)grp->rank, &setup), parent,
+			  "ncclCommInitRankConfig");
+	if ((rc = all_ranks_ready(ctx, rc, "splitting NCCL's communicator")) != GPULAB_OK)
+		return rc;
+	rc = nccl_started(ctx, ncclCommSplit(*parent, 0, (int)grp->rank, comm, &runs), parent, "ncclCommSplit");
+	return all_ranks_ready(ctx, rc, "the runs");
 }
 
 /* The op each collective exercise runs; counts in elements. */
@@ -788,36 +860,76 @@ struct coll_counts {
 	}
 };
 
+/* The send/recv ring's side of each GPU: a stream for its adds, beside
+ * the one its sends and receives go on, and the events between them. */
+struct side_streams {
+	cudaStream_t adds[gpus::max_gpus] = {};
+	cudaEvent_t moved[gpus::max_gpus] = {};    /* a round's sends and receives, done */
+	cudaEvent_t added[gpus::max_gpus][2] = {}; /* a round's adds, done: rounds alternate */
+
+	int open(gpulab_ctx *ctx, unsigned g)
+	{
+		gpus::device_kept keep;
+		for (unsigned r = 0; r < g; r++) {
+			LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+			LAB_TRY(ctx, cudaStreamCreateWithFlags(&adds[r], cudaStreamNonBlocking));
+			for (cudaEvent_t *e : { &moved[r], &added[r][0], &added[r][1] })
+				LAB_TRY(ctx, cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+		}
+		return GPULAB_OK;
+	}
+	~side_streams()
+	{
+		for (unsigned r = 0; r < gpus::max_gpus; r++) {
+			for (cudaEvent_t e : { moved[r], added[r][0], added[r][1] })
+				if (e)
+					cudaEventDestroy(e);
+			if (adds[r])
+				cudaStreamDestroy(adds[r]);
+		}
+	}
+};
+
 struct nccl_state : gpus::state {
 	void *in[gpus::max_gpus] = {}, *out[gpus::max_gpus] = {}, *tmp[gpus::max_gpus] = {};
 	ncclComm_t comms[gpus::max_gpus] = {};
-	unsigned w = 1;   /* the collective's width: ranks, or this process's GPUs */
+	ncclComm_t parent = nullptr; /* as a rank: the non-blocking communicator comms[0] was split from */
+	side_streams side;           /* the send/recv ring's */
+	unsigned w = 1;              /* the collective's width: ranks, or this process's GPUs */
 	uint64_t seed = 0;
 	~nccl_state() override
 	{
-		for (ncclComm_t &c : comms)
-			if (c && ncclCommFinalize(c) == ncclSuccess) /* a non-blocking one: flushed, then freed */
+		/* A rank's communicators are aborted, which waits for no peer:
+		 * the core has waited for every run by now, or has given up on
+		 * one that a lost peer holds, where a finalize would hang. */
+		for (ncclComm_t c : comms)
+			if (c && !parent && ncclCommFinalize(c) == ncclSuccess)
 				ncclCommDestroy(c);
 			else if (c)
 				ncclCommAbort(c);
+		if (parent)
+			ncclCommAbort(parent);
 	}
 };
 
 /* The communicators: one per GPU of this process (ncclCommInitAll), or,
- * as a rank, this GPU's in the ranks' one.
+ * as a rank, this GPU's in the ranks' one; rc is setup's so far, which
+ * the ranks agree on first.
  *
  * These GPUs are shared: NVLink multicast (NVLS) can take a host's GPUs
  * out of service, so unless the user set NCCL_NVLS_ENABLE, it is 0 before
  * NCCL reads its environment, at its first call, here. */
-int open_comms(gpulab_ctx *ctx, nccl_state *s)
+int open_comms(gpulab_ctx *ctx, int rc, nccl_state *s)
 {
 	gpus::device_kept keep;
-	if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0) {
+	if (rc == GPULAB_OK && setenv("NCCL_NVLS_ENABLE", "0", 0) != 0) {
 		ctx->error(ctx, "setenv NCCL_NVLS_ENABLE: out of memory");
-		return GPULAB_ENOMEM;
+		rc = GPULAB_ENOMEM;
 	}
 	if (ctx->group)
-		return join_ranks(ctx, &s->comms[0]);
+		return join_ranks(ctx, rc, s ? &s->parent : nullptr, s ? &s->comms[0] : nullptr);
+	if (rc != GPULAB_OK)
+		return rc;
 	NCCL_TRY(ctx, ncclCommInitAll(s->comms, (int)s->g, ctx->devices));
 	return GPULAB_OK;
 }
@@ -870,17 +982,19 @@ int coll_inputs(gpulab_ctx *ctx, nccl_state *s, const coll_counts &c)
 template <typename T>
 int coll_setup(gpulab_ctx *ctx)
 {
-	nccl_state *s;
+	nccl_state *s = nullptr;
 	const multi_opts &o = lab::opts<multi_opts>(ctx);
 	int rc = begin_setup(ctx, &s, o.gpus, 1);
-	if (rc != GPULAB_OK)
-		return rc;
-	s->w = width(ctx, s->g);
-	s->seed = o.seed;
-	if ((rc = coll_inputs<T>(ctx, s, coll_counts(coll_of(ctx).op, ctx->elements, s->w))) != GPULAB_OK)
-		return rc;
-	ctx->note(ctx, ctx->group ? "ranks" : "gpus", s->w);
-	return open_comms(ctx, s);
+	if (rc == GPULAB_OK) {
+		s->w = width(ctx, s->g);
+		s->seed = o.seed;
+		rc = coll_inputs<T>(ctx, s, coll_counts(coll_of(ctx).op, ctx->elements, s->w));
+	}
+	if (rc == GPULAB_OK && coll_of(ctx).op == RING)
+		rc = s->side.open(ctx, s->g);
+	if (rc == GPULAB_OK)
+		ctx->note(ctx, ctx->group ? "ranks" : "gpus", s->w);
+	return open_comms(ctx, rc, rc == GPULAB_OK ? s : nullptr);
 }
 
 int coll_reset(gpulab_ctx *ctx)
@@ -895,79 +1009,94 @@ int coll_reset(gpulab_ctx *ctx)
 	return s->join(ctx);
 }
 
-/* acc += x, n elements: ints wrapping, as the GPU adds */
+/* out = a + b, n elements: ints wrapping, as the GPU adds */
 template <typename T>
-__global__ void add_into(T *acc, const T *x, uint64_t n)
+__global__ void add_pair(T *out, const T *a, const T *b, uint64_t n)
 {
 	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
 		if constexpr (std::is_same<T, int>::value)
-			acc[i] = (int)((uint32_t)acc[i] + (uint32_t)x[i]);
+			out[i] = (int)((uint32_t)a[i] + (uint32_t)b[i]);
 		else
-			acc[i] += x[i];
+			out[i] = a[i] + b[i];
 }
 
-/* The ring's chunk k of n: [k*share, ...), empty past the end. */
-uint64_t chunk_at(uint64_t k, uint64_t share) { return k * share; }
-uint64_t chunk_len(uint64_t k, uint64_t share, uint64_t n) { return k * share >= n ? 0 : std::min(share, n - k * share); }
-
-/* One step of the hand-made ring on every GPU of this process: each
- * sends chunk `send` of its out to the next rank and receives chunk
- * `recv` of the previous one's, into tmp (to add: reduce-scatter) or
- * straight into out (all-gather).  Point-to-point only, so it crosses
- * processes and nodes, where the single-process ring's loads cannot. */
+/* Round t of the send/recv ring (sendrecv.h has its schedule): its sends
+ * and receives on every GPU of this process, in one group. */
 template <typename T>
-int ring_step(gpulab_ctx *ctx, nccl_state *s, uint64_t n, uint64_t share, long step, bool add)
+int ring_moves(gpulab_ctx *ctx, nccl_state *s, const sendrecv::plan &p, long t)
 {
 	ncclDataType_t type = std::is_same<T, int>::value ? ncclInt32 : ncclFloat32;
-	gpus::device_kept keep;
 	NCCL_TRY(ctx, ncclGroupStart());
 	for (unsigned r = 0; r < s->g; r++) {
-		unsigned me = rank_of(ctx, r), w = s->w;
-		uint64_t send = (me + w - step % w) % w, recv = (me + 2 * w - step % w - 1) % w;
-		T *out = static_cast<T *>(s->out[r]);
-		T *into = add ? static_cast<T *>(s->tmp[r]) : out + chunk_at(recv, share);
+		unsigned me = rank_of(ctx, r);
+		const T *in = static_cast<const T *>(s->in[r]);
+		T *out = static_cast<T *>(s->out[r]), *tmp = static_cast<T *>(s->tmp[r]);
+		cudaStream_t q = gpus::stream(ctx, r);
 		ncclResult_t e = ncclSuccess;
-		if (chunk_len(send, share, n))
-			e = ncclSend(out + chunk_at(send, share), chunk_len(send, share, n), type, (me + 1) % w, s->comms[r],
-				     gpus::stream(ctx, r));
-		if ((e == ncclSuccess || e == ncclInProgress) && chunk_len(recv, share, n))
-			e = ncclRecv(into, chunk_len(recv, share, n), type, (me + w - 1) % w, s->comms[r], gpus::stream(ctx, r));
+		sendrecv::each_move(p, me, t, [&](const sendrecv::move &m) {
+			if (m.send_len && (e == ncclSuccess || e == ncclInProgress))
+				e = ncclSend((m.from_in ? in : out) + m.from, m.send_len, type, (me + 1) % p.w, s->comms[r], q);
+			if (m.recv_len && (e == ncclSuccess || e == ncclInProgress))
+				e = ncclRecv((m.into_tmp ? tmp : out) + m.into, m.recv_len, type, (me + p.w - 1) % p.w,
+					     s->comms[r], q);
+		});
 		if (e != ncclSuccess && e != ncclInProgress) {
 			ncclGroupEnd();
-			ctx->error(ctx, "the ring's step %ld on GPU %u: %s", step, r, ncclGetErrorString(e));
+			ctx->error(ctx, "the ring's round %ld on GPU %u: %s", t, r, ncclGetErrorString(e));
 			return GPULAB_ECUDA;
 		}
 	}
 	NCCL_TRY(ctx, ncclGroupEnd());
-	for (unsigned r = 0; r < s->g; r++) {
-		int rc = ctx->group ? nccl_wait(ctx, &s->comms[r], "ncclSend/ncclRecv") : GPULAB_OK;
-		unsigned me = rank_of(ctx, r), w = s->w;
-		uint64_t recv = (me + 2 * w - step % w - 1) % w, len = chunk_len(recv, share, n);
-		if (rc != GPULAB_OK)
-			return rc;
-		if (!add || !len)
-			continue;
-		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
-		add_into<T><<<(unsigned)std::min<uint64_t>(lab::div_up(len, 256), 4096), 256, 0, gpus::stream(ctx, r)>>>(
-			static_cast<T *>(s->out[r]) + chunk_at(recv, share), static_cast<T *>(s->tmp[r]), len);
-		LAB_LAUNCHED(ctx);
-	}
 	return GPULAB_OK;
 }
 
-/* The ring: out = in, then w-1 steps of reduce-scatter (each rank ends
- * with one chunk summed over all) and w-1 of all-gather. */
+/* Round t's adds on GPU r's side stream, once that round's receives are
+ * in: out = in + tmp for each slice that took a reduce-scatter step. */
+template <typename T>
+int ring_adds(gpulab_ctx *ctx, nccl_state *s, const sendrecv::plan &p, long t, unsigned r)
+{
+	cudaStream_t side = s->side.adds[r];
+	int rc = GPULAB_OK;
+	LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+	LAB_TRY(ctx, cudaEventRecord(s->side.moved[r], gpus::stream(ctx, r)));
+	LAB_TRY(ctx, cudaStreamWaitEvent(side, s->side.moved[r], 0));
+	sendrecv::each_move(p, rank_of(ctx, r), t, [&](const sendrecv::move &m) {
+		if (!m.into_tmp || !m.recv_len || rc != GPULAB_OK)
+			return;
+		add_pair<T><<<(unsigned)std::min<uint64_t>(lab::div_up(m.recv_len, 256), 2048), 256, 0, side>>>(
+			static_cast<T *>(s->out[r]) + m.sum, static_cast<const T *>(s->in[r]) + m.sum,
+			static_cast<const T *>(s->tmp[r]) + m.into, m.recv_len);
+		cudaError_t e = cudaGetLastError();
+		if (e != cudaSuccess) {
+			ctx->error(ctx, "the ring's add: %s", cudaGetErrorString(e));
+			rc = GPULAB_ECUDA;
+		}
+	});
+	if (rc == GPULAB_OK)
+		LAB_TRY(ctx, cudaEventRecord(s->side.added[r][t % 2], side));
+	return rc;
+}
+
+/* The send/recv ring's run: its rounds, each waiting for the adds of the
+ * round before the last (the sums its sends read). */
 template <typename T>
 int ring_sendrecv(gpulab_ctx *ctx, nccl_state *s)
 {
-	const uint64_t n = ctx->elements, share = lab::div_up(n, s->w);
+	const sendrecv::plan p(ctx->elements, s->w, lab::opts<sendrecv_opts>(ctx).chunk, sizeof(T));
 	gpus::device_kept keep;
-	for (unsigned r = 0; r < s->g; r++) {
-		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
-		LAB_TRY(ctx, cudaMemcpyAsync(s->out[r], s->in[r], n * sizeof(T), cudaMemcpyDeviceToDevice, gpus::stream(ctx, r)));
+	if (p.w == 1) { /* a ring of one: the sum is the input */
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[0]));
+		LAB_TRY(ctx, cudaMemcpyAsync(s->out[0], s->in[0], p.n * sizeof(T), cudaMemcpyDeviceToDevice, gpus::stream(ctx, 0)));
+		return GPULAB_OK;
 	}
-	for (long step = 0; step < 2 * ((long)s->w - 1); step++) {
-		int rc = ring_step<T>(ctx, s, n, share, step, step < (long)s->w - 1);
+	for (long t = 0; t < p.rounds(); t++) {
+		if (p.empty(t))
+			continue;
+		for (unsigned r = 0; t >= 2 && r < s->g; r++)
+			LAB_TRY(ctx, cudaStreamWaitEvent(gpus::stream(ctx, r), s->side.added[r][t % 2], 0));
+		int rc = ring_moves<T>(ctx, s, p, t);
+		for (unsigned r = 0; rc == GPULAB_OK && r < s->g; r++)
+			rc = ring_adds<T>(ctx, s, p, t, r);
 		if (rc != GPULAB_OK)
 			return rc;
 	}
@@ -997,7 +1126,19 @@ int nccl_ops(gpulab_ctx *ctx, nccl_state *s)
 		}
 	}
 	NCCL_TRY(ctx, ncclGroupEnd());
-	return ctx->group ? nccl_wait(ctx, &s->comms[0], "NCCL's collective") : GPULAB_OK;
+	return GPULAB_OK;
+}
+
+/* A rank's communicator, asked without waiting whether NCCL's own
+ * threads saw a peer fail (a lost connection, a remote error). */
+int peers_fine(gpulab_ctx *ctx, ncclComm_t comm)
+{
+	ncclResult_t state = ncclSuccess;
+	if (ncclCommGetAsyncError(comm, &state) != ncclSuccess || (state != ncclSuccess && state != ncclInProgress)) {
+		ctx->error(ctx, "NCCL: %s", ncclGetErrorString(state));
+		return GPULAB_ECUDA;
+	}
+	return GPULAB_OK;
 }
 
 template <typename T>
@@ -1007,6 +1148,8 @@ int coll_run(gpulab_ctx *ctx)
 	int rc = s->start(ctx);
 	if (rc == GPULAB_OK)
 		rc = coll_of(ctx).op == RING ? ring_sendrecv<T>(ctx, s) : nccl_ops(ctx, s);
+	if (rc == GPULAB_OK && ctx->group)
+		rc = peers_fine(ctx, s->comms[0]);
 	return rc != GPULAB_OK ? rc : s->finish(ctx);
 }
 
@@ -1090,8 +1233,8 @@ const shard_variant v_host = { true }, v_p2p = { false };
  * output), so --batch times them back to back, as nccl-tests does.  The
  * gathers, the scatter and the broadcast do other work than the plugin's
  * reference, the all-reduce: no share of it (GPULAB_UNLIKE). */
-#define COLLECTIVE(v, more)                                                                                      \
-	SIZED, .params = multi_params, .params_size = sizeof(multi_opts), .plan = coll_plan,                 \
+#define COLLECTIVE(v, P, O, more)                                                                                \
+	SIZED, .params = P, .params_size = sizeof(O), .plan = coll_plan,                                     \
 	.setup = LAB_TYPED(coll_setup), .reset = coll_reset, .run = LAB_TYPED(coll_run),                     \
 	.verify = LAB_TYPED(coll_verify), .teardown = lab::teardown<nccl_state>, .data = &(v),               \
 	.flags = GPULAB_REPEATS | GPULAB_RANKS | (more), .max_devices = gpus::max_gpus
@@ -1128,18 +1271,18 @@ const gpulab_exercise exercises[] = {
 	{ .name = "allreduce_nccl",
 	  .summary = "ncclAllReduce, one communicator per GPU (ncclCommInitAll), or per rank under mpirun/srun: the reference; "
 		     "algbw = bytes/time, busbw = algbw*2(g-1)/g",
-	  COLLECTIVE(c_allreduce, 0) },
+	  COLLECTIVE(c_allreduce, multi_params, multi_opts, 0) },
 	{ .name = "ring_sendrecv",
-	  .summary = "the ring all-reduce by hand over ncclSend/ncclRecv and an add kernel: crosses processes and nodes; "
-		     "busbw = algbw*2(g-1)/g",
-	  COLLECTIVE(c_ring, 0) },
+	  .summary = "the ring all-reduce by hand over ncclSend/ncclRecv and an add kernel, in slices (-p chunk) so "
+		     "that one's add overlaps the next one's transfer: crosses processes and nodes; busbw = algbw*2(g-1)/g",
+	  COLLECTIVE(c_ring, sendrecv_params, sendrecv_opts, 0) },
 	{ .name = "allgather", .summary = "ncclAllGather: every rank's share to all; size = the gathered vector, busbw = algbw*(g-1)/g",
-	  COLLECTIVE(c_allgather, GPULAB_UNLIKE) },
+	  COLLECTIVE(c_allgather, multi_params, multi_opts, GPULAB_UNLIKE) },
 	{ .name = "reduce_scatter",
 	  .summary = "ncclReduceScatter: each rank gets its share of the sum; size = the whole input, busbw = algbw*(g-1)/g",
-	  COLLECTIVE(c_reduce_scatter, GPULAB_UNLIKE) },
+	  COLLECTIVE(c_reduce_scatter, multi_params, multi_opts, GPULAB_UNLIKE) },
 	{ .name = "broadcast", .summary = "ncclBroadcast from rank 0 to all; busbw = algbw",
-	  COLLECTIVE(c_broadcast, GPULAB_UNLIKE) },
+	  COLLECTIVE(c_broadcast, multi_params, multi_opts, GPULAB_UNLIKE) },
 };
 
 const gpulab_plugin plugin = {
