@@ -2,7 +2,7 @@
 """gpulab's collectives as ranks beside nccl-tests, as Markdown tables.
 
     bench/ranks_table.py RECORD.json [NCCL_TESTS_OUTPUT.txt ...]
-    bench/ranks_table.py --ring RANKS.json SINGLE.json
+    bench/ranks_table.py --ring RANKS.json SINGLE.json [SENDRECV_PERF_OUTPUT.txt]
 
 The first form: every row of RECORD (gpulab run multigpu under mpirun)
 with nccl-tests' two figures from gpulab's own median.  algbw is the
@@ -12,8 +12,12 @@ nccl-tests output given (all_reduce_perf and the like) adds its
 out-of-place time and busbw at the same byte count, and gpulab's busbw as
 a share of it.
 
-The second form: the ring over ncclSend/ncclRecv as ranks against the
-one-process ring (allreduce_ring), point by point, as a share of its time.
+The second form: the ring over ncclSend/ncclRecv as ranks, at each -p
+chunk it was run with, against the one-process ring (allreduce_ring),
+point by point, as a share of its time.  Given nccl-tests' sendrecv_perf
+output, also the ring's floor through NCCL's point-to-point: its 2(w-1)
+steps, each a send and a receive of n/w bytes, at sendrecv_perf's time
+for that size (out-of-place), and the ring's speed as a share of it.
 """
 import json
 import re
@@ -24,7 +28,7 @@ from table import cell
 
 # nccl-tests' output file name names its collective: all_reduce_perf -> allreduce_nccl
 NCCL_TESTS = {"all_reduce": "allreduce_nccl", "all_gather": "allgather",
-              "reduce_scatter": "reduce_scatter", "broadcast": "broadcast"}
+              "reduce_scatter": "reduce_scatter", "broadcast": "broadcast", "sendrecv": "sendrecv"}
 
 
 def load(path):
@@ -72,21 +76,29 @@ def table(path, outputs):
               f"{cell(share and 100 * share, '{:.1f}%')} | {r['status']} |")
 
 
-def ring(ranks_path, single_path):
+def ring(ranks_path, single_path, sendrecv_path=None):
     single = {r["bytes"]: r for r in load(single_path)["results"] if r["status"] == "ok"}
-    print("| bytes | ring_sendrecv as ranks, us | allreduce_ring in one process, us | ranks' speed as a share |")
-    print("|---:|---:|---:|---:|")
-    for r in load(ranks_path)["results"]:
+    ranks = load(ranks_path)
+    w = len(ranks.get("ranks") or []) or 1
+    sendrecv = nccl_tests(sendrecv_path) if sendrecv_path else {}
+    print("| bytes | -p chunk | ring_sendrecv as ranks, us | allreduce_ring in one process, us | "
+          "ranks' speed as a share | send/recv floor, us | share of the floor |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for r in ranks["results"]:
         one = single.get(r["bytes"])
         if r["status"] != "ok" or not one:
             continue
-        print(f"| {r['bytes']} | {1e3 * r['median_ms']:.1f} | {1e3 * one['median_ms']:.1f} | "
-              f"{100 * one['median_ms'] / r['median_ms']:.1f}% |")
+        us = 1e3 * r["median_ms"]
+        step = sendrecv.get(("sendrecv", r["bytes"] // w), (None,))[0]
+        floor = step and 2 * (w - 1) * step
+        print(f"| {r['bytes']} | {r['params'].get('chunk', '-')} | {us:.1f} | {1e3 * one['median_ms']:.1f} | "
+              f"{100 * one['median_ms'] / r['median_ms']:.1f}% | {cell(floor, '{:.1f}')} | "
+              f"{cell(floor and 100 * floor / us, '{:.1f}%')} |")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--ring":
-        ring(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--ring":
+        ring(*sys.argv[2:])
     elif len(sys.argv) >= 2 and not sys.argv[1].startswith("-"):
         table(sys.argv[1], sys.argv[2:])
     else:
