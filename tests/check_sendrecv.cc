@@ -9,6 +9,8 @@
  *   - the sends and receives of one round, in one NCCL group;
  *   - round t's adds (side stream) and round t+1's moves (main stream).
  * Round t+2 waits for round t's adds, so those pairs are not checked.
+ * Inner loops test before they call Check, whose every ck_assert writes
+ * a mark even when it passes.
  * The plugin skips a round with no step (sendrecv::plan::empty). */
 #include "../plugins/multigpu/sendrecv.h"
 
@@ -27,7 +29,8 @@ enum buffer { IN, OUT, TMP };
 /* What one stream's work reads and writes in one round, by buffer. */
 struct touched {
 	std::vector<uint8_t> reads[3], writes[3];
-	explicit touched(uint64_t n)
+	explicit touched(uint64_t n) { clear(n); }
+	void clear(uint64_t n)
 	{
 		for (int b = 0; b < 3; b++)
 			reads[b].assign(n, 0), writes[b].assign(n, 0);
@@ -41,7 +44,8 @@ struct touched {
 	void write(buffer b, uint64_t at, uint64_t len)
 	{
 		for (uint64_t i = at; i < at + len; i++)
-			ck_assert_msg(!writes[b].at(i), "buffer %d element %llu written twice at once", b, (unsigned long long)i);
+			if (writes[b].at(i))
+				ck_abort_msg("buffer %d element %llu written twice at once", b, (unsigned long long)i);
 		mark(writes, b, at, len);
 	}
 };
@@ -87,7 +91,8 @@ void replay(unsigned w, uint64_t n, uint64_t chunk)
 	}
 	if (w == 1)
 		r[0].out = r[0].in; /* the plugin copies: a ring of one */
-	std::vector<touched> adds_before(w, touched(n)); /* round t-1's adds, per rank */
+	/* round t-1's adds, and round t's moves and adds, per rank */
+	std::vector<touched> adds_before(w, touched(n)), moves(w, touched(n)), adds(w, touched(n));
 	for (long t = 0; t < p.rounds(); t++) {
 		if (p.empty(t)) { /* skipped by the plugin: it must hold nothing */
 			for (unsigned me = 0; me < w; me++)
@@ -96,11 +101,13 @@ void replay(unsigned w, uint64_t n, uint64_t chunk)
 				});
 			ck_assert_msg(p.pieces == 1 && t % 2, "%s: round %ld of %llu slices is empty", what.c_str(), t,
 				      (unsigned long long)p.pieces);
-			adds_before.assign(w, touched(n)); /* round t+1 waits for round t-1's adds */
+			for (touched &a : adds_before) /* round t+1 waits for round t-1's adds */
+				a.clear(n);
 			continue;
 		}
 		std::vector<std::deque<std::vector<uint32_t>>> wire(w); /* to rank q, in order */
-		std::vector<touched> moves(w, touched(n)), adds(w, touched(n));
+		for (unsigned me = 0; me < w; me++)
+			moves[me].clear(n), adds[me].clear(n);
 		for (unsigned me = 0; me < w; me++)
 			sendrecv::each_move(p, me, t, [&](const sendrecv::move &m) {
 				const std::vector<uint32_t> &src = m.from_in ? r[me].in : r[me].out;
@@ -141,15 +148,16 @@ void replay(unsigned w, uint64_t n, uint64_t chunk)
 			ck_assert_msg(at < 0, "%s: rank %u: round %ld's adds and round %ld's moves both touch %lld", what.c_str(),
 				      me, t - 1, t, at);
 		}
-		adds_before = adds;
+		std::swap(adds_before, adds);
 	}
 	for (unsigned me = 0; me < w; me++)
 		for (uint64_t i = 0; i < n; i++) {
 			uint32_t want = 0;
 			for (unsigned q = 0; q < w; q++)
 				want += input(q, i);
-			ck_assert_msg(r[me].out[i] == want, "%s: rank %u out[%llu] = %u, expected %u", what.c_str(), me,
-				      (unsigned long long)i, r[me].out[i], want);
+			if (r[me].out[i] != want)
+				ck_abort_msg("%s: rank %u out[%llu] = %u, expected %u", what.c_str(), me, (unsigned long long)i,
+					     r[me].out[i], want);
 		}
 }
 
