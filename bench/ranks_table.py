@@ -44,14 +44,15 @@ def nccl_tests(path):
     collective from its 'Collective test starting: X_perf' line, the
     figures from the out-of-place columns."""
     rows, exercise = {}, None
-    for line in open(path):
-        m = re.search(r"Collective test starting: (\w+)_perf", line)
-        if m:
-            exercise = NCCL_TESTS.get(m.group(1))
-            continue
-        f = line.split()
-        if exercise and len(f) >= 8 and f[0].isdigit():
-            rows[(exercise, int(f[0]))] = (float(f[5]), float(f[7]))
+    with open(path) as lines:
+        for line in lines:
+            m = re.search(r"Collective test starting: (\w+)_perf", line)
+            if m:
+                exercise = NCCL_TESTS.get(m.group(1))
+                continue
+            f = line.split()
+            if exercise and len(f) >= 8 and f[0].isdigit():
+                rows[(exercise, int(f[0]))] = (float(f[5]), float(f[7]))
     return rows
 
 
