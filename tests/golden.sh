@@ -53,10 +53,12 @@ commands()
 	g list
 	g list --format csv
 	g list --format json
+	g list --format md
 	g run fake.ok
 	g run fake.ok --format csv
 	g run fake.ok --format json
 	g run fake.ok --wide
+	g run fake.ok fake.unlike -n 512,1024 --format md
 	g run fake.ok -t int,float -n 512,1024,2048
 	g run fake.keyed -n 2^11:2^13 -t int
 	g run fake.keyed fake.ok -n 2^11:2^13 -r 2
@@ -65,6 +67,7 @@ commands()
 	g run fake.keyed -n 2^11:2^13 -t int,float --format json
 	g run fake.keyed -p tile=2x2,4x4 --format csv
 	g run fake.keyed -p tile=2x2,4x4
+	g run fake.keyed -p tile=2x2,4x4 --format md
 	g run fake.keyed -p mode=slow -p tile=3x5 -p offset=-4 -p seed=77 -n 2^12
 	g run fake.chooser fake.ok -n 512,1024 -r 2 -p lie=value --wide
 	g run fake.chooser -n 512,4096 -r 2
@@ -78,6 +81,7 @@ commands()
 	g run fake.wrong
 	g run fake.wrong --format csv
 	g run fake.wrong --format json
+	g run fake.ok fake.wrong fake.wrongat fake.picky -n 256,4096 --format md
 	g run fake.failrun
 	g run fake.picky -n 1024,4096
 	g run fake.wrongat -n 128,256,512
@@ -93,6 +97,8 @@ commands()
 	g compare a.json b.json
 	g compare a.json b.json --format csv
 	g compare a.json b.json --format json
+	g compare a.json b.json --format md
+	g compare a.json --base fake.ok --new fake.keyed --format md
 	g compare a.json b.json --fail-above 10
 	g compare a.json --base fake.ok --new fake.keyed
 	g compare a.json --base fake.ok --new fake.keyed --format csv
@@ -102,6 +108,7 @@ commands()
 	g compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json" --format json
 	g compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json" --min-change 5 --fail-above 3
 	g compare "$records/h200-reduce-2p24.json" --base reduce.cub --new reduce.best
+	g compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json" --format md
 	g run fake.ok fake.keyed -n 1024,2048 -r 2 --output c.json
 	g run fake.ok fake.keyed -n 1024,2048,4096 -r 2 --output c.json --resume
 	g run fake.ok fake.keyed -n 1024,2048,4096 -r 2 --output c.json --resume --format json

@@ -364,7 +364,7 @@ static int resume_from(const struct options *o, struct report *r, struct job *jo
 		}
 	r->extra = res->extra;
 	r->nextra = res->nextra;
-	if (!o->quiet && r->format == FORMAT_TABLE)
+	if (!o->quiet && report_for_people(r->format))
 		printf("resuming %s: %zu of %zu points kept from it, %zu to run%s\n", escape_into(name, sizeof name, o->output),
 		       kept, r->njobs, r->njobs - kept, kept == r->njobs ? " (nothing: it is complete)" : "");
 	return 0;

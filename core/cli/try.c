@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "emit/result.h"
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "run/bench.h"
@@ -199,7 +200,7 @@ int cmd_try(const struct options *o)
 	}
 	if ((rc = gate_plan(&g, &t, &c, &s.v[0], challenge)) || (rc = gate_run(&g, &t, challenge, file)))
 		goto out;
-	if (o->format == FORMAT_TABLE && !o->quiet)
+	if (report_for_people(o->format) && !o->quiet)
 		printf("%s passed the gate: %zu cases, each for every element type, and the point timed below\n\n", file,
 		       g.ncases - 1);
 	fflush(stdout);
