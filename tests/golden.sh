@@ -75,6 +75,11 @@ commands()
 	g run fake.unlike fake.ok
 	g run fake.unlike fake.ok --format csv
 	g run fake.floaty fake.repeats fake.resets
+	g run fake.floaty fake.repeats fake.resets --wide
+	g run fake.ok fake.wrongat fake.picky -n 256,4096,2^40 -r 8 --wide
+	g run fake.ok fake.wrongat fake.picky -n 256,4096,2^40 -r 8
+	g run fake.keyed fake.ok -n 2^11:2^13 -r 2 -p tile=1x1,64x64 --wide
+	g run fake.chooser -n 512,4096 -r 7 --wide
 	g run fake.repeats --batch 4
 	g run fake.jittery -r 5
 	g run fake.ok --metrics default

@@ -3,6 +3,7 @@
  * header, and the legends and messages under it. */
 #include "emit/table.h"
 
+#include "emit/counters.h"
 #include "emit/row.h"
 #include "escape.h"
 #include "run/stats.h"
@@ -12,71 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Counts whole, ratios and percentages to two places. */
-static void metric_text(char *buf, size_t len, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else if (fabs(v) < 1e6)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.4g", v);
-}
-
-/* A metric's column: as wide as its label, and room for 10 digits. */
-static int label_width(const char *label)
-{
-	int w = (int)strlen(label);
-	return w > 10 ? w : 10;
-}
-
-static void print_metrics_table(const struct report *r, FILE *out, int namew)
-{
-	const char **l;
-	size_t n = metric_labels(r, &l);
-	char name[256], text[64], src[2 * MAX_METRIC_NAME + 4];
-	const char *source = NULL;
-	double v;
-	if (n)
-		fprintf(out, "\ncounters (CUPTI range profiler, from untimed runs of each exercise)\n%-*s", namew, "exercise");
-	for (size_t k = 0; k < n; k++)
-		fprintf(out, "  %*s", label_width(l[k]), l[k]);
-	for (size_t i = 0; n && i < r->njobs; i++) {
-		const struct job *j = &r->jobs[i];
-		fprintf(out, "\n%-*s", namew, job_name(j, name, sizeof name));
-		for (size_t k = 0; k < n; k++) {
-			int have = metric_of(j, l[k], &v, NULL, NULL, 0);
-			if (have)
-				metric_text(text, sizeof text, v);
-			fprintf(out, "  %*s", label_width(l[k]), have ? text : "-");
-		}
-		if (j->res.profiled)
-			fprintf(out, "  (%u pass%s)", j->res.passes, j->res.passes == 1 ? "" : "es");
-	}
-	if (n)
-		fputc('\n', out);
-	for (size_t k = 0; k < n; k++) /* what each label read */
-		for (size_t i = 0; i < r->njobs; i++) {
-			source = NULL;
-			metric_of(&r->jobs[i], l[k], &v, &source, src, sizeof src);
-			if (source) {
-				fprintf(out, "%s = %s\n", l[k], source);
-				break;
-			}
-		}
-	free(l);
-}
-
-static void cell(FILE *out, int width, int show, const char *fmt, double v)
-{
-	if (show)
-		fprintf(out, fmt, width, v);
-	else /* as wide as a value would be: the space before, and a suffix (x, %) */
-		fprintf(out, "%*s", snprintf(NULL, 0, fmt, width, 0.0), "-");
-}
-
-/* The compact table (the default): the columns a reader needs first, in
- * TABLE_FIT columns.  A row's label (its name, and the keys of its own
+/* One table, two widths: the compact one (the default) has the columns
+ * a reader needs first, in TABLE_FIT columns; --wide's has every column.  A row's label (its name, and the keys of its own
  * that a sweep changes) longer than NARROW_NAME gets a line of its own,
  * the row's cells under it; flags that do not fit after the status go
  * on lines of their own under it.  What an exercise chose and noted is
@@ -118,97 +56,153 @@ static const char *fit_number(char *buf, size_t len, int width, int decimals, do
 	return buf;
 }
 
-/* A compact table's cell: a space, v in width, and its suffix (x, %); or
- * "-" in their place.  Returns the characters printed. */
-static int narrow_cell(FILE *out, int width, int show, int decimals, const char *suffix, double v)
-{
-	char text[32];
-	if (!show)
-		return fprintf(out, " %*s", width + (int)strlen(suffix), "-");
-	return fprintf(out, " %*s%s", width, fit_number(text, sizeof text, width, decimals, v), suffix);
-}
-
 static int narrow_namew(const struct table_layout *t)
 {
 	return t->labelw < NARROW_NAME ? t->labelw : NARROW_NAME;
 }
 
-static void narrow_header(FILE *out, int namew)
+/* The columns after a row's name and type, in order. */
+enum column { C_N, C_BLOCK, C_PARAMS, C_MEDIAN, C_CI, C_MIN, C_MAX, C_RUNS, C_NOISE, C_HOST, C_GBPS, C_PEAK,
+	      C_SPEEDUP, C_SHARE, COLUMNS };
+
+/* Each column's title in the compact table ([0]) and --wide's ([1]), NULL
+ * where it is not in that one, and its values' width there: a space, the
+ * number right-aligned in width, then its suffix.  The compact table fits
+ * a number to its width (fewer decimals, or ">999"); --wide's prints it
+ * whole.  params is --wide's text column, as wide as the widest. */
+static const struct column_def {
+	const char *title[2];
+	int width[2], decimals;
+	const char *suffix;
+} columns[COLUMNS] = {
+	[C_N] = { { "n", "elements" }, { 11, 11 }, 0, "" },
+	[C_BLOCK] = { { NULL, "block" }, { 0, 5 }, 0, "" },
+	[C_PARAMS] = { { NULL, "params" }, { 0, 0 }, 0, "" },
+	[C_MEDIAN] = { { "median ms", "median ms" }, { 9, 10 }, 4, "" },
+	[C_CI] = { { "+-%", NULL }, { 6, 0 }, 2, "" },
+	[C_MIN] = { { NULL, "min ms" }, { 0, 10 }, 4, "" },
+	[C_MAX] = { { NULL, "max ms" }, { 0, 10 }, 4, "" },
+	[C_RUNS] = { { NULL, "runs" }, { 0, 7 }, 0, "" },
+	[C_NOISE] = { { NULL, "noise%" }, { 0, 6 }, 2, "" },
+	[C_HOST] = { { NULL, "host ms" }, { 0, 9 }, 4, "" },
+	[C_GBPS] = { { "GB/s", "GB/s" }, { 7, 8 }, 1, "" },
+	[C_PEAK] = { { "%peak", "%peak" }, { 5, 6 }, 1, "" },
+	[C_SPEEDUP] = { { "speedup", "speedup" }, { 6, 7 }, 2, "x" },
+	[C_SHARE] = { { "of ref", "of ref" }, { 5, 6 }, 0, "%" },
+};
+
+/* Is column c in the table r prints?  host ms only where a row has host work. */
+static int shown(const struct report *r, enum column c)
 {
-	fprintf(out, "%-*s %-5s %11s %9s %6s %7s %5s %7s %6s  %s\n", namew, "exercise", "type", "n", "median ms", "+-%",
-		"GB/s", "%peak", "speedup", "of ref", "status");
+	return columns[c].title[r->wide] && (c != C_HOST || r->layout.with_host);
 }
 
+/* The header: the columns' titles over their values. */
+static void table_header(const struct report *r, FILE *out, int namew)
+{
+	fprintf(out, "%-*s %-5s", namew, "exercise", "type");
+	for (int c = 0; c < COLUMNS; c++)
+		if (c == C_PARAMS && shown(r, c))
+			fprintf(out, " %-*s", r->layout.paramw, columns[c].title[1]);
+		else if (shown(r, c))
+			fprintf(out, " %*s", columns[c].width[r->wide] + (int)strlen(columns[c].suffix), columns[c].title[r->wide]);
+	fprintf(out, "  %s\n", "status");
+}
 
+/* Row j's value in each column, and whether it has one. */
+struct row_cells {
+	double v[COLUMNS];
+	int have[COLUMNS];
+};
+
+static void fill_cells(const struct report *r, const struct job *j, struct row_cells *x)
+{
+	double speedup, share;
+	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
+	compare(r, j, &speedup, &share);
+	*x = (struct row_cells){
+		.v = { [C_N] = (double)j->ctx.elements, [C_BLOCK] = j->ctx.block, [C_MEDIAN] = j->res.gpu_med,
+		       [C_CI] = interval_pct(j), [C_MIN] = j->res.gpu_min, [C_MAX] = j->res.gpu_max,
+		       [C_RUNS] = j->res.nsamples, [C_NOISE] = noise_pct(j), [C_HOST] = j->res.host_med,
+		       [C_GBPS] = j->res.gbps, [C_PEAK] = peak_pct(r, j), [C_SPEEDUP] = speedup, [C_SHARE] = 100 * share },
+		/* a wrong result earns no bandwidth; a block of 0: the exercise takes none */
+		.have = { [C_N] = planned, [C_BLOCK] = planned && j->ctx.block > 0, [C_MEDIAN] = m, [C_CI] = has_interval(j),
+			  [C_MIN] = m, [C_MAX] = m, [C_RUNS] = m, [C_NOISE] = m && noise_pct(j) >= 0,
+			  [C_HOST] = m && j->pick.ex->host, [C_GBPS] = m, [C_PEAK] = m && r->dev && r->dev->peak_gbps > 0,
+			  [C_SPEEDUP] = speedup > 0, [C_SHARE] = share > 0 },
+	};
+}
+
+/* Row j's cells after its name and type; params: --wide's text.  Returns
+ * the characters printed. */
+static int cells(const struct report *r, const struct job *j, const char *params, FILE *out)
+{
+	struct row_cells x;
+	char text[64];
+	int printed = 0;
+	fill_cells(r, j, &x);
+	for (int c = 0; c < COLUMNS; c++) {
+		const struct column_def *d = &columns[c];
+		int w = d->width[r->wide];
+		if (!shown(r, c))
+			continue;
+		if (c == C_PARAMS)
+			printed += fprintf(out, " %-*s", r->layout.paramw, params);
+		else if (!x.have[c]) /* as wide as a value would be: the space before, and the suffix */
+			printed += fprintf(out, " %*s", w + (int)strlen(d->suffix), "-");
+		else if (r->wide)
+			printed += fprintf(out, " %*.*f%s", w, d->decimals, x.v[c], d->suffix);
+		else
+			printed += fprintf(out, " %*s%s", w, fit_number(text, sizeof text, w, d->decimals, x.v[c]), d->suffix);
+	}
+	return printed;
+}
+
+/* A row's flags after its status. */
+static void flags_text(const struct job *j, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		 unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "");
+}
+
+/* The compact table's row: its label (on a line of its own where longer
+ * than namew), the cells, and the flags wrapped under the status. */
 static void narrow_row(FILE *out, const struct report *r, const struct job *j, int namew)
 {
 	char label[800], flags[128];
-	double speedup, share;
-	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED, col = 0;
-	compare(r, j, &speedup, &share);
+	int planned = j->res.outcome != OUTCOME_SKIPPED, col = 0;
 	if ((int)strlen(row_label(j, label, sizeof label)) > namew) {
 		put_wrapped(out, label, &col, 2, 0);
 		fputc('\n', out);
 		label[0] = 0;
 	}
 	col = fprintf(out, "%-*s %-5s", namew, label, planned ? generic_text(j, GEN_TYPE) : "-");
-	col += narrow_cell(out, 11, planned, 0, "", (double)j->ctx.elements);
-	col += narrow_cell(out, 9, m, 4, "", j->res.gpu_med);
-	col += narrow_cell(out, 6, has_interval(j), 2, "", interval_pct(j));
-	col += narrow_cell(out, 7, m, 1, "", j->res.gbps);
-	col += narrow_cell(out, 5, m && r->dev && r->dev->peak_gbps > 0, 1, "", peak_pct(r, j));
-	col += narrow_cell(out, 6, speedup > 0, 2, "x", speedup);
-	col += narrow_cell(out, 5, share > 0, 0, "%", 100 * share);
-	snprintf(flags, sizeof flags, "%s%s%s%s%s", status_word(j), throttled(j) ? " THROTTLED" : "",
-		 noisy(j) ? " NOISY" : "", unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "");
+	col += cells(r, j, "", out);
+	flags_text(j, flags, sizeof flags);
 	put_wrapped(out, flags, &col, col + 2, 2); /* flags past the edge: under the status */
 	fputc('\n', out);
 }
 
-static void table_header(FILE *out, int namew, int paramw, int with_host)
+/* --wide's row: the name, every cell, the flags, and what the exercise
+ * chose and noted. */
+static void wide_row(FILE *out, const struct report *r, const struct job *j)
 {
-	fprintf(out, "%-*s %-5s %11s %5s %-*s %10s %10s %10s %7s %6s", namew, "exercise", "type", "elements", "block",
-		paramw, "params", "median ms", "min ms", "max ms", "runs", "noise%");
-	if (with_host)
-		fprintf(out, " %9s", "host ms");
-	fprintf(out, " %8s %6s %8s %7s  %s\n", "GB/s", "%peak", "speedup", "of ref", "status");
-}
-
-static void table_row(FILE *out, const struct report *r, const struct job *j, int namew, int paramw, int with_host)
-{
-	char name[256], notes[256], params[512], chosen[256];
+	char name[256], notes[256], params[512], chosen[256], flags[128];
 	const struct job *first;
-	double speedup, share;
 	unsigned warmup;
-	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
-	compare(r, j, &speedup, &share);
+	int planned = j->res.outcome != OUTCOME_SKIPPED;
 	notes_text(j, notes, sizeof notes, ' ');
 	chosen_text(j, chosen, sizeof chosen, ' ');
 	params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* a sweep's block header has the rest */
 	if (planned && !same_repetitions(r, &warmup, &first))
 		snprintf(params + strlen(params), sizeof params - strlen(params), "%swarmup=%u", params[0] ? " " : "",
 			 j->warmup);
-	fprintf(out, "%-*s %-5s", namew, job_name(j, name, sizeof name), planned ? generic_text(j, GEN_TYPE) : "-");
-	cell(out, 11, planned, " %*.0f", (double)j->ctx.elements);
-	cell(out, 5, planned && j->ctx.block > 0, " %*.0f", j->ctx.block); /* 0: takes no block size */
-	fprintf(out, " %-*s", paramw, params);
-	cell(out, 10, m, " %*.4f", j->res.gpu_med);
-	cell(out, 10, m, " %*.4f", j->res.gpu_min);
-	cell(out, 10, m, " %*.4f", j->res.gpu_max);
-	cell(out, 7, m, " %*.0f", j->res.nsamples);
-	cell(out, 6, m && noise_pct(j) >= 0, " %*.2f", noise_pct(j));
-	if (with_host)
-		cell(out, 9, m && j->pick.ex->host, " %*.4f", j->res.host_med);
-	/* a wrong result earns no bandwidth */
-	cell(out, 8, m, " %*.1f", j->res.gbps);
-	cell(out, 6, m && r->dev && r->dev->peak_gbps > 0, " %*.1f", peak_pct(r, j));
-	cell(out, 7, speedup > 0, " %*.2fx", speedup);
-	cell(out, 6, share > 0, " %*.0f%%", 100 * share);
+	fprintf(out, "%-*s %-5s", r->layout.namew, job_name(j, name, sizeof name), planned ? generic_text(j, GEN_TYPE) : "-");
+	cells(r, j, params, out);
 	/* the choices per row: in a sweep they change where the asked-for
 	 * value, in the block's header, does not */
-	fprintf(out, "  %s%s%s%s%s%s%s%s%s\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
-		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "", chosen[0] ? "  chose " : "", chosen,
-		notes[0] ? "  " : "", notes);
+	flags_text(j, flags, sizeof flags);
+	fprintf(out, "  %s%s%s%s%s\n", flags, chosen[0] ? "  chose " : "", chosen, notes[0] ? "  " : "", notes);
 }
 
 /* Does any row of r say what `is` asks (and so need its legend)? */
@@ -341,16 +335,13 @@ static void table_begin(void *doc, FILE *out)
 		t->namew = len > t->namew ? len : t->namew;
 		len = (int)strlen(row_label(j, name, sizeof name));
 		t->labelw = len > t->labelw ? len : t->labelw;
-		params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* as table_row shows them */
+		params_some(j, params, sizeof params, ' ', j->points > 1 ? 1 : -1); /* as wide_row shows them */
 		len = (int)strlen(params) + (same ? 0 : 16);
 		t->paramw = len > t->paramw ? len : t->paramw;
 		t->with_host |= j->pick.ex->host != NULL;
 	}
 	table_title(r, out);
-	if (r->wide)
-		table_header(out, t->namew, t->paramw, t->with_host);
-	else
-		narrow_header(out, narrow_namew(t));
+	table_header(r, out, r->wide ? t->namew : narrow_namew(t));
 }
 
 /* Is row i the first printed of its sweep? */
@@ -385,7 +376,7 @@ static void table_point(void *doc, size_t i, FILE *out)
 	if (unprinted(j))
 		return;
 	if (!(j->points > 1 && j->res.outcome == OUTCOME_SKIPPED)) /* a sweep's skipped points are counted below, by reason */
-		r->wide ? table_row(out, r, j, t->namew, t->paramw, t->with_host) : narrow_row(out, r, j, narrow_namew(t));
+		r->wide ? wide_row(out, r, j) : narrow_row(out, r, j, narrow_namew(t));
 	r->layout.last = (long)i;
 }
 
