@@ -1,7 +1,8 @@
 /*
  * allreduce_ring, the all-reduce by hand (ring.cuh's engine): plan, setup,
  * runs and the check every GPU's output gets, shared with NCCL's.
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_ALLREDUCE_RING_CUH
 #define GPULAB_MULTIGPU_ALLREDUCE_RING_CUH

@@ -2,7 +2,8 @@
  * The collectives through NCCL, in one process or as ranks: allreduce_nccl,
  * allgather, reduce_scatter, broadcast (and ring_sendrecv's state): their
  * counts, state, set-up, NCCL's ops and the check of every rank's output.
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_COLLECTIVES_CUH
 #define GPULAB_MULTIGPU_COLLECTIVES_CUH

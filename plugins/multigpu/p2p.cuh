@@ -2,7 +2,8 @@
  * The links between GPUs, peer to peer: p2p_copy (the copy engines),
  * p2p_kernel (a kernel's loads), and a sum over GPUs two ways, reduce_host
  * (the host adds the partials) and reduce_p2p (GPU 0 gathers them).
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_P2P_CUH
 #define GPULAB_MULTIGPU_P2P_CUH

@@ -1,6 +1,7 @@
 /*
  * Every exercise's parameters: the -p keys it takes, and where they land.
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_PARAMS_CUH
 #define GPULAB_MULTIGPU_PARAMS_CUH

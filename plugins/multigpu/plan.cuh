@@ -1,7 +1,8 @@
 /*
  * What every exercise shares: planning (the GPUs, peer reads, the block),
  * the reduce plugin's `best` sum on one GPU, inputs and CPU references.
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_PLAN_CUH
 #define GPULAB_MULTIGPU_PLAN_CUH

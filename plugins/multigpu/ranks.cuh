@@ -2,7 +2,8 @@
  * NCCL across processes: under a launcher each process is one rank; the
  * bounded waits, the ranks agreeing before each set-up step, and their
  * communicator.
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_RANKS_CUH
 #define GPULAB_MULTIGPU_RANKS_CUH

@@ -1,7 +1,8 @@
 /*
  * ring_sendrecv: the ring all-reduce by hand over ncclSend/ncclRecv
  * (sendrecv.h has its schedule) and an add kernel on a side stream.
- * Part of the multigpu plugin: multigpu.cu includes it once, in order.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
  */
 #ifndef GPULAB_MULTIGPU_SENDRECV_RING_CUH
 #define GPULAB_MULTIGPU_SENDRECV_RING_CUH
