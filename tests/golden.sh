@@ -4,9 +4,11 @@
 # stderr and exit status, against tests/golden.expected.  The runs are the
 # fake plugin's host-only exercises under tests/fakeclock.c, a clock that
 # ticks by the call, so that their timings are the same every time too;
-# only the host's name, gpulab's revision and the temporary directory are
-# masked.  A refactoring that must not change what gpulab prints keeps
-# this passing; a change that means to, updates the file:
+# only the host's name, gpulab's revision and the paths are masked, and
+# no GPU is visible (CUDA_VISIBLE_DEVICES=-1), so that a GPU machine
+# prints what this one does.  A refactoring that must not change what
+# gpulab prints keeps this passing; a change that means to updates the
+# file, and its diff shows what changed:
 #   GPULAB_GOLDEN_UPDATE=1 make check TESTS=tests/golden.sh
 # Skips (77) where the clock cannot be preloaded.
 set -u
@@ -29,7 +31,7 @@ g()
 	(
 		cd "$tmp/work" || exit 99
 		env GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" \
-			XDG_CONFIG_HOME="$tmp/xdg" GPULAB_CONFIG= COLUMNS=100 \
+			XDG_CONFIG_HOME="$tmp/xdg" GPULAB_CONFIG= COLUMNS=100 CUDA_VISIBLE_DEVICES=-1 \
 			LD_PRELOAD="$FAKECLOCK" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
 			"$GPULAB_BIN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	)
