@@ -14,7 +14,8 @@
 #include <string.h>
 
 /* One table, two widths: the compact one (the default) has the columns
- * a reader needs first, in TABLE_FIT columns; --wide's has every column.  A row's label (its name, and the keys of its own
+ * a reader needs first, in TABLE_FIT columns; --wide's has every column.
+ * In the compact table a row's label (its name, and the keys of its own
  * that a sweep changes) longer than NARROW_NAME gets a line of its own,
  * the row's cells under it; flags that do not fit after the status go
  * on lines of their own under it.  What an exercise chose and noted is

@@ -145,7 +145,9 @@ static void csv_unmatched(void *doc, FILE *out)
 	each_unmatched(doc, out, csv_unmatched_one);
 }
 
-static const struct writer compare_csv = { .streams = 1, .begin = csv_head, .row = csv_pair, .footer = csv_unmatched };
+static const struct writer compare_csv = {
+	.streams = 1, .begin = csv_head, .row = csv_pair, .footer = csv_unmatched
+};
 
 /* --- JSON --------------------------------------------------------------------------------- */
 
@@ -203,7 +205,9 @@ static void json_slow(void *doc, FILE *out)
 	fprintf(out, "\n  ],\n  \"slower_than_allowed\": %d\n}\n", ((const struct compare_doc *)doc)->slow);
 }
 
-static const struct writer compare_json = { .begin = json_head, .row = json_pair, .footer = json_unmatched, .end = json_slow };
+static const struct writer compare_json = {
+	.begin = json_head, .row = json_pair, .footer = json_unmatched, .end = json_slow
+};
 
 /* --- Markdown ----------------------------------------------------------------------------- */
 
@@ -247,7 +251,9 @@ static void md_unmatched(void *doc, FILE *out)
 	each_unmatched(doc, out, md_unmatched_one);
 }
 
-static const struct writer compare_markdown = { .streams = 1, .begin = md_head, .row = md_pair, .footer = md_unmatched };
+static const struct writer compare_markdown = {
+	.streams = 1, .begin = md_head, .row = md_pair, .footer = md_unmatched
+};
 
 const struct writer *compare_writer(enum format f)
 {
