@@ -10,15 +10,16 @@ FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-r
 fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/params.c core/config/size.c core/config/trust.c
 fuzz_size_sources = fuzz/fuzz_size.c core/config/size.c
 fuzz_options_sources = fuzz/fuzz_options.c core/config/options.c core/config/opterr.c core/config/params.c \
-	core/config/size.c core/escape.c
+	core/config/size.c core/escape.c core/config/sweep.c core/config/settings.c core/config/trust.c
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/escape.c \
-	core/emit/outfile.c core/emit/field.c core/records/compare.c core/run/interrupt.c core/run/stats.c
-fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/record.c core/records/json.c \
-	core/emit/field.c core/escape.c core/run/stats.c
+	core/emit/outfile.c core/emit/field.c core/records/compare.c core/records/compare_print.c core/run/interrupt.c \
+	core/run/stats.c
+fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/compare_print.c core/records/record.c \
+	core/records/json.c 	core/emit/field.c core/escape.c core/run/stats.c
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/run/stats.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
@@ -35,7 +36,7 @@ fuzz/fuzz_size: $(fuzz_size_sources:%=$(srcdir)/%)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_size_sources:%=$(srcdir)/%)
 fuzz/fuzz_options: $(fuzz_options_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
-	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_options_sources:%=$(srcdir)/%)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) $(INIH_CFLAGS) -o $@ $(fuzz_options_sources:%=$(srcdir)/%) $(INIH_LIBS)
 
 fuzz/fuzz_params: $(fuzz_params_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz

@@ -205,11 +205,32 @@ static void given(const char *ini, char **argv)
 	free(dir);
 }
 
+/* Point `point` of pk's sweep, resolved for it alone and freed before
+ * the job is read: the job keeps nothing of the sweep's. */
+static int plan_at(const struct pick *pk, size_t point)
+{
+	struct sweep s;
+	sweep_resolve(&s, pk->plugin->name, pk->ex, &opt, &cfg);
+	job_free(&job);
+	int rc = job_plan(&job, pk, &s, &opt, point);
+	sweep_free(&s);
+	return rc;
+}
+
+/* How many points pk's sweep has. */
+static size_t points_of(const struct pick *pk)
+{
+	struct sweep s;
+	sweep_resolve(&s, pk->plugin->name, pk->ex, &opt, &cfg);
+	size_t n = sweep_points(&s);
+	sweep_free(&s);
+	return n;
+}
+
 static int plan(int which)
 {
 	struct pick pk = { &plug, &ex[which], 1 };
-	job_free(&job);
-	return job_plan(&job, &pk, &opt, &cfg, 0);
+	return plan_at(&pk, 0);
 }
 
 /* The job's value of key, and where it came from. */
@@ -366,8 +387,7 @@ START_TEST(seed_drawn_and_recorded)
 	e.params_size = sizeof(uint64_t);
 	struct pick pk = { &plug, &e, 1 };
 	given("", none);
-	job_free(&job);
-	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 0), 0);
+	ck_assert_int_eq(plan_at(&pk, 0), 0);
 	const struct job_param *p = job_param_find(&job, "seed");
 	uint64_t stored;
 	memcpy(&stored, job.opts, sizeof stored);
@@ -440,21 +460,19 @@ START_TEST(sweep_axes)
 END_TEST
 
 /* A sweep's points: the first parameter varies fastest. */
-START_TEST(sweep_points)
+START_TEST(sweep_order)
 {
 	char *argv[] = { "gpulab", "-n", "1024,2048", "-p", "mode=fast,slow", "-p", "depth=1:4", "run", "p.keyed", NULL };
 	struct pick pk = { &plug, &ex[0], 1 };
 	given("", argv);
-	ck_assert_uint_eq(job_points(&pk, &opt, &cfg), 2 * 2 * 3);
+	ck_assert_uint_eq(points_of(&pk), 2 * 2 * 3);
 	ck_assert_int_eq(plan(0), 0);
 	ck_assert_uint_eq(job.points, 12);
 	expect("n", "1024", "-n 1024,2048");
-	job_free(&job);
-	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 1), 0);
+	ck_assert_int_eq(plan_at(&pk, 1), 0);
 	expect("n", "2048", "-n");
 	expect("mode", "fast", "-p mode=fast,slow");
-	job_free(&job);
-	ck_assert_int_eq(job_plan(&job, &pk, &opt, &cfg, 11), 0);
+	ck_assert_int_eq(plan_at(&pk, 11), 0);
 	expect("n", "2048", "-n");
 	expect("mode", "slow", "-p mode");
 	expect("depth", "4", "-p depth=1:4");
@@ -477,7 +495,7 @@ int main(void)
 	tcase_add_test(t, options_check_generic_values);
 	tcase_add_test(t, seed_drawn_and_recorded);
 	tcase_add_test(t, sweep_axes);
-	tcase_add_test(t, sweep_points);
+	tcase_add_test(t, sweep_order);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

@@ -82,7 +82,7 @@ expect '--batch --block' run --b
 expect 'iters=' run divergence.math1 -p ''
 expect 'iters=' run -n 2^20 divergence.math1 -t float -p it
 expect 'float int' run reduce -t ''
-expect 'csv json table' compare a.json b.json --format ''
+expect 'csv json md table' compare a.json b.json --format ''
 expect 'warp_execution_efficiency' run divergence.math1 --metrics warp_exec
 expect 'achieved_occupancy,sm_efficiency' run divergence.math1 --metrics achieved_occupancy,sm_eff
 expect 'base.json new.json records' compare ''
@@ -105,7 +105,7 @@ typed 'first_block' 'run reduce.best -p finish=fi'
 typed 'blocks= finish= seed=' 'run reduce.best -p finish=auto -p '
 typed 'blocks= finish= seed=' 'run -p finish=auto reduce.best -p '
 typed 'first_block' 'run -p seed=1 reduce.best -p finish=fi'
-typed 'csv json table' 'run reduce --format='
+typed 'csv json md table' 'run reduce --format='
 typed 'json' 'run reduce --format=j'
 typed 'iters=' 'run --format=json divergence.math1 -p '
 # ...and whole where the word is not split

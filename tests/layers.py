@@ -34,6 +34,13 @@ LAYERS = ["cli", "draw", "records", "emit", "run", "plugins", "config", ""]  # t
 # Files that implement one header each way, of which one is built: not namesakes.
 ALTERNATIVES = [{"core/run/profile_cupti.cu", "core/run/profile_none.c"}]
 SOURCES = (".c", ".h", ".cu", ".cuh")
+# Files a plugin shares with another or with core/, as its local.mk says,
+# each (includer, included): no other crosses a plugin's folder.
+PLUGIN_SHARED = {
+    ("plugins/multigpu/plan.cuh", "plugins/reduce/best.cuh"),  # sums with reduce's best kernel
+    ("plugins/multigpu/ring.cuh", "plugins/reduce/best.cuh"),  # its vec4<T>
+    ("plugins/try/log.c", "core/escape.h"),  # escapes as the core does: escape.c built into the plugin
+}
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 NAME_PAREN = re.compile(r"\b(%s)\s*\(" % IDENT)
@@ -236,6 +243,42 @@ def called(code):
     return out
 
 
+def plugin_include(f, inc, quoted):
+    """What f, a plugin's file, includes: ("own", path), ("core", path),
+    ("plugin", path) or ("lost", inc) for a quoted include found nowhere;
+    ("system", inc) for the rest (<gpulab/...>, the standard, CUDA...)."""
+    plugin = os.sep.join(f.split(os.sep)[:2])  # plugins/NAME, and what is under it
+    if quoted:
+        beside = os.path.normpath(os.path.join(os.path.dirname(f), inc))
+        if os.path.isfile(beside):
+            own = beside.startswith(plugin + os.sep)
+            return ("own" if own else "plugin" if beside.split(os.sep)[0] == "plugins" else "core", beside)
+        if inc == "config.h":  # configure's, in the build directory
+            return ("system", inc)
+    if inc.startswith("gpulab/"):
+        return ("system", inc)
+    for root in ("core", "."):  # core/'s -I core, and paths from the top
+        target = os.path.normpath(os.path.join(root, inc))
+        if os.path.isfile(target) and target.split(os.sep)[0] in ("core", "plugins"):
+            return ("core" if target.startswith("core" + os.sep) else "plugin", target)
+    return ("lost", inc) if quoted else ("system", inc)
+
+
+def check_plugins(errors):
+    """The problems of plugins/'s includes, into errors; how many files."""
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk("plugins") for f in fs if f.endswith(SOURCES))
+    for f in files:
+        for quoted, angled in INCLUDE.findall(open(f, encoding="utf-8").read()):
+            kind, what = plugin_include(f, quoted or angled, bool(quoted))
+            if kind in ("own", "system") or (f, what) in PLUGIN_SHARED:
+                continue
+            errors.append("%s includes %s, %s" % (f, what, {
+                "core": "a file of core/: a plugin sees the core through <gpulab/...> alone",
+                "plugin": "another plugin's file: share it through include/gpulab/",
+                "lost": "found nowhere in its folder"}[kind]))
+    return len(files)
+
+
 def check(verbose=False):
     """The problems of the tree under the current directory, and a summary."""
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk("core") for f in fs if f.endswith(SOURCES))
@@ -304,6 +347,10 @@ def check(verbose=False):
         print("layers.py: %d circles of files calling each other (pairs included)" % len(circles))
         print("layers.py: %d function names, %d type names; %d used twice or for both" %
               (len(defined), len(typed), count(" is defined as ") + count(" and a type ")))
+    plugin_files = check_plugins(errors)
+    if verbose:
+        print("layers.py: %d plugin files, %d including what is not theirs" %
+              (plugin_files, sum(" includes " in e and e.startswith("plugins") for e in errors)))
     for e in errors:
         print("layers.py: " + e)
     print("layers.py: %d files, %d functions, %d calls between files, %d problems" %

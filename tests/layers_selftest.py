@@ -46,6 +46,14 @@ CLEAN = {
                            'extern "C" int profile_count(void)\n{\n\tcounter c;\n\treturn counted(c);\n}\n',
     "core/cli/main.c": '#include "run/bench.h"\n#include "../run/profile.h"\n'
                        "int main(void)\n{\n\treturn bench_time() + bench_twice() + profile_count();\n}\n",
+    # a plugin: the ABI, the standard and CUDA, NCCL, configure's config.h, its own folder
+    "plugins/demo/demo.cu": '#include "config.h"\n#include "kernels.cuh"\n#include "sub/part.h"\n'
+                            "#include <gpulab/plugin.h>\n#include <gpulab/lab.cuh>\n#include <vector>\n"
+                            "#include <cuda_runtime.h>\n#include <nccl.h>\n#include <cub/cub.cuh>\n",
+    "plugins/demo/kernels.cuh": "#include <cstdint>\n",
+    "plugins/demo/sub/part.h": '#include "../kernels.cuh"\n',
+    "plugins/other/other.cu": "#include <gpulab/plugin.h>\n",
+    "plugins/other/shared.cuh": "",
 }
 
 # Each broken tree: what it adds to (or changes in) the clean one, and
@@ -107,6 +115,25 @@ CASES = {
          "core/cli/list.c": '#include "bench.h"\n',
          "core/config/size.c": '#include "bench.h"\n#include "../cli/bench.h"\n'},
         ["core/config/size.c includes core/cli/bench.h, a layer above it"]),
+    "a plugin including a core/ header by its path": (
+        {"plugins/demo/demo.cu": '#include "../../core/run/bench.h"\n'},
+        ["plugins/demo/demo.cu includes core/run/bench.h, a file of core/: "
+         "a plugin sees the core through <gpulab/...> alone"]),
+    "a plugin including a core/ header through core's -I": (
+        {"plugins/demo/kernels.cuh": '#include "run/profile.h"\n#include <fail.h>\n'},
+        ["plugins/demo/kernels.cuh includes core/run/profile.h, a file of core/: "
+         "a plugin sees the core through <gpulab/...> alone",
+         "plugins/demo/kernels.cuh includes core/fail.h, a file of core/: "
+         "a plugin sees the core through <gpulab/...> alone"]),
+    "a plugin including another plugin's file": (
+        {"plugins/demo/kernels.cuh": '#include "../other/shared.cuh"\n#include <plugins/other/shared.cuh>\n'},
+        ["plugins/demo/kernels.cuh includes plugins/other/shared.cuh, another plugin's file: "
+         "share it through include/gpulab/",
+         "plugins/demo/kernels.cuh includes plugins/other/shared.cuh, another plugin's file: "
+         "share it through include/gpulab/"]),
+    "a plugin's quoted include found nowhere": (
+        {"plugins/other/other.cu": '#include "missing.h"\n'},
+        ["plugins/other/other.cu includes missing.h, found nowhere in its folder"]),
     "files in a folder of no layer": (
         {"core/misc/a.c": "int misc_a(void) { return 0; }\n", "core/misc/b.h": "int misc_b(void);\n"},
         ["core/misc/a.c is in a folder of no layer; add it to LAYERS here and to docs/hacking.md",

@@ -138,3 +138,13 @@ if HAVE_MPI
 TESTS += tests/ranks.sh
 AM_TESTS_ENVIRONMENT += MPI_PLUGIN_DIR=$(abs_top_builddir)/plugins/mpi/.libs; export MPI_PLUGIN_DIR;
 endif
+# gpulab's output byte for byte (tests/golden.expected): the fake plugin's
+# runs, timed by a clock that ticks by the call (tests/fakeclock.c, built
+# without sanitizers: it is preloaded, ahead of their runtime).
+check_LTLIBRARIES += tests/fakeclock.la
+tests_fakeclock_la_SOURCES = tests/fakeclock.c
+tests_fakeclock_la_CFLAGS = -std=c11 -O2
+tests_fakeclock_la_LDFLAGS = $(fake_link_flags)
+TESTS += tests/golden.sh
+EXTRA_DIST += tests/golden.sh tests/golden.expected
+AM_TESTS_ENVIRONMENT += FAKECLOCK=$(abs_top_builddir)/tests/.libs/fakeclock.so; export FAKECLOCK;

@@ -3,6 +3,7 @@
 #include "cli/list.h"
 
 #include "emit/field.h"
+#include "emit/writer.h"
 #include "escape.h"
 #include "config/params.h"
 
@@ -37,8 +38,9 @@ static void table_param(const struct gpulab_param *d, int g, void *arg)
 	fprintf(arg, "      %-16s %-5s  default %-10s %s; %s\n", flag, param_type_name(d->type), d->def, d->help, what);
 }
 
-static void list_table(const struct registry *r, FILE *out)
+static void list_table_head(void *doc, FILE *out)
 {
+	const struct registry *r = doc;
 	size_t loaded = 0;
 	for (size_t i = 0; i < r->n; i++)
 		loaded += r->v[i].desc != NULL;
@@ -46,27 +48,37 @@ static void list_table(const struct registry *r, FILE *out)
 		fprintf(out, "every exercise also takes -r (%s, default %s) and -w (%s, default %s)\n",
 		generic_params[GEN_REPS].help, generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].help,
 		generic_params[GEN_WARMUP].def);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct plugin *p = &r->v[i];
-		if (!p->desc)
-			continue;
-		/* the paths come from INI files: escaped, like every error line */
-		fprintf(out, "\n%s: %s\n  file ", p->name, p->desc->summary ? p->desc->summary : "");
-		fput_escaped(out, p->path);
-		fputs(" (from ", out);
-		fput_escaped(out, p->ini);
-		fputs(")\n", out);
-		for (size_t k = 0; k < p->desc->n_exercises; k++) {
-			const struct gpulab_exercise *e = &p->desc->exercises[k];
-			char full[256];
-			snprintf(full, sizeof full, "%s.%s", p->name, e->name);
-			fprintf(out, "  %-30s %s\n", full, e->summary);
-			each_param(e, table_param, out);
-		}
+}
+
+static void list_table_plugin(void *doc, size_t i, FILE *out)
+{
+	const struct plugin *p = &((const struct registry *)doc)->v[i];
+	if (!p->desc)
+		return;
+	/* the paths come from INI files: escaped, like every error line */
+	fprintf(out, "\n%s: %s\n  file ", p->name, p->desc->summary ? p->desc->summary : "");
+	fput_escaped(out, p->path);
+	fputs(" (from ", out);
+	fput_escaped(out, p->ini);
+	fputs(")\n", out);
+	for (size_t k = 0; k < p->desc->n_exercises; k++) {
+		const struct gpulab_exercise *e = &p->desc->exercises[k];
+		char full[256];
+		snprintf(full, sizeof full, "%s.%s", p->name, e->name);
+		fprintf(out, "  %-30s %s\n", full, e->summary);
+		each_param(e, table_param, out);
 	}
-	if (r->n == 0)
+}
+
+static void list_table_none(void *doc, FILE *out)
+{
+	if (((const struct registry *)doc)->n == 0)
 		fprintf(out, "no plugins configured (see gpulab(1), FILES)\n");
 }
+
+static const struct writer list_table = {
+	.for_people = 1, .streams = 1, .begin = list_table_head, .row = list_table_plugin, .end = list_table_none
+};
 
 /* CSV: "key=default;..." for one field. */
 static void csv_param(const struct gpulab_param *d, int g, void *arg)
@@ -77,28 +89,33 @@ static void csv_param(const struct gpulab_param *d, int g, void *arg)
 	snprintf(buf + at, 4096 - at, "%s%s=%s", at ? ";" : "", d->key, d->def);
 }
 
-static void list_csv(const struct registry *r, FILE *out)
+static void list_csv_head(void *doc, FILE *out)
 {
+	(void)doc;
 	fputs("plugin,exercise,types,n,block,file,summary,params\n", out);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct plugin *p = &r->v[i];
-		for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
-			const struct gpulab_exercise *e = &p->desc->exercises[k];
-			char params[4096] = "";
-			each_param(e, csv_param, params);
-			emit_csv(out, p->name);
-			fputc(',', out);
-			emit_csv(out, e->name);
-			fprintf(out, ",%s,%" PRIu64 ",%u,", dtypes_text(e->dtypes, "int|float"), e->n, e->block);
-			emit_csv(out, p->path);
-			fputc(',', out);
-			emit_csv(out, e->summary);
-			fputc(',', out);
-			emit_csv(out, params);
-			fputc('\n', out);
-		}
+}
+
+static void list_csv_plugin(void *doc, size_t i, FILE *out)
+{
+	const struct plugin *p = &((const struct registry *)doc)->v[i];
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+		const struct gpulab_exercise *e = &p->desc->exercises[k];
+		char params[4096] = "";
+		each_param(e, csv_param, params);
+		emit_csv(out, p->name);
+		fputc(',', out);
+		emit_csv(out, e->name);
+		fprintf(out, ",%s,%" PRIu64 ",%u,", dtypes_text(e->dtypes, "int|float"), e->n, e->block);
+		emit_csv(out, p->path);
+		fputc(',', out);
+		emit_csv(out, e->summary);
+		fputc(',', out);
+		emit_csv(out, params);
+		fputc('\n', out);
 	}
 }
+
+static const struct writer list_csv = { .streams = 1, .begin = list_csv_head, .row = list_csv_plugin };
 
 struct json_params {
 	FILE *out;
@@ -152,22 +169,67 @@ static void json_plugin(const struct plugin *p, FILE *out)
 	fputs("]}", out);
 }
 
-static void list_json(const struct registry *r, FILE *out)
+static void list_json_head(void *doc, FILE *out)
 {
+	(void)doc;
 	fprintf(out, "{\n  \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
 		GPULAB_ABI_MINOR);
-	for (size_t i = 0; i < r->n; i++) {
-		json_plugin(&r->v[i], out);
-		fputs(i + 1 < r->n ? ",\n" : "\n", out);
-	}
+}
+
+static void list_json_row(void *doc, size_t i, FILE *out)
+{
+	const struct registry *r = doc;
+	json_plugin(&r->v[i], out);
+	fputs(i + 1 < r->n ? ",\n" : "\n", out);
+}
+
+static void list_json_end(void *doc, FILE *out)
+{
+	(void)doc;
 	fputs("  ]\n}\n", out);
 }
 
+static const struct writer list_json = { .begin = list_json_head, .row = list_json_row, .end = list_json_end };
+
+/* Markdown: a row per exercise, its keys' defaults in one cell. */
+static void list_md_head(void *doc, FILE *out)
+{
+	static const char *const names[] = { "exercise", "types", "n:", "block:", "summary", "params" };
+	(void)doc;
+	md_header(out, names, sizeof names / sizeof names[0]);
+}
+
+static void list_md_plugin(void *doc, size_t i, FILE *out)
+{
+	const struct plugin *p = &((const struct registry *)doc)->v[i];
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+		const struct gpulab_exercise *e = &p->desc->exercises[k];
+		char params[4096] = "", full[256];
+		each_param(e, csv_param, params);
+		snprintf(full, sizeof full, "%s.%s", p->name, e->name);
+		fputs("| ", out);
+		md_cell(out, full);
+		fputs(" | ", out);
+		md_cell(out, dtypes_text(e->dtypes, "int|float"));
+		fprintf(out, " | %" PRIu64 " | %u | ", e->n, e->block);
+		md_cell(out, e->summary);
+		fputs(" | ", out);
+		md_cell(out, params);
+		fputs(" |\n", out);
+	}
+}
+
+static const struct writer list_markdown = { .streams = 1, .begin = list_md_head, .row = list_md_plugin };
+
 void list_print(const struct registry *r, enum format f, FILE *out)
 {
-	switch (f) {
-	case FORMAT_CSV: list_csv(r, out); break;
-	case FORMAT_JSON: list_json(r, out); break;
-	default: list_table(r, out); break;
-	}
+	static const struct writer *const by_format[FORMATS] = {
+		[FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
+		[FORMAT_MD] = &list_markdown,
+	};
+	struct registry doc = *r;
+	writer_begin(by_format[f], &doc, out);
+	for (size_t i = 0; i < doc.n; i++)
+		writer_row(by_format[f], &doc, i, out);
+	writer_end(by_format[f], &doc, out);
 }

@@ -132,14 +132,18 @@ static int check_device(struct job *jobs, size_t n, const struct device_info *d)
 	return 0;
 }
 
-/* Every point of every chosen exercise, in order, as jobs: allocated
- * once, since a job's context points into the job itself. */
-static int make_jobs(const struct options *o, const struct config *c, const struct selection *s, struct job **jobs,
-		     size_t *n)
+/* Every chosen exercise's sweep, resolved once (one per pick, in
+ * order), and every point of them, as jobs: allocated once, since a
+ * job's context points into the job itself. */
+static int make_jobs(const struct options *o, const struct config *c, const struct selection *s, struct sweep **sweeps,
+		     struct job **jobs, size_t *n)
 {
 	*n = 0;
+	if (!(*sweeps = calloc(s->n ? s->n : 1, sizeof **sweeps)))
+		return fail(EXIT_NOMEM, "out of memory");
 	for (size_t i = 0; i < s->n; i++) {
-		*n += job_points(&s->v[i], o, c);
+		sweep_resolve(&(*sweeps)[i], s->v[i].plugin->name, s->v[i].ex, o, c);
+		*n += sweep_points(&(*sweeps)[i]);
 		if (*n > PARAM_MAX_POINTS)
 			return fail(EXIT_USAGE, "a sweep of more than %d points in all; sweep fewer values", PARAM_MAX_POINTS);
 	}
@@ -198,13 +202,13 @@ static int refuse_alone(struct job *j)
 }
 
 /* Plan every job before any runs: a bad parameter costs no time. */
-static int plan_all(const struct options *o, const struct config *c, const struct selection *s, struct job *jobs,
+static int plan_all(const struct options *o, const struct selection *s, const struct sweep *sweeps, struct job *jobs,
 		    size_t n, const struct gpulab_group *g)
 {
 	size_t skipped = 0, k = 0;
 	for (size_t i = 0; i < s->n; i++)
-		for (size_t point = 0, points = job_points(&s->v[i], o, c); point < points && k < n; point++, k++) {
-			int rc = job_plan(&jobs[k], &s->v[i], o, c, point);
+		for (size_t point = 0, points = sweep_points(&sweeps[i]); point < points && k < n; point++, k++) {
+			int rc = job_plan(&jobs[k], &s->v[i], &sweeps[i], o, point);
 			if (rc == 0 && g && !(s->v[i].ex->flags & GPULAB_RANKS))
 				rc = refuse_alone(&jobs[k]);
 			if (rc && (rc = refused(&jobs[k], rc, n)))
@@ -364,7 +368,7 @@ static int resume_from(const struct options *o, struct report *r, struct job *jo
 		}
 	r->extra = res->extra;
 	r->nextra = res->nextra;
-	if (!o->quiet && r->format == FORMAT_TABLE)
+	if (!o->quiet && report_for_people(r->format))
 		printf("resuming %s: %zu of %zu points kept from it, %zu to run%s\n", escape_into(name, sizeof name, o->output),
 		       kept, r->njobs, r->njobs - kept, kept == r->njobs ? " (nothing: it is complete)" : "");
 	return 0;
@@ -601,6 +605,7 @@ int cmd_run(const struct options *o)
 	struct config c = { 0 };
 	struct registry r = { 0 };
 	struct selection s = { 0 };
+	struct sweep *sweeps = NULL;
 	struct job *jobs = NULL;
 	size_t njobs = 0;
 	char err[2048];
@@ -619,11 +624,11 @@ int cmd_run(const struct options *o)
 		goto out;
 	}
 	yardsticks_first(&s);
-	if ((rc = check_cli_keys(o, &s)) || (rc = make_jobs(o, &c, &s, &jobs, &njobs)))
+	if ((rc = check_cli_keys(o, &s)) || (rc = make_jobs(o, &c, &s, &sweeps, &jobs, &njobs)))
 		goto out;
 	if (o->metrics && (rc = profiler_built(err, sizeof err)))
 		fail(rc, "%s", err);
-	else if ((rc = join_ranks(o, &r, &g, &mine)) == 0 && (rc = plan_all(g ? &mine : o, &c, &s, jobs, njobs, g)) == 0) {
+	else if ((rc = join_ranks(o, &r, &g, &mine)) == 0 && (rc = plan_all(g ? &mine : o, &s, sweeps, jobs, njobs, g)) == 0) {
 		interrupt_catch();
 		rc = run_all(g ? &mine : o, jobs, njobs, g);
 		interrupt_release();
@@ -633,6 +638,9 @@ out:
 	for (size_t i = 0; jobs && i < njobs; i++)
 		job_free(&jobs[i]);
 	free(jobs);
+	for (size_t i = 0; sweeps && i < s.n; i++)
+		sweep_free(&sweeps[i]);
+	free(sweeps);
 	selection_free(&s);
 	registry_free(&r);
 	config_free(&c);

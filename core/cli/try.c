@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "emit/result.h"
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "run/bench.h"
@@ -88,6 +89,7 @@ static int gate_options(const struct options *user, const struct gpulab_exercise
 
 struct gate {
 	struct options *opts;  /* one per case */
+	struct sweep *sweeps;  /* one per case */
 	struct gate_case *cases;
 	struct job *jobs;      /* every point of every case, in order */
 	size_t ncases, njobs;
@@ -98,6 +100,9 @@ static void gate_free(struct gate *g)
 	for (size_t i = 0; g->jobs && i < g->njobs; i++)
 		job_free(&g->jobs[i]);
 	free(g->jobs);
+	for (size_t i = 0; g->sweeps && i < g->ncases; i++)
+		sweep_free(&g->sweeps[i]);
+	free(g->sweeps);
 	free(g->cases);
 	free(g->opts);
 }
@@ -113,19 +118,21 @@ static int gate_plan(struct gate *g, const struct options *user, const struct co
 	g->ncases = gate_count(p->ex->gate) + 1;
 	g->opts = calloc(g->ncases, sizeof *g->opts);
 	g->cases = calloc(g->ncases, sizeof *g->cases);
-	if (!g->opts || !g->cases)
+	g->sweeps = calloc(g->ncases, sizeof *g->sweeps);
+	if (!g->opts || !g->cases || !g->sweeps)
 		return fail(EXIT_NOMEM, "out of memory");
 	for (size_t i = 0; i < g->ncases; i++) {
 		if ((rc = gate_options(user, p->ex, i, &g->cases[i], &g->opts[i])))
 			return rc;
-		total += job_points(p, &g->opts[i], c);
+		sweep_resolve(&g->sweeps[i], p->plugin->name, p->ex, &g->opts[i], c);
+		total += sweep_points(&g->sweeps[i]);
 	}
 	if (total > PARAM_MAX_POINTS || !(g->jobs = calloc(total, sizeof *g->jobs)))
 		return fail(EXIT_USAGE, "try: a gate of %zu points is too many; sweep fewer values", total);
 	g->njobs = total;
 	for (size_t i = 0; i < g->ncases; i++)
-		for (size_t pt = 0, pts = job_points(p, &g->opts[i], c); pt < pts; pt++, k++)
-			if ((rc = job_plan(&g->jobs[k], p, &g->opts[i], c, pt)))
+		for (size_t pt = 0, pts = sweep_points(&g->sweeps[i]); pt < pts; pt++, k++)
+			if ((rc = job_plan(&g->jobs[k], p, &g->sweeps[i], &g->opts[i], pt)))
 				return rc == EXIT_PARAM ? fail(rc, "try %s: %s: %s", challenge,
 							       job_case(&g->jobs[k], point, sizeof point), g->jobs[k].res.message)
 							: fail(rc, "try %s: %s", challenge, g->jobs[k].res.message);
@@ -199,7 +206,7 @@ int cmd_try(const struct options *o)
 	}
 	if ((rc = gate_plan(&g, &t, &c, &s.v[0], challenge)) || (rc = gate_run(&g, &t, challenge, file)))
 		goto out;
-	if (o->format == FORMAT_TABLE && !o->quiet)
+	if (report_for_people(o->format) && !o->quiet)
 		printf("%s passed the gate: %zu cases, each for every element type, and the point timed below\n\n", file,
 		       g.ncases - 1);
 	fflush(stdout);

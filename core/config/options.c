@@ -80,7 +80,7 @@ void usage(FILE *out)
 	      "      --cold           flush the L2 cache before every repetition\n"
 	      "      --batch K        time K runs back to back per sample, and take the time\n"
 	      "                       over K (default 1; at most %d): less noise, no launch gaps\n"
-	      "      --format F       table, csv or json (default table)\n"
+	      "      --format F       table, csv, json or md (default table)\n"
 	      "      --max-noise PCT  repeat each point until the relative standard deviation\n"
 	      "                       of its samples is at most PCT %% (default %g), unless -r\n"
 	      "      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
@@ -102,7 +102,7 @@ void usage(FILE *out)
 	      "      --min-change PCT a significant change under PCT %% counts as the same (default 0)\n"
 	      "      --base EX        the base side is exercise EX's points alone...\n"
 	      "      --new EX         ...and the new side EX's, matched by the parameters both take\n"
-	      "      --format F       table, csv or json (default table)\n"
+	      "      --format F       table, csv, json or md (default table)\n"
 	      "\n"
 	      "  --config FILE        read FILE after the other configuration files\n"
 	      "  --help, --version\n"
@@ -166,13 +166,13 @@ static int add_param(struct options *o, char *arg, char *err, size_t errlen)
 
 static int parse_format(struct options *o, const char *arg, char *err, size_t errlen)
 {
-	static const char *const names[] = { "table", "csv", "json" };
-	for (int i = 0; i < 3; i++)
+	static const char *const names[FORMATS] = { "table", "csv", "json", "md" };
+	for (int i = 0; i < FORMATS; i++)
 		if (!strcmp(arg, names[i])) {
 			o->format = (enum format)i;
 			return 0;
 		}
-	snprintf(err, errlen, "--format: unknown format '%s' (table, csv or json)", arg);
+	snprintf(err, errlen, "--format: unknown format '%s' (table, csv, json or md)", arg);
 	return EXIT_USAGE;
 }
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_MD, FORMATS };
 
 /* Stop on noise, not on a count: a point repeats until the relative
  * standard deviation of its samples is at most max_noise and they add up

@@ -3,6 +3,7 @@
 #include "escape.h"
 
 #include <math.h>
+#include <string.h>
 
 void emit_csv(FILE *out, const char *s)
 {
@@ -53,4 +54,27 @@ void emit_json_string(FILE *out, const char *key, const char *s)
 		emit_json(out, s);
 	else
 		fputs("null", out);
+}
+
+void md_cell(FILE *out, const char *s)
+{
+	char text[1024];
+	for (const char *c = escape_into(text, sizeof text, s); *c; c++) {
+		if (*c == '|')
+			fputc('\\', out);
+		fputc(*c, out);
+	}
+}
+
+void md_header(FILE *out, const char *const *names, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t len = strlen(names[k]);
+		int number = len && names[k][len - 1] == ':';
+		fprintf(out, "| %.*s ", (int)(len - number), names[k]);
+	}
+	fputs("|\n", out);
+	for (size_t k = 0; k < n; k++)
+		fputs(names[k][0] && names[k][strlen(names[k]) - 1] == ':' ? "|---:" : "|---", out);
+	fputs("|\n", out);
 }

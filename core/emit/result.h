@@ -1,4 +1,5 @@
-/* The report of a run: a table for people, CSV and JSON for programs. */
+/* The report of a run: a table for people, CSV and JSON for programs,
+ * Markdown to paste; one writer each (emit/writer.h). */
 #ifndef GPULAB_REPORT_H
 #define GPULAB_REPORT_H
 
@@ -62,5 +63,10 @@ void report_print(const struct report *r, FILE *out);
 
 /* Does the report's format print rows as they come (not JSON)? */
 int report_streams(const struct report *r);
+
+/* Is format f's report the table for people, around which a command may
+ * say more on stdout (not CSV, JSON or Markdown, read by programs or
+ * pasted)? */
+int report_for_people(enum format f);
 
 #endif

@@ -1,5 +1,7 @@
 #include "records/compare.h"
 
+#include "records/compare_print.h"
+
 #include "exitcode.h"
 #include "emit/field.h"
 #include "escape.h"
@@ -141,111 +143,6 @@ static void warn_choices(const struct record_pair *pr, FILE *err)
 		     ta[0] ? ta : "nothing", tb[0] ? tb : "nothing");
 }
 
-static void print_row(const struct record_pair *pr, enum format f, FILE *out, int first)
-{
-	double change = 100 * (pr->c.ratio - 1);
-	const char *base_ex = json_string(json_get(pr->base->row, "exercise"));
-	const char *new_ex = json_string(json_get(pr->cand->row, "exercise"));
-	int have = isfinite(pr->c.ratio), two = strcmp(base_ex, new_ex) != 0;
-	char both[256], *ex = both;
-	snprintf(both, sizeof both, two ? "%s vs %s" : "%s", two ? new_ex : base_ex, base_ex);
-	if (f == FORMAT_JSON) {
-		fputs(first ? "    {\"exercise\": " : ",\n    {\"exercise\": ", out);
-		emit_json(out, base_ex);
-		if (two) {
-			fputs(", \"new_exercise\": ", out);
-			emit_json(out, new_ex);
-		}
-		fputs(", \"params\": ", out);
-		emit_json(out, pr->base->params);
-		emit_json_number(out, "base_ms", have, pr->c.base.median);
-		emit_json_number(out, "new_ms", have, pr->c.cand.median);
-		emit_json_number(out, "ratio", have, pr->c.ratio);
-		emit_json_number(out, "p", isfinite(pr->c.mw.p), pr->c.mw.p);
-		fputs(", \"verdict\": ", out);
-		emit_json(out, record_verdict_word(pr));
-		fputc('}', out);
-	} else if (f == FORMAT_CSV) {
-		emit_csv(out, ex);
-		fputc(',', out);
-		emit_csv(out, pr->base->params);
-		if (have)
-			fprintf(out, ",%.6f,%.6f,%.6f,", pr->c.base.median, pr->c.cand.median, pr->c.ratio);
-		else
-			fputs(",,,,", out);
-		if (isfinite(pr->c.mw.p))
-			fprintf(out, "%.6g", pr->c.mw.p);
-		fputc(',', out);
-		emit_csv(out, record_verdict_word(pr));
-		fputc('\n', out);
-	} else {
-		char e[512], p[1024]; /* the records' text may hold anything: escaped, as error lines are */
-		fprintf(out, "%-28s %-32s", escape_into(e, sizeof e, ex), escape_into(p, sizeof p, pr->base->params));
-		if (have)
-			fprintf(out, " %10.4f %10.4f %+8.1f%%", pr->c.base.median, pr->c.cand.median, change);
-		else
-			fprintf(out, " %10s %10s %9s", "-", "-", "-");
-		if (isfinite(pr->c.mw.p))
-			fprintf(out, " %8.4f", pr->c.mw.p);
-		else
-			fprintf(out, " %8s", "-");
-		fprintf(out, "  %s\n", record_verdict_word(pr));
-	}
-}
-
-static void print_head(const struct record *a, const struct record *b, const struct options *o, FILE *out)
-{
-	enum format f = o->format;
-	if (f == FORMAT_JSON) {
-		fputs("{\n  \"base\": ", out);
-		emit_json(out, a->path);
-		fputs(", \"new\": ", out);
-		emit_json(out, b->path);
-		fprintf(out, ", \"test\": \"Mann-Whitney U, two-sided\", \"alpha\": %g, \"min_change_pct\": %g,\n  \"points\": [\n",
-			STATS_ALPHA, o->min_change);
-	} else if (f == FORMAT_CSV) {
-		fputs("exercise,params,base_ms,new_ms,ratio,p,verdict\n", out);
-	} else {
-		fprintf(out, "base %s%s%s, new %s%s%s: medians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
-			a->exercise ? a->exercise : "", a->exercise ? " of " : "", a->path, b->exercise ? b->exercise : "",
-			b->exercise ? " of " : "", b->path, STATS_ALPHA);
-		if (o->min_change > 0)
-			fprintf(out, "a change under %g%% counts as the same, however small its p\n", o->min_change);
-		fprintf(out, "%-28s %-32s %10s %10s %9s %8s  %s\n", "exercise", "params", "base ms", "new ms", "change", "p",
-			"verdict");
-	}
-}
-
-/* Points of s that found no partner, named: they are not dropped. */
-static void print_unmatched(const struct record *s, const char *which, enum format f, FILE *out, int *first)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		const struct record_point *p = &s->v[i];
-		const char *ex = json_string(json_get(p->row, "exercise"));
-		if (p->matched)
-			continue;
-		if (f == FORMAT_JSON) {
-			fputs(*first ? "    {\"in\": " : ",\n    {\"in\": ", out);
-			emit_json(out, which);
-			fputs(", \"exercise\": ", out);
-			emit_json(out, ex);
-			fputs(", \"params\": ", out);
-			emit_json(out, p->params);
-			fputc('}', out);
-		} else if (f == FORMAT_CSV) {
-			emit_csv(out, ex);
-			fputc(',', out);
-			emit_csv(out, p->params);
-			fprintf(out, ",,,,,\"only in %s\"\n", which);
-		} else {
-			char e[512], t[1024];
-			fprintf(out, "%s%-28s %-32s  only in %s\n", *first ? "unmatched:\n" : "", escape_into(e, sizeof e, ex),
-				escape_into(t, sizeof t, p->params), which);
-		}
-		*first = 0;
-	}
-}
-
 /* A significant change too small to matter is "same": with thousands of
  * samples the U test finds 0.1% shifts that two identical runs a minute
  * apart also show (clocks, DRAM, the L2's state drift); --min-change
@@ -265,28 +162,21 @@ static int too_slow(const struct record_pair *pr, double pct)
 static int compare_print(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
 {
 	struct record_pair *pairs = calloc(a->n ? a->n : 1, sizeof *pairs);
-	int first = 1, slow = 0;
 	if (!pairs)
 		return EXIT_NOMEM;
-	size_t n = record_pair_up(a, b, pairs);
-	compare_batches(a, b, pairs, n, err);
-	print_head(a, b, o, out);
-	for (size_t i = 0; i < n; i++) {
+	struct compare_doc c = { a, b, o, pairs, record_pair_up(a, b, pairs), 0 };
+	const struct writer *w = compare_writer(o->format);
+	compare_batches(a, b, pairs, c.n, err);
+	writer_begin(w, &c, out);
+	for (size_t i = 0; i < c.n; i++) {
 		warn_choices(&pairs[i], err);
 		apply_min_change(&pairs[i], o->min_change);
-		print_row(&pairs[i], o->format, out, i == 0);
-		slow += too_slow(&pairs[i], o->fail_above);
+		writer_row(w, &c, i, out);
+		c.slow += too_slow(&pairs[i], o->fail_above);
 	}
-	if (o->format == FORMAT_JSON)
-		fputs("\n  ],\n  \"unmatched\": [\n", out);
-	print_unmatched(a, "base", o->format, out, &first);
-	print_unmatched(b, "new", o->format, out, &first);
-	if (o->format == FORMAT_JSON)
-		fprintf(out, "\n  ],\n  \"slower_than_allowed\": %d\n}\n", slow);
-	else if (o->format == FORMAT_TABLE && o->fail_above >= 0)
-		fprintf(out, "%d point%s slower by more than %g%% with confidence\n", slow, slow == 1 ? "" : "s", o->fail_above);
+	writer_end(w, &c, out);
 	free(pairs);
-	return slow ? EXIT_SLOWER : 0;
+	return c.slow ? EXIT_SLOWER : 0;
 }
 
 int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err, char *errbuf,

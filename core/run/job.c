@@ -149,56 +149,16 @@ static uint64_t draw_seed(const struct options *o)
 	return (z ^ (z >> 31)) & 0xffffffffffffull;  /* 48 bits: short enough to type back */
 }
 
-/* Is an INI value from a section shared by several exercises one this
- * exercise can take?  Only the element type is passed over where it
- * cannot ([defaults] type = float means float where there is float). */
-static int applies(const struct job *j, const struct job_param *p, const char *text)
+/* Parameter p set to value v of its axis (typed by the sweep): a value
+ * out of range refuses the point; a random seed is drawn now, each point
+ * its own. */
+static int take_value(struct job *j, struct job_param *p, const struct sweep_value *v)
 {
-	struct param_value v;
-	char why[256];
-	if (strcmp(p->decl.key, "type"))
-		return 1;
-	return exercise_parse(j->pick.ex, "type", text, &v, why, sizeof why) == PARSE_OK;
-}
-
-/* Where p's value comes from, highest first; its text and where. */
-static const char *source(const struct job *j, struct job_param *p, int g)
-{
-	static const enum scope scopes[] = { SCOPE_EXERCISE, SCOPE_PLUGIN, SCOPE_DEFAULTS };
-	const char *plugin = j->pick.plugin->name, *ex = j->pick.ex->name;
-	const char *flag = g >= 0 ? j->opt->generic[g] : NULL, *cli = flag ? flag : options_param(j->opt, p->decl.key);
-	if (cli) {
-		snprintf(p->where, sizeof p->where, flag ? "%s %s" : "-p %s=%s", flag ? options_flag(g) : p->decl.key, cli);
-		return cli;
-	}
-	for (int k = 0; k < 3; k++) {
-		const struct setting *s = config_get_at(j->cfg, scopes[k], plugin, ex, p->decl.key);
-		if (s && (scopes[k] == SCOPE_EXERCISE || applies(j, p, s->value))) {
-			snprintf(p->where, sizeof p->where, "%s:%d: %s = %s", s->file, s->line, s->key, s->value);
-			return s->value;
-		}
-	}
-	snprintf(p->where, sizeof p->where, "the default %s = %s", p->decl.key, p->decl.def);
-	p->defaulted = 1;
-	return p->decl.def;
-}
-
-/* Parameter p (generic key g, or -1 for the exercise's own) set to
- * value i of its axis. */
-static int pick_value(struct job *j, struct job_param *p, int g, size_t i)
-{
-	char why[512], buf[128];
-	enum parse_result r;
-	/* a path is its whole axis, and the value points into it: the
-	 * command line or the configuration, which outlive the job */
-	const char *text = p->decl.type == GPULAB_PARAM_PATH ? p->axis : buf;
-	param_axis_value(p->axis, i, buf, sizeof buf);
-	r = g == GEN_TYPE ? exercise_parse(j->pick.ex, "type", text, &p->value, why, sizeof why)
-			  : param_parse(&p->decl, text, &p->value, why, sizeof why);
-	if (r != PARSE_OK && p->values > 1)
-		return refuse(j, EXIT_PARAM, "%s: %s %s: %s", p->where, p->decl.key, text, why);
-	if (r != PARSE_OK)
-		return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
+	if (v->why && p->values > 1)
+		return refuse(j, EXIT_PARAM, "%s: %s %s: %s", p->where, p->decl.key, v->text, v->why);
+	if (v->why)
+		return refuse(j, EXIT_PARAM, "%s: %s", p->where, v->why);
+	p->value = v->value;
 	if (p->decl.type == GPULAB_PARAM_SEED && p->value.random) {
 		p->value.u = draw_seed(j->opt);
 		p->value.random = 0;
@@ -207,78 +167,48 @@ static int pick_value(struct job *j, struct job_param *p, int g, size_t i)
 	return 0;
 }
 
-/* Where each parameter comes from, and how many values its axis holds:
- * the shape of the sweep, known before any value is taken. */
-static int count_axes(struct job *j)
-{
-	char why[512];
-	j->points = 1;
-	for (size_t i = 0; i < j->nparams; i++) {
-		struct job_param *p = &j->params[i];
-		p->axis = source(j, p, p->generic);
-		/* values out of range are refused point by point */
-		if (param_axis(&p->decl, p->axis, &p->values, why, sizeof why) == PARSE_MALFORMED)
-			return refuse(j, EXIT_PARAM, "%s: %s", p->where, why);
-		if (j->points > PARAM_MAX_POINTS / p->values)
-			return refuse(j, EXIT_USAGE, "a sweep of more than %d points; sweep fewer values", PARAM_MAX_POINTS);
-		j->points *= p->values;
-	}
-	return 0;
-}
-
-/* The exercise's own keys, for a message: "-p rows, -p cols". */
-static void own_keys(const struct gpulab_exercise *e, char *buf, size_t len)
-{
-	buf[0] = 0;
-	for (const struct gpulab_param *p = e->params; p && p->key; p++)
-		if (p->type != GPULAB_PARAM_SEED)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s-p %s", buf[0] ? ", " : "", p->key);
-}
-
-/* The list of parameters: the generic keys e takes, then its own. */
-static int list_params(struct job *j)
+/* The exercise's keys as the sweep resolved them, each with where its
+ * value comes from and its axis's length. */
+static int list_params(struct job *j, const struct sweep *s)
 {
 	const struct gpulab_exercise *e = j->pick.ex;
-	size_t n = 0, own = 0;
-	for (const struct gpulab_param *p = e->params; p && p->key; p++)
-		own++;
-	j->params = calloc(NGENERIC + own, sizeof *j->params);
+	j->params = calloc(s->nkeys ? s->nkeys : 1, sizeof *j->params);
 	j->opts = calloc(1, e->params_size ? e->params_size : 1);
 	if (!j->params || !j->opts)
 		return refuse(j, EXIT_NOMEM, "out of memory");
-	for (int g = 0; g < NGENERIC; g++)
-		if (exercise_takes(e, (enum generic)g)) {
-			struct job_param *p = &j->params[n++];
-			exercise_generic(e, (enum generic)g, &p->decl, p->def, sizeof p->def);
-			p->generic = g;
-		}
-	for (size_t i = 0; i < own; i++) {
-		j->params[n].decl = e->params[i];
-		j->params[n++].generic = -1;
+	for (size_t i = 0; i < s->nkeys; i++) {
+		const struct sweep_key *k = &s->keys[i];
+		struct job_param *p = &j->params[i];
+		p->decl = k->decl;
+		p->generic = k->generic;
+		memcpy(p->def, k->def, sizeof p->def);
+		if (k->decl.def == k->def) /* n's and block's default text: the job's copy */
+			p->decl.def = p->def;
+		p->axis = k->axis;
+		p->values = k->nvalues;
+		memcpy(p->where, k->where, sizeof p->where);
+		p->defaulted = k->defaulted;
 	}
-	j->nparams = n;
+	j->nparams = s->nkeys;
+	j->points = s->points;
 	return 0;
 }
 
-/* The parameters of point `point` of the exercise's sweep: the first
- * parameter's axis varies fastest, so the size (n) does, and each run of
- * rows reads as a curve. */
-static int resolve(struct job *j, size_t point)
+/* The parameters of point `point` of the exercise's sweep (sweep.h has
+ * the order). */
+static int resolve(struct job *j, const struct sweep *s, size_t point)
 {
-	const struct gpulab_exercise *e = j->pick.ex;
-	char keys[256];
 	int rc;
-	if ((j->opt->generic[GEN_N] || (options_param(j->opt, "n") && !exercise_param(e, "n")))
-	    && !exercise_takes(e, GEN_N)) {
-		own_keys(e, keys, sizeof keys);
-		return refuse(j, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");
-	}
-	if ((rc = list_params(j)) || (rc = count_axes(j)))
+	if (s->refused && !s->nkeys) /* before any key was listed: -n it does not take */
+		return refuse(j, s->refused, "%s", s->why);
+	if ((rc = list_params(j, s)))
 		return rc;
+	if (s->refused)
+		return refuse(j, s->refused, "%s", s->why);
 	for (size_t i = 0; i < j->nparams; i++) {
 		struct job_param *p = &j->params[i];
 		int g = p->generic;
-		if ((rc = pick_value(j, p, g, point % p->values)))
+		if ((rc = take_value(j, p, &s->keys[i].values[point % p->values])))
 			return rc;
 		point /= p->values;
 		switch (g) {
@@ -298,23 +228,14 @@ static int resolve(struct job *j, size_t point)
 	return 0;
 }
 
-size_t job_points(const struct pick *p, const struct options *o, const struct config *c)
-{
-	struct job j = { .pick = *p, .opt = o, .cfg = c };
-	/* a broken axis is one point, which job_plan() then refuses */
-	size_t n = list_params(&j) == 0 && count_axes(&j) == 0 ? j.points : 1;
-	job_free(&j);
-	return n;
-}
-
-int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c, size_t point)
+int job_plan(struct job *j, const struct pick *p, const struct sweep *s, const struct options *o, size_t point)
 {
 	char why[512];
 	int rc;
-	*j = (struct job){ .pick = *p, .opt = o, .cfg = c, .point = point, .points = 1 };
+	*j = (struct job){ .pick = *p, .opt = o, .point = point, .points = 1 };
 	j->ctx = (struct gpulab_ctx){ .quiet = o->quiet, .error = ctx_error, .note = ctx_note, .chose = ctx_chose,
 				      .data = p->ex->data, .core = j, .group = o->group };
-	if ((rc = resolve(j, point)))
+	if ((rc = resolve(j, s, point)))
 		return rc;
 	j->ctx.params = j->opts;
 	j->ctx.elements = j->ctx.n;

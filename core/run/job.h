@@ -1,13 +1,14 @@
 /*
- * One exercise to run: every parameter resolved once (the command line,
- * then the INI files' [exercise], [plugin] and [defaults] sections, then
- * the declared default) and checked against its declaration, the context
- * handed to the plugin, and the result it ends with.
+ * One point of an exercise to run: its parameters' values, taken from
+ * its sweep (config/sweep.h, where each key's source and every value was
+ * resolved once), the context handed to the plugin, and the result it
+ * ends with.
  */
 #ifndef GPULAB_JOB_H
 #define GPULAB_JOB_H
 
 #include "config/settings.h"
+#include "config/sweep.h"
 #include "plugins/match.h"
 #include "run/metrics.h"
 #include "config/options.h"
@@ -92,7 +93,6 @@ struct job_param {
 struct job {
 	struct pick pick;
 	const struct options *opt;
-	const struct config *cfg;
 	unsigned reps, warmup;
 	int exact_reps;                     /* reps was asked for: take exactly that many */
 	unsigned batch;                     /* runs per timed sample: --batch, or 1 where the exercise
@@ -116,17 +116,13 @@ struct job {
 					     * as JSON text, kept as it was; NULL: run it */
 };
 
-/* Resolve the parameters of point `point` of the exercise's sweep (0 for
- * none) and call the exercise's plan().  Returns 0, or an exit code with
+/* Point `point` of the exercise's sweep s (0 for none): its parameters'
+ * values, and the exercise's plan().  Returns 0, or an exit code with
  * the reason in job->res.message (which, like every message of a job,
  * does not name it): EXIT_PARAM where the exercise refuses its
  * parameters.  j->points is then the number of points of the sweep, if
  * the resolution got through every axis. */
-int job_plan(struct job *j, const struct pick *p, const struct options *o, const struct config *c, size_t point);
-
-/* How many points the exercise's sweep has: the product of the number
- * of values of each of its parameters (1 without a sweep). */
-size_t job_points(const struct pick *p, const struct options *o, const struct config *c);
+int job_plan(struct job *j, const struct pick *p, const struct sweep *s, const struct options *o, size_t point);
 
 /* Free what job_plan() allocated. */
 void job_free(struct job *j);

@@ -1,0 +1,69 @@
+/* The run's report in Markdown: a pipe table with the compact table's
+ * columns, every row whole (no sweep headers: a pasted table is read
+ * alone), then the failures' messages as a list. */
+#include "emit/markdown.h"
+
+#include "emit/field.h"
+#include "emit/row.h"
+
+static void md_begin(void *doc, FILE *out)
+{
+	static const char *const names[] = { "exercise", "type", "n:", "median ms:", "+-%:", "GB/s:", "%peak:",
+					     "speedup:", "of ref:", "status" };
+	(void)doc;
+	md_header(out, names, sizeof names / sizeof names[0]);
+}
+
+/* A number's cell, or "-" */
+static void md_number(FILE *out, int show, const char *fmt, double v)
+{
+	fputs(" | ", out);
+	if (show)
+		fprintf(out, fmt, v);
+	else
+		fputc('-', out);
+}
+
+static void md_row(void *doc, size_t i, FILE *out)
+{
+	const struct report *r = doc;
+	const struct job *j = &r->jobs[i];
+	char label[800];
+	double speedup, share;
+	int m = measured(j), planned = j->res.outcome != OUTCOME_SKIPPED;
+	if (j->kept || j->res.outcome == OUTCOME_NOT_RUN)
+		return; /* as the table: a resumed record's rows are that record's */
+	compare(r, j, &speedup, &share);
+	fputs("| ", out);
+	md_cell(out, row_label(j, label, sizeof label));
+	fputs(" | ", out);
+	md_cell(out, planned ? generic_text(j, GEN_TYPE) : "-");
+	md_number(out, planned, "%.0f", (double)j->ctx.elements);
+	md_number(out, m, "%.4f", j->res.gpu_med);
+	md_number(out, has_interval(j), "%.2f", interval_pct(j));
+	md_number(out, m, "%.1f", j->res.gbps);
+	md_number(out, m && r->dev && r->dev->peak_gbps > 0, "%.1f", peak_pct(r, j));
+	md_number(out, speedup > 0, "%.2fx", speedup);
+	md_number(out, share > 0, "%.0f%%", 100 * share);
+	fprintf(out, " | %s%s%s%s%s |\n", status_word(j), throttled(j) ? " THROTTLED" : "", noisy(j) ? " NOISY" : "",
+		unheld(j) ? " UNHELD" : "", unbatched(j) ? " UNBATCHED" : "");
+}
+
+/* What went wrong, once per exercise and message. */
+static void md_messages(void *doc, FILE *out)
+{
+	const struct report *r = doc;
+	char name[256];
+	int first = 1;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		if (j->kept || j->res.outcome == OUTCOME_OK || !j->res.message[0] || same_message_before(r, i))
+			continue;
+		fprintf(out, "%s- %s: %s: ", first ? "\n" : "", job_name(j, name, sizeof name), status_word(j));
+		md_cell(out, j->res.message);
+		fputc('\n', out);
+		first = 0;
+	}
+}
+
+const struct writer report_markdown = { .streams = 1, .begin = md_begin, .row = md_row, .footer = md_messages };

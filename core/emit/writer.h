@@ -1,0 +1,51 @@
+/* A writer: what one command prints in one format, in five steps.  Each
+ * command (run's report, compare, list) has one writer per format, found
+ * by the format alone; nothing outside the writers asks which format it
+ * is.  A step may be NULL: that format prints nothing there.
+ *   begin   before any row: a title, the column names
+ *   header  above row i, where a group starts (a sweep's keys)
+ *   row     row i, as it comes
+ *   footer  after the last row: legends, what was not run or matched
+ *   end     the document's close (JSON's whole record, for the report) */
+#ifndef GPULAB_EMIT_WRITER_H
+#define GPULAB_EMIT_WRITER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct writer {
+	int for_people;  /* the terminal table: what a command says around it (a
+			  * resumed run, a gate passed) goes to stdout too */
+	int streams;     /* prints rows as they come, not all at the end */
+	void (*begin)(void *doc, FILE *out);
+	void (*header)(void *doc, size_t i, FILE *out);
+	void (*row)(void *doc, size_t i, FILE *out);
+	void (*footer)(void *doc, FILE *out);
+	void (*end)(void *doc, FILE *out);
+};
+
+static inline void writer_begin(const struct writer *w, void *doc, FILE *out)
+{
+	if (w->begin)
+		w->begin(doc, out);
+}
+
+/* Row i, and above it its group's header where one starts. */
+static inline void writer_row(const struct writer *w, void *doc, size_t i, FILE *out)
+{
+	if (w->header)
+		w->header(doc, i, out);
+	if (w->row)
+		w->row(doc, i, out);
+}
+
+/* The footer, then the end. */
+static inline void writer_end(const struct writer *w, void *doc, FILE *out)
+{
+	if (w->footer)
+		w->footer(doc, out);
+	if (w->end)
+		w->end(doc, out);
+}
+
+#endif

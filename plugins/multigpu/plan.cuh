@@ -1,0 +1,192 @@
+/*
+ * What every exercise shares: planning (the GPUs, peer reads, the block),
+ * the reduce plugin's `best` sum on one GPU, inputs and CPU references.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
+ */
+#ifndef GPULAB_MULTIGPU_PLAN_CUH
+#define GPULAB_MULTIGPU_PLAN_CUH
+
+#include "../reduce/best.cuh"
+#include "gpus.cuh"
+
+#include <gpulab/lab.cuh>
+
+#include <vector>
+
+namespace {
+
+/* --- planning ------------------------------------------------------------------ */
+
+size_t elem(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
+
+/* The GPUs an exercise will have, decided before anything runs: `want`
+ * (0: every visible one, up to 8), at least `need`.  *g = 0 where CUDA
+ * sees no GPU: the core refuses the run itself then. */
+int plan_gpus(gpulab_ctx *ctx, unsigned want, unsigned need, unsigned *g, int *ordinals)
+{
+	unsigned vis = gpus::visible(gpus::max_gpus, ordinals);
+	*g = 0;
+	if (vis == 0)
+		return GPULAB_OK;
+	if (vis < need) {
+		ctx->error(ctx, "needs %u GPUs, and %u is visible", need, vis);
+		return GPULAB_EPARAM;
+	}
+	if (want > vis) {
+		ctx->error(ctx, "gpus = %u: only %u GPUs are visible", want, vis);
+		return GPULAB_EPARAM;
+	}
+	*g = want ? want : vis;
+	return GPULAB_OK;
+}
+
+/* Kernels that read another GPU's memory need peer access to it. */
+int plan_reads(gpulab_ctx *ctx, int reader, int owner)
+{
+	if (gpus::can_read(reader, owner))
+		return GPULAB_OK;
+	ctx->error(ctx, "GPU %d cannot read GPU %d's memory (no peer access between them)", reader, owner);
+	return GPULAB_EPARAM;
+}
+
+/* The reduce plugin's `best` takes a block size that is a power of two. */
+int plan_block(gpulab_ctx *ctx)
+{
+	if (ctx->block < 64 || !lab::pow2(ctx->block)) {
+		ctx->error(ctx, "block size %u: the best kernel takes a power of two from 64 to 1024", ctx->block);
+		return GPULAB_EPARAM;
+	}
+	return GPULAB_OK;
+}
+
+/* The GPUs setup() uses: as planned, from those the core handed over. */
+int setup_gpus(gpulab_ctx *ctx, unsigned want, unsigned need, gpus::state *s)
+{
+	unsigned g = want ? want : ctx->ndevices;
+	if (g < need || g > ctx->ndevices) {
+		ctx->error(ctx, "needs %u GPUs, and the run has %u", std::max(g, need), ctx->ndevices);
+		return GPULAB_EPARAM;
+	}
+	int rc = s->open(ctx, g);
+	return rc != GPULAB_OK ? rc : gpus::enable_peers(ctx, g);
+}
+
+/* setup's first step here: the exercise's state, and its GPUs. */
+template <typename S>
+int begin_setup(gpulab_ctx *ctx, S **s, unsigned want, unsigned need)
+{
+	int rc = lab::make_state(ctx, s);
+	return rc != GPULAB_OK ? rc : setup_gpus(ctx, want, need, *s);
+}
+
+/* plan's last step: what one run moves, and what setup will allocate. */
+int traffic(gpulab_ctx *ctx, uint64_t read, uint64_t written, uint64_t device)
+{
+	ctx->bytes_read = read;
+	ctx->bytes_written = written;
+	ctx->device_bytes = device;
+	return GPULAB_OK;
+}
+
+/* --- the `best` reduction on one GPU ---------------------------------------------- */
+
+template <typename T> using best_fn = void (*)(const T *, size_t, best_meet<T>, T *);
+
+template <typename T>
+best_fn<T> best_kernel(unsigned block)
+{
+	switch (block) {
+	case 64: return reduceBest<T, 64>;
+	case 128: return reduceBest<T, 128>;
+	case 256: return reduceBest<T, 256>;
+	case 512: return reduceBest<T, 512>;
+	default: return reduceBest<T, 1024>; /* plan admits nothing else */
+	}
+}
+
+/* One sum of n elements at `in` (on any GPU this one can read) into *out,
+ * on GPU r: the reduce plugin's best, with its grid sized the same way. */
+template <typename T>
+struct summer {
+	const T *in = nullptr;
+	size_t n = 0;
+	T *partials = nullptr, *out = nullptr;
+	unsigned *tickets = nullptr;
+	unsigned grid = 0, block = 0;
+
+	int setup(gpulab_ctx *ctx, gpus::state *s, unsigned r, const T *input, size_t count, unsigned threads)
+	{
+		gpus::device_kept keep;
+		int sms = 0, per_sm = 0, rc;
+		in = input;
+		n = count;
+		block = threads;
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+		LAB_TRY(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->devices[r]));
+		LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, best_kernel<T>(block), block, 0));
+		uint64_t useful = lab::div_up(n, 4ull * block); /* no block without a vector to load */
+		grid = (unsigned)std::min<uint64_t>((uint64_t)sms * std::max(per_sm, 1), useful);
+		if ((rc = s->alloc_on(ctx, r, &partials, std::max(grid, 1u))) != GPULAB_OK
+		    || (rc = s->alloc_on(ctx, r, &out, 1)) != GPULAB_OK || (rc = s->alloc_on(ctx, r, &tickets, 1)) != GPULAB_OK)
+			return rc;
+		LAB_TRY(ctx, cudaMemset(tickets, 0, sizeof(unsigned)));
+		return GPULAB_OK;
+	}
+
+	/* on the current device, which is GPU r */
+	int launch(gpulab_ctx *ctx, cudaStream_t q) const
+	{
+		if (grid == 0) { /* an empty shard sums to 0 */
+			LAB_TRY(ctx, cudaMemsetAsync(out, 0, sizeof(T), q));
+			return GPULAB_OK;
+		}
+		best_meet<T> last_block = { nullptr, 0, partials, tickets }; /* the ticket: no epoch to keep per launch */
+		best_kernel<T>(block)<<<grid, block, 0, q>>>(in, n, last_block, out);
+		LAB_LAUNCHED(ctx);
+		return GPULAB_OK;
+	}
+};
+
+/* --- inputs and references ---------------------------------------------------------- */
+
+/* lab::fill's n values with `seed`, into GPU r's buffer. */
+template <typename T>
+int upload(gpulab_ctx *ctx, std::vector<T> &h, T *dev, uint64_t n, uint64_t seed)
+{
+	int rc = lab::host_vector(ctx, h, n);
+	if (rc != GPULAB_OK)
+		return rc;
+	lab::fill(h.data(), n, seed);
+	LAB_TRY(ctx, cudaMemcpy(dev, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+	return GPULAB_OK;
+}
+
+/* A sum as the GPU adds: ints wrap at 32 bits; floats exactly, in double,
+ * with the magnitudes' sum for the tolerance (lab::close_enough). */
+struct sum_ref {
+	double want = 0, sum_abs = 0;
+	template <typename T>
+	void add(const T *h, uint64_t n)
+	{
+		lab::sum_reference(h, n, &want, &sum_abs);
+	}
+	template <typename T>
+	int check(gpulab_ctx *ctx, T got, uint64_t n, uint64_t seed) const
+	{
+		return lab::expect_sum(ctx, got, want, sum_abs, n, seed);
+	}
+};
+
+/* Fill an output on GPU r with 0xff bytes (NaN, -1) on its own stream. */
+int poison_on(gpulab_ctx *ctx, unsigned r, void *p, size_t bytes)
+{
+	gpus::device_kept keep;
+	LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
+	LAB_TRY(ctx, cudaMemsetAsync(p, 0xff, bytes, gpus::stream(ctx, r)));
+	return GPULAB_OK;
+}
+
+} // namespace
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * NCCL across processes: under a launcher each process is one rank; the
+ * bounded waits, the ranks agreeing before each set-up step, and their
+ * communicator.
+ * Part of the multigpu plugin, one translation unit: multigpu.cu includes
+ * it, and it includes the parts it uses.
+ */
+#ifndef GPULAB_MULTIGPU_RANKS_CUH
+#define GPULAB_MULTIGPU_RANKS_CUH
+
+#include "gpus.cuh"
+
+#include <gpulab/lab.cuh>
+
+#include <nccl.h>
+
+#include <ctime>
+#include <sched.h>
+#include <unistd.h>
+
+namespace {
+
+#define NCCL_TRY(ctx, call)                                                                 \
+	do {                                                                                \
+		ncclResult_t nccl_e_ = (call);                                              \
+		if (nccl_e_ != ncclSuccess && nccl_e_ != ncclInProgress) {                  \
+			(ctx)->error((ctx), "%s: %s", #call, ncclGetErrorString(nccl_e_)); \
+			return GPULAB_ECUDA;                                                \
+		}                                                                           \
+	} while (0)
+
+/* Under a launcher (ctx->group) this process is one rank with one GPU,
+ * and a collective spans every rank; alone, it spans this process's GPUs.
+ * The width of the collective, and the rank of this process's GPU r: */
+unsigned width(const gpulab_ctx *ctx, unsigned g) { return ctx->group ? ctx->group->size : g; }
+unsigned rank_of(const gpulab_ctx *ctx, unsigned r) { return ctx->group ? ctx->group->rank : r; }
+
+/* How long a rank waits for NCCL (its communicator's set-up) before it
+ * aborts the communicator: no rank hangs on a peer that is gone.
+ * NCCL_TIMEOUT_S is gpulab's own bound. */
+const double NCCL_TIMEOUT_S = 120;
+
+double seconds_now()
+{
+	timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* A non-blocking communicator's last call, waited for: success, or its
+ * error, or the bound passed (the communicator is then aborted).  NCCL
+ * does that call on a thread of its own, which is done in microseconds
+ * when the peers are there: spin (yielding) through the first
+ * millisecond, as a sleep would cost a timer tick each time, then sleep. */
+int nccl_wait(gpulab_ctx *ctx, ncclComm_t *comm, const char *what)
+{
+	ncclResult_t state = ncclInProgress;
+	for (double t0 = seconds_now(), waited = 0; comm && *comm; waited = seconds_now() - t0) {
+		if (ncclCommGetAsyncError(*comm, &state) != ncclSuccess || state != ncclInProgress)
+			break;
+		if (waited > NCCL_TIMEOUT_S) {
+			ncclCommAbort(*comm);
+			*comm = nullptr;
+			ctx->error(ctx, "%s: no answer from the other ranks in %g s; communicator aborted", what, NCCL_TIMEOUT_S);
+			return GPULAB_ECUDA;
+		}
+		if (waited < 1e-3)
+			sched_yield();
+		else
+			usleep(100);
+	}
+	if (state != ncclSuccess) {
+		ctx->error(ctx, "%s: %s", what, ncclGetErrorString(state));
+		return GPULAB_ECUDA;
+	}
+	return GPULAB_OK;
+}
+
+/* A non-blocking call's result: its error said, or its end waited for. */
+int nccl_started(gpulab_ctx *ctx, ncclResult_t e, ncclComm_t *comm, const char *what)
+{
+	if (e == ncclSuccess || e == ncclInProgress)
+		return nccl_wait(ctx, comm, what);
+	ctx->error(ctx, "%s: %s", what, ncclGetErrorString(e));
+	return GPULAB_ECUDA;
+}
+
+/* Under a launcher, every rank's step so far (rc), agreed: a rank goes on
+ * only if all can, as a rank that stopped would leave the others waiting
+ * in NCCL for it.  Every rank makes this call, whatever its rc. */
+int all_ranks_ready(gpulab_ctx *ctx, int rc, const char *step)
+{
+	double bad = rc != GPULAB_OK;
+	if (ctx->group->max(&bad, 1) != 0) {
+		ctx->error(ctx, "the ranks lost each other before %s", step);
+		return GPULAB_ECUDA;
+	}
+	if (rc == GPULAB_OK && bad) {
+		ctx->error(ctx, "another rank failed before %s (its own line says why)", step);
+		return GPULAB_ECUDA;
+	}
+	return rc;
+}
+
+/* One communicator across the ranks.  Rank 0's NCCL id goes to every
+ * rank through the launcher's group (MPI); each joins a non-blocking
+ * communicator, so that a rank that never comes costs a bounded wait, not
+ * a hang.  The runs then go through a blocking child of it (ncclCommSplit,
+ * itself bounded as its parent is non-blocking): a non-blocking
+ * communicator starts a thread for every call, tens of microseconds each,
+ * where nccl-tests' blocking one enqueues in a few.  The rank's steps
+ * before (rc) are agreed first, so that no rank enters NCCL alone. */
+int join_ranks(gpulab_ctx *ctx, int rc, ncclComm_t *parent, ncclComm_t *comm)
+{
+	const gpulab_group *grp = ctx->group;
+	ncclUniqueId id = {};
+	if (rc == GPULAB_OK && grp->rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) {
+		ctx->error(ctx, "ncclGetUniqueId failed");
+		rc = GPULAB_ECUDA;
+	}
+	if ((rc = all_ranks_ready(ctx, rc, "NCCL's set-up")) != GPULAB_OK)
+		return rc;
+	if (grp->bcast(&id, sizeof id) != 0) {
+		ctx->error(ctx, "the ranks could not share NCCL's id");
+		return GPULAB_ECUDA;
+	}
+	ncclConfig_t setup = NCCL_CONFIG_INITIALIZER, runs = NCCL_CONFIG_INITIALIZER;
+	setup.blocking = 0;
+	runs.blocking = 1;
+	gpus::device_kept keep;
+	LAB_TRY(ctx, cudaSetDevice(ctx->devices[0]));
+	rc = nccl_started(ctx, ncclCommInitRankConfig(parent, (int)grp->size, id, (int)grp->rank, &setup), parent,
+			  "ncclCommInitRankConfig");
+	if ((rc = all_ranks_ready(ctx, rc, "splitting NCCL's communicator")) != GPULAB_OK)
+		return rc;
+	rc = nccl_started(ctx, ncclCommSplit(*parent, 0, (int)grp->rank, comm, &runs), parent, "ncclCommSplit");
+	return all_ranks_ready(ctx, rc, "the runs");
+}
+
+
+/* A rank's communicator, asked without waiting whether NCCL's own
+ * threads saw a peer fail (a lost connection, a remote error). */
+int peers_fine(gpulab_ctx *ctx, ncclComm_t comm)
+{
+	ncclResult_t state = ncclSuccess;
+	if (ncclCommGetAsyncError(comm, &state) != ncclSuccess || (state != ncclSuccess && state != ncclInProgress)) {
+		ctx->error(ctx, "NCCL: %s", ncclGetErrorString(state));
+		return GPULAB_ECUDA;
+	}
+	return GPULAB_OK;
+}
+
+} // namespace
+
+#endif
