@@ -78,6 +78,12 @@ int main(int argc, char **argv)
 		return cmd_report(&o);
 	if (!strcmp(o.command, "try"))
 		return cmd_try(&o);
+	if (!strcmp(o.command, "learn"))
+		return cmd_learn(&o);
+	if (!strcmp(o.command, "grade"))
+		return cmd_grade(&o);
+	if (o.submit)
+		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
 	if (o.template_only)
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (strcmp(o.command, "run") && o.npatterns > 0)
@@ -92,6 +98,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report, try); `gpulab --help` says more",
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report, try, learn, grade); `gpulab --help` says more",
 		    o.command);
 }

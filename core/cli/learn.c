@@ -1,0 +1,326 @@
+/*
+ * gpulab learn: the lessons (config/lesson.h) as a path.  Without a
+ * lesson it draws the map, each lesson's state for this user and the
+ * next one; with one it runs the lesson's experiment as `gpulab run -o`
+ * would, reads the record back, and says whether the book's claim holds
+ * on this GPU (records/verdict.h); with --submit FILE it runs FILE
+ * through `gpulab try` and judges it against the lesson's target.
+ * Progress is kept in records/progress.h's file.
+ *
+ * The runs are this process's own `run` and `try`, their options parsed
+ * from the lesson's words as a command line would be, and their record
+ * written to a temporary directory and read back through records/: what
+ * the learner sees is the table they would see, and the verdict comes
+ * from the same record `gpulab run -o` writes.
+ */
+#include "config.h"
+
+#include "cli/commands.h"
+#include "config/lesson.h"
+#include "escape.h"
+#include "exitcode.h"
+#include "records/progress.h"
+#include "records/verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LEARN_WIDTH 100
+
+void learn_wrap(const char *label, const char *text)
+{
+	size_t indent = strlen(label), col = indent;
+	const char *s = text;
+	fputs(label, stdout);
+	while (*s) {
+		size_t w = strcspn(s, " "), cols = 0;
+		for (size_t i = 0; i < w; i++)
+			cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+		if (col > indent && col + 1 + cols > LEARN_WIDTH) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(s, 1, w, stdout);
+		col += cols;
+		s += w;
+		s += strspn(s, " ");
+	}
+	putchar('\n');
+}
+
+/* --- the map ------------------------------------------------------------------------ */
+
+static const char *learn_state(const struct progress_entry *e, char *buf, size_t len)
+{
+	if (!e || (!e->seen && !e->passed))
+		return "not started";
+	if (e->passed)
+		snprintf(buf, len, "task passed, best %.2fx", e->best);
+	else if (e->verdict >= 0 && isfinite(e->figure))
+		snprintf(buf, len, "claim seen: %s, %.3g", verdict_key((enum verdict)e->verdict), e->figure);
+	else
+		snprintf(buf, len, "claim seen");
+	return buf;
+}
+
+/* The first lesson not seen; else the first whose task is not passed. */
+static const struct lesson *learn_next(const struct lesson_set *s, const struct progress *p)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < s->n; i++) {
+			const struct progress_entry *e = progress_find(p, s->v[i].name);
+			if (!e || (pass == 0 ? !e->seen : !e->passed))
+				return &s->v[i];
+		}
+	return NULL;
+}
+
+static void learn_map(const struct lesson_set *s, const struct progress *p)
+{
+	char name[32], topic[48], state[64];
+	const char *chapter = "";
+	size_t seen = 0, passed = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct progress_entry *e = progress_find(p, s->v[i].name);
+		seen += e && e->seen, passed += e && e->passed;
+	}
+	printf("gpulab learn: %zu lessons, %zu seen, %zu tasks passed\n", s->n, seen, passed);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lesson *l = &s->v[i];
+		if (strcmp(l->chapter, chapter))
+			learn_wrap("\n", l->chapter);
+		chapter = l->chapter;
+		printf("  %-24s %-44s %s\n", escape_into(name, sizeof name, l->name), escape_into(topic, sizeof topic, l->topic),
+		       learn_state(progress_find(p, l->name), state, sizeof state));
+	}
+	const struct lesson *next = learn_next(s, p);
+	if (next)
+		printf("\nNext: gpulab learn %s\n", next->name);
+	else
+		printf("\nEvery task is passed. gpulab learn LESSON --submit FILE.cu tries for a better figure.\n");
+}
+
+/* --- running a lesson ----------------------------------------------------------------- */
+
+struct learn_tmp {
+	char dir[4096], record[4200];
+};
+
+static int learn_tmp_make(struct learn_tmp *t)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(t->dir, sizeof t->dir, "%s/gpulab-learn-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(t->dir))
+		return fail(EXIT_USAGE, "learn: cannot make a temporary directory in %s", tmp && *tmp == '/' ? tmp : "/tmp");
+	snprintf(t->record, sizeof t->record, "%s/record.json", t->dir);
+	return 0;
+}
+
+static void learn_tmp_remove(struct learn_tmp *t)
+{
+	unlink(t->record);
+	rmdir(t->dir);
+}
+
+/* `gpulab COMMAND FIRST... WORDS... -o RECORD` in this process: cmd_run
+ * or cmd_try.  *ran says whether a record was written. */
+static int learn_run(const struct options *user, const char *command, char *const *first, int nfirst, const char *words,
+		     const char *record)
+{
+	char buf[LESSON_MAX_TEXT], err[512];
+	char *argv[LESSON_MAX_ARGS + 16];
+	int argc = 0, n;
+	struct options o;
+	argv[argc++] = "gpulab";
+	argv[argc++] = (char *)command;
+	for (int i = 0; i < nfirst; i++)
+		argv[argc++] = first[i];
+	if ((n = lesson_words(words ? words : "", buf, sizeof buf, argv + argc, LESSON_MAX_ARGS)) < 0)
+		return fail(EXIT_CONFIG, "learn: too many words to run");
+	argc += n;
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)record;
+	if (user->config)
+		argv[argc++] = "--config", argv[argc++] = (char *)user->config;
+	argv[argc] = NULL;
+	int rc = options_parse(&o, argc, argv, err, sizeof err);
+	if (rc)
+		return fail(rc, "learn: the lesson's command: %s", err);
+	o.stop = user->stop;
+	if (user->watchdog >= 0)
+		o.watchdog = user->watchdog;
+	fflush(stdout);
+	rc = !strcmp(command, "try") ? cmd_try(&o) : cmd_run(&o);
+	fflush(stdout);
+	return rc;
+}
+
+static void learn_figure_text(const struct lesson *l, double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.4g%s%s", v, l->unit && strcmp(l->unit, "x") ? " " : "", l->unit ? l->unit : "");
+}
+
+/* The claim beside the measurement, and the verdict in a line. */
+static enum verdict learn_judge(const struct lesson *l, const struct figure_value *f)
+{
+	char v[64], lo[64], hi[64], rule[64], line[1024], device[160];
+	enum verdict d = verdict_judge(&l->cmp, f->lo, f->hi);
+	learn_figure_text(l, f->value, v, sizeof v);
+	learn_figure_text(l, f->lo, lo, sizeof lo);
+	learn_figure_text(l, f->hi, hi, sizeof hi);
+	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
+	escape_into(device, sizeof device, f->device);
+	printf("\n  the claim needs   %s %s %s\n", l->figure, rule_op_text(l->cmp.op), rule);
+	if (isfinite(f->lo) && f->lo != f->hi)
+		printf("  measured          %s (95%% interval %s to %s) on %s\n", v, lo, hi, device);
+	else
+		printf("  measured          %s on %s%s\n", v, device, isfinite(f->lo) ? "" : " (no interval: under 6 runs)");
+	if (d == VERDICT_HOLDS)
+		snprintf(line, sizeof line, "holds on your %s: %s", device, v);
+	else if (d == VERDICT_FAILS)
+		snprintf(line, sizeof line, "does not hold here: %s against %s %s%s%s", v, rule_op_text(l->cmp.op), rule,
+			 l->because ? ", because " : "", l->because ? l->because : "");
+	else
+		snprintf(line, sizeof line, "can't tell at this noise: %s to %s straddles %s %s; run it again", lo, hi,
+			 rule_op_text(l->cmp.op), rule);
+	learn_wrap("  verdict           ", line);
+	return d;
+}
+
+static void learn_task(const struct lesson *l)
+{
+	char line[LESSON_MAX_TEXT + 256];
+	learn_wrap("\nYour task: ", l->task);
+	snprintf(line, sizeof line, "at least %.2fx as fast as %s, measured beside it", l->target_times, l->target_ref.exercise);
+	learn_wrap("  target            ", line);
+	printf("  start from        gpulab try %s --template > mine.cu\n", l->challenge);
+	printf("  submit            gpulab learn %s --submit mine.cu\n", l->name);
+}
+
+/* Keep what this step did: the lock is taken, the file read again, and
+ * the step applied to it. */
+static int learn_record(const struct lesson *l, int verdict, double figure, double times, int passed)
+{
+	char path[4200], err[1024];
+	struct progress p;
+	int rc = progress_path(path, sizeof path, err, sizeof err);
+	if (rc)
+		return fail(rc, "%s", err);
+	if ((rc = progress_load(&p, path, 1, err, sizeof err))) {
+		progress_free(&p);
+		return fail(rc, "%s", err);
+	}
+	struct progress_entry *e = progress_entry(&p, l->name);
+	if (!e)
+		rc = fail(EXIT_NOMEM, "out of memory");
+	else {
+		e->seen = 1;
+		if (verdict >= 0)
+			e->verdict = verdict, e->figure = figure;
+		if (isfinite(times) && !(times <= e->best))
+			e->best = times;
+		e->passed |= passed;
+		if ((rc = progress_save(&p, err, sizeof err)))
+			fail(rc, "%s", err);
+	}
+	progress_free(&p);
+	return rc;
+}
+
+static int learn_lesson(const struct options *o, const struct lesson *l)
+{
+	struct learn_tmp t;
+	struct record rec = { 0 };
+	struct figure_value f;
+	char err[1024];
+	int verdict = -1, rc;
+	printf("%s\n", l->chapter);
+	learn_wrap("Lesson: ", l->topic);
+	learn_wrap("\nThe book: ", l->claim);
+	learn_wrap("Its figure: ", l->book);
+	printf("\nOn this GPU: gpulab run %s\n\n", l->run);
+	if ((rc = learn_tmp_make(&t)))
+		return rc;
+	rc = learn_run(o, "run", NULL, 0, l->run, t.record);
+	rec.path = t.record;
+	if (access(t.record, F_OK) != 0)
+		printf("\nThe experiment did not run%s.\n",
+		       rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
+	else if (record_load(&rec, err, sizeof err) || figure_measure(&rec, &l->fig, &f, err, sizeof err))
+		printf("\nNo verdict: %s\n", err), rc = rc ? rc : EXIT_WRONG;
+	else
+		verdict = (int)learn_judge(l, &f);
+	record_free(&rec);
+	learn_tmp_remove(&t);
+	learn_wrap("\nWhy: ", l->why);
+	printf("More: docs/%s\n", l->docs);
+	learn_task(l);
+	int kept = learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0);
+	return rc ? rc : kept;
+}
+
+static int learn_submit(const struct options *o, const struct lesson *l)
+{
+	struct learn_tmp t;
+	struct record rec = { 0 };
+	char err[1024], line[512];
+	double times = NAN;
+	char *first[] = { l->challenge, (char *)o->submit };
+	int rc;
+	if ((rc = learn_tmp_make(&t)))
+		return rc;
+	rc = learn_run(o, "try", first, 2, l->args, t.record);
+	rec.path = t.record;
+	if (access(t.record, F_OK) != 0)
+		printf("\nnot passed: nothing was timed (the line above says why)\n");
+	else if (record_load(&rec, err, sizeof err) || task_measure(&rec, l->challenge, &l->target_ref, &times, err, sizeof err))
+		printf("\nnot passed: %s\n", err), times = NAN;
+	record_free(&rec);
+	learn_tmp_remove(&t);
+	int passed = times >= l->target_times;
+	if (isfinite(times)) {
+		snprintf(line, sizeof line, "%s: %.3fx as fast as %s, %.1f%% %s the target of %.2fx",
+			 passed ? "passed" : "not passed", times, l->target_ref.exercise,
+			 fabs(times / l->target_times - 1) * 100, passed ? "over" : "under", l->target_times);
+		learn_wrap("\n", line);
+	}
+	int kept = learn_record(l, -1, NAN, times, passed);
+	return passed ? kept : rc ? rc : isfinite(times) ? EXIT_SLOWER : EXIT_WRONG;
+}
+
+int cmd_learn(const struct options *o)
+{
+	struct lesson_set s;
+	struct progress p;
+	char err[1024], path[4200];
+	int rc;
+	if (o->npatterns > 1)
+		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
+	if (o->submit && !o->npatterns)
+		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
+	if ((rc = lessons_load(&s, lessons_dir(), err, sizeof err)))
+		return fail(rc, "learn: %s", err);
+	/* a corrupt progress file stops everything before any work */
+	if ((rc = progress_path(path, sizeof path, err, sizeof err)) == 0 && (rc = progress_load(&p, path, 0, err, sizeof err)))
+		progress_free(&p);
+	if (rc) {
+		lessons_free(&s);
+		return fail(rc, "%s", err);
+	}
+	const struct lesson *l = o->npatterns ? lessons_find(&s, o->patterns[0]) : NULL;
+	if (!o->npatterns)
+		learn_map(&s, &p);
+	else if (!l)
+		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", o->patterns[0]);
+	else
+		rc = o->submit ? learn_submit(o, l) : learn_lesson(o, l);
+	progress_free(&p);
+	lessons_free(&s);
+	return rc;
+}
