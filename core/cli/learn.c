@@ -182,7 +182,7 @@ static enum verdict learn_judge(const struct lesson *l, const struct figure_valu
 	else
 		printf("  measured          %s on %s%s\n", v, device, isfinite(f->lo) ? "" : " (no interval: under 6 runs)");
 	if (d == VERDICT_HOLDS)
-		snprintf(line, sizeof line, "holds on your %s: %s", device, v);
+		snprintf(line, sizeof line, "holds on %s%s: %s", strcmp(device, "this host") ? "your " : "", device, v);
 	else if (d == VERDICT_FAILS)
 		snprintf(line, sizeof line, "does not hold here: %s against %s %s%s%s", v, rule_op_text(l->cmp.op), rule,
 			 l->because ? ", because " : "", l->because ? l->because : "");
@@ -291,7 +291,8 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 		learn_wrap("\n", line);
 	}
 	int kept = learn_record(l, -1, NAN, times, passed);
-	return passed ? kept : rc ? rc : isfinite(times) ? EXIT_SLOWER : EXIT_WRONG;
+	/* the challenge's own rows may fail (not the learner's doing): the verdict is the learner's row */
+	return passed ? kept : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
 }
 
 int cmd_learn(const struct options *o)

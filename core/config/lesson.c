@@ -84,6 +84,7 @@ char *ini_text_reader(char *str, int num, void *stream)
 	str[n++] = '\n';
 	str[n] = 0;
 	t->indented = str[0] == ' ' || str[0] == '\t';
+	t->sections += str[strspn(str, " \t")] == '[';
 	return str;
 }
 

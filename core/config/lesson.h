@@ -89,6 +89,7 @@ struct ini_text {
 	size_t len, pos;
 	int line;
 	int indented;  /* the line read last began with a blank: inih continues the key above */
+	int sections;  /* section lines read so far: inih does not say when one starts */
 	int failed;
 	char *err;
 	size_t errlen;

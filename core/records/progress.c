@@ -63,7 +63,7 @@ struct progress_parse {
 	struct ini_text t;
 	struct progress *p;
 	struct progress_entry *cur;
-	char section[64];  /* the section the last key was in */
+	int section;       /* the section line the last key came under */
 	int header;        /* [gpulab] progress = 1 seen */
 };
 
@@ -117,12 +117,12 @@ static int progress_key(struct progress_parse *pp, const char *key, const char *
 static int progress_handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct progress_parse *pp = user;
-	int first = strcmp(section, pp->section) != 0;
+	int first = pp->t.sections != pp->section;
 	if (pp->t.failed)
 		return 0;
 	if (pp->t.indented)
 		return ini_text_fail(&pp->t, "an indented line");
-	snprintf(pp->section, sizeof pp->section, "%s", section);
+	pp->section = pp->t.sections;
 	if (!strcmp(section, "gpulab")) {
 		if (strcmp(key, "progress") || strcmp(value, "1") || pp->header)
 			return ini_text_fail(&pp->t, "[gpulab] holds one key, progress = 1");

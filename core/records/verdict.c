@@ -89,13 +89,17 @@ static const struct json *measured_row(const struct record *rec, const struct le
 	return NULL;
 }
 
-/* The row's median and its interval ([NaN, NaN] where it has none). */
+/* The row's median and its 95% interval: the record's, or from its
+ * samples where a record before 1.2 has none; [NaN, NaN] under 6 runs. */
 static int row_median(const struct json *row, double *m, double *lo, double *hi)
 {
-	const struct json *ci = json_get(row, "median_ci_ms");
+	const struct json *ci = json_get(row, "median_ci_ms"), *samples = json_get(row, "samples_ms");
 	*m = json_number(json_get(row, "median_ms"));
 	*lo = json_len(ci) == 2 ? json_number_at(ci, 0) : NAN;
 	*hi = json_len(ci) == 2 ? json_number_at(ci, 1) : NAN;
+	if (json_len(ci) != 2 && json_numbers(samples, NULL)
+	    && stats_median_ci(json_numbers(samples, NULL), json_len(samples), STATS_CI_CONF, lo, hi))
+		*lo = *hi = NAN;
 	return isfinite(*m) && *m > 0 ? 0 : -1;
 }
 
