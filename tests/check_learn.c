@@ -215,10 +215,10 @@ START_TEST(progress_round_trip_and_refusals)
 	struct progress p;
 	snprintf(path, sizeof path, "%s/state/gpulab/progress.ini", dir);
 	ck_assert_msg(progress_load(&p, path, 1, err, sizeof err) == 0, "%s", err); /* none yet; the directory made */
-	struct progress_entry *e = progress_entry(&p, "divergence");
+	struct progress_entry *e = progress_add(&p, "divergence");
 	e->seen = 1, e->verdict = VERDICT_HOLDS, e->figure = 1.98;
-	progress_entry(&p, "smem-pad")->passed = 1;
-	progress_entry(&p, "smem-pad")->best = 1.25;
+	progress_add(&p, "smem-pad")->passed = 1;
+	progress_add(&p, "smem-pad")->best = 1.25;
 	ck_assert_msg(progress_save(&p, err, sizeof err) == 0, "%s", err);
 	progress_free(&p);
 	ck_assert_int_eq(progress_load(&p, path, 0, err, sizeof err), 0);

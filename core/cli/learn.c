@@ -216,7 +216,7 @@ static int learn_record(const struct lesson *l, int verdict, double figure, doub
 		progress_free(&p);
 		return fail(rc, "%s", err);
 	}
-	struct progress_entry *e = progress_entry(&p, l->name);
+	struct progress_entry *e = progress_add(&p, l->name);
 	if (!e)
 		rc = fail(EXIT_NOMEM, "out of memory");
 	else {

@@ -44,7 +44,7 @@ static const struct lesson_field lesson_fields[] = {
 #undef F
 #define NFIELDS (sizeof lesson_fields / sizeof lesson_fields[0])
 
-struct lesson_parse {
+struct lesson_reading {
 	struct ini_text t;
 	struct lesson *l;
 	int last;          /* the field set last, -1 none */
@@ -115,7 +115,7 @@ static int lesson_field_index(const char *section, const char *key)
 }
 
 /* A value, or the next line of the value above it. */
-static int lesson_set(struct lesson_parse *p, int i, const char *value)
+static int lesson_store(struct lesson_reading *p, int i, const char *value)
 {
 	char **slot = lesson_slot(p->l, (size_t)i);
 	int more = p->t.indented && i == p->last && *slot;
@@ -140,7 +140,7 @@ static int lesson_set(struct lesson_parse *p, int i, const char *value)
 
 static int lesson_handler(void *user, const char *section, const char *key, const char *value)
 {
-	struct lesson_parse *p = user;
+	struct lesson_reading *p = user;
 	if (p->t.failed)
 		return 0;
 	if (!*key)
@@ -152,7 +152,7 @@ static int lesson_handler(void *user, const char *section, const char *key, cons
 	int i = lesson_field_index(section, key);
 	if (i < 0)
 		return ini_text_fail(&p->t, "unknown key '%s' in [%s]", key, section);
-	return lesson_set(p, i, value);
+	return lesson_store(p, i, value);
 }
 
 /* --- the values ------------------------------------------------------------------ */
@@ -262,7 +262,7 @@ static int lesson_docs_valid(const char *s)
 }
 
 /* The fields past their syntax, each refusal naming its key. */
-static int lesson_check(struct lesson_parse *p)
+static int lesson_check(struct lesson_reading *p)
 {
 	struct lesson *l = p->l;
 	char why[256], msg[320], buf[LESSON_MAX_TEXT], *w[LESSON_MAX_ARGS];
@@ -314,7 +314,7 @@ static int lesson_name(struct lesson *l, const char *file, char *err, size_t err
 
 int lesson_parse(struct lesson *l, const char *file, const char *text, size_t len, char *err, size_t errlen)
 {
-	struct lesson_parse p = { .t = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen }, .l = l, .last = -1 };
+	struct lesson_reading p = { .t = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen }, .l = l, .last = -1 };
 	*l = (struct lesson){ 0 };
 	int rc = lesson_name(l, file, err, errlen);
 	if (rc)

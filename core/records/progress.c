@@ -32,7 +32,7 @@ int progress_path(char *buf, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
-struct progress_entry *progress_entry(struct progress *p, const char *name)
+struct progress_entry *progress_add(struct progress *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (!strcmp(p->v[i].name, name))
@@ -59,7 +59,7 @@ const struct progress_entry *progress_find(const struct progress *p, const char 
 
 /* --- reading ------------------------------------------------------------------------ */
 
-struct progress_parse {
+struct progress_reading {
 	struct ini_text t;
 	struct progress *p;
 	struct progress_entry *cur;
@@ -81,7 +81,7 @@ static int progress_number(const char *v, double *out)
 }
 
 /* A new [lesson NAME] section: its entry, which must be its first. */
-static int progress_section(struct progress_parse *pp, const char *section)
+static int progress_section(struct progress_reading *pp, const char *section)
 {
 	const char *name = section + 7;
 	size_t n = strlen(name);
@@ -90,12 +90,12 @@ static int progress_section(struct progress_parse *pp, const char *section)
 		return ini_text_fail(&pp->t, "unknown section [%.60s]; expected [gpulab] or [lesson NAME]", section);
 	if (progress_find(pp->p, name))
 		return ini_text_fail(&pp->t, "lesson '%s' twice", name);
-	if (!(pp->cur = progress_entry(pp->p, name)))
+	if (!(pp->cur = progress_add(pp->p, name)))
 		return ini_text_fail(&pp->t, "out of memory");
 	return 1;
 }
 
-static int progress_key(struct progress_parse *pp, const char *key, const char *value)
+static int progress_key(struct progress_reading *pp, const char *key, const char *value)
 {
 	struct progress_entry *e = pp->cur;
 	int bad;
@@ -116,7 +116,7 @@ static int progress_key(struct progress_parse *pp, const char *key, const char *
 
 static int progress_handler(void *user, const char *section, const char *key, const char *value)
 {
-	struct progress_parse *pp = user;
+	struct progress_reading *pp = user;
 	int first = pp->t.sections != pp->section;
 	if (pp->t.failed)
 		return 0;
@@ -137,7 +137,7 @@ static int progress_handler(void *user, const char *section, const char *key, co
 
 int progress_parse(struct progress *p, const char *file, const char *text, size_t len, char *err, size_t errlen)
 {
-	struct progress_parse pp = { .t = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen }, .p = p };
+	struct progress_reading pp = { .t = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen }, .p = p };
 	int line = ini_parse_stream(ini_text_reader, &pp.t, progress_handler, &pp);
 	if (!pp.t.failed && line)
 		snprintf(err, errlen, "%s:%d: malformed line (expected [section] or key = value)", file, line);

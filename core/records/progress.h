@@ -50,7 +50,7 @@ int progress_load(struct progress *p, const char *path, int lock, char *err, siz
 int progress_parse(struct progress *p, const char *file, const char *text, size_t len, char *err, size_t errlen);
 
 /* The lesson's entry, added (not seen) where it has none; NULL: no memory. */
-struct progress_entry *progress_entry(struct progress *p, const char *name);
+struct progress_entry *progress_add(struct progress *p, const char *name);
 const struct progress_entry *progress_find(const struct progress *p, const char *name);
 
 /* Write it in its place: 0, or EXIT_USAGE with why. */
