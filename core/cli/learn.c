@@ -32,7 +32,7 @@
 
 void learn_wrap(const char *label, const char *text)
 {
-	size_t indent = strlen(label), col = indent;
+	size_t indent = strlen(label) - (label[0] == '\n'), col = indent; /* a label may start a paragraph */
 	const char *s = text;
 	fputs(label, stdout);
 	while (*s) {
@@ -176,11 +176,13 @@ static enum verdict learn_judge(const struct lesson *l, const struct figure_valu
 	learn_figure_text(l, f->hi, hi, sizeof hi);
 	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
 	escape_into(device, sizeof device, f->device);
-	printf("\n  the claim needs   %s %s %s\n", l->figure, rule_op_text(l->cmp.op), rule);
+	snprintf(line, sizeof line, "%s %s %s", l->figure, rule_op_text(l->cmp.op), rule);
+	learn_wrap("\n  the claim needs   ", line);
 	if (isfinite(f->lo) && f->lo != f->hi)
-		printf("  measured          %s (95%% interval %s to %s) on %s\n", v, lo, hi, device);
+		snprintf(line, sizeof line, "%s (95%% interval %s to %s) on %s", v, lo, hi, device);
 	else
-		printf("  measured          %s on %s%s\n", v, device, isfinite(f->lo) ? "" : " (no interval: under 6 runs)");
+		snprintf(line, sizeof line, "%s on %s%s", v, device, isfinite(f->lo) ? "" : " (no interval: under 6 runs)");
+	learn_wrap("  measured          ", line);
 	if (d == VERDICT_HOLDS)
 		snprintf(line, sizeof line, "holds on %s%s: %s", strcmp(device, "this host") ? "your " : "", device, v);
 	else if (d == VERDICT_FAILS)
@@ -244,7 +246,8 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 	learn_wrap("Lesson: ", l->topic);
 	learn_wrap("\nThe book: ", l->claim);
 	learn_wrap("Its figure: ", l->book);
-	printf("\nOn this GPU: gpulab run %s\n\n", l->run);
+	learn_wrap("\nOn this GPU: gpulab run ", l->run);
+	putchar('\n');
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
 	rc = learn_run(o, "run", NULL, 0, l->run, t.record);
