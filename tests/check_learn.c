@@ -12,6 +12,8 @@
 
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,6 +425,33 @@ START_TEST(grade_ranks_and_survives)
 }
 END_TEST
 
+/* ^C to grade stops the kernel it waits for (in a process group of its
+ * own, out of the terminal's reach) and leaves nothing behind. */
+START_TEST(grade_interrupted_cleans_up)
+{
+	char *dir = temp_dir(), rec[4200], out[4200], err[4200], listing[4200];
+	setup_learn();
+	write_file(dir, "hang.cu", "");
+	snprintf(rec, sizeof rec, "%s/grade.json", dir);
+	snprintf(out, sizeof out, "%s/out.txt", dir);
+	snprintf(err, sizeof err, "%s/err.txt", dir);
+	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", NULL };
+	char *argv[] = { (char *)bin, "grade", "gated", dir, "--watchdog", "0", "-o", rec, NULL };
+	int pid = spawn_cmd(argv, env, out, err);
+	struct timespec t = { 1, 0 };
+	nanosleep(&t, NULL);
+	kill(pid, SIGINT);
+	int status = wait_cmd(pid);
+	ck_assert_msg(status == 130 && strstr(read_text(err, listing, sizeof listing), "grade: stopped by SIGINT after 1 of 1"),
+		      "%d %s", status, listing);
+	snprintf(listing, sizeof listing, "ls -A %s > %s/ls.txt", dir, dir);
+	ck_assert_int_eq(system(listing), 0);
+	snprintf(listing, sizeof listing, "%s/ls.txt", dir);
+	ck_assert_str_eq(read_text(listing, out, sizeof out), "err.txt\nhang.cu\nls.txt\nout.txt\n");
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("learn");
@@ -438,6 +467,7 @@ int main(void)
 	tcase_add_test(cmd, learn_submit_records_the_task);
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
+	tcase_add_test(cmd, grade_interrupted_cleans_up);
 	tcase_set_timeout(cmd, 120);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, cmd);

@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "exitcode.h"
 #include "records/record.h"
+#include "run/interrupt.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -127,19 +128,27 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
 	return argc;
 }
 
+/* The child's status; past the limit, or once a signal came to grade
+ * (the child is in a process group of its own, so the terminal's ^C
+ * does not reach it), its group is stopped: SIGTERM, which lets try
+ * write what it has, then SIGKILL 5 s on. */
 static int grade_wait(pid_t pid, double limit_s, int *killed)
 {
 	struct timespec nap = { 0, 20000000 };
+	double waited = 0, stopped_at = -1;
 	int st;
-	for (double waited = 0;; waited += 0.02) {
+	for (;; waited += 0.02) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			return 128 + SIGKILL;
-		if (waited >= limit_s && !*killed) {
+		if (stopped_at < 0 && (waited >= limit_s || interrupt_pending())) {
+			kill(-pid, SIGTERM);
+			stopped_at = waited;
+			*killed = !interrupt_pending();
+		} else if (stopped_at >= 0 && waited >= stopped_at + 5) {
 			kill(-pid, SIGKILL);
-			*killed = 1;
 		}
 		nanosleep(&nap, NULL);
 	}
@@ -299,19 +308,25 @@ static int grade_workdir(struct grade *g, const char *output)
 	return 0;
 }
 
+/* Free g, and remove the work directory with whatever is in it (a
+ * record not asked for, a child's stderr, a temporary a killed child left). */
 static void grade_free(struct grade *g)
 {
-	char path[4400];
+	char path[4600];
+	struct dirent *e;
 	for (size_t k = 0; k < g->n; k++)
 		free(g->v[k].path);
 	free(g->v);
-	if (g->dir[0]) {
-		unlink(g->record);
-		unlink(g->errfile);
-		snprintf(path, sizeof path, "%s/record.json.lock", g->dir); /* whatever try may leave */
-		unlink(path);
+	DIR *d = g->dir[0] ? opendir(g->dir) : NULL;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof path, "%s/%s", g->dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	if (g->dir[0])
 		rmdir(g->dir);
-	}
 }
 
 int cmd_grade(const struct options *o)
@@ -331,10 +346,14 @@ int cmd_grade(const struct options *o)
 		rc = fail(EXIT_NOMATCH, "grade: no .cu files in %s", o->patterns[1]);
 	if (!rc)
 		rc = grade_workdir(&g, o->output);
+	interrupt_catch();
 	for (size_t k = 0; !rc && k < g.n; k++) {
 		if (!o->quiet && isatty(2))
 			fprintf(stderr, "grading %zu of %zu\r", k + 1, g.n);
 		rc = grade_one(o, &g, k);
+		if (!rc && interrupt_pending())
+			rc = fail(128 + interrupt_pending(), "grade: stopped by %s after %zu of %zu kernels; nothing kept",
+				  interrupt_name(interrupt_pending()), k + 1, g.n);
 	}
 	if (!rc && !(rc = grade_read(&g, o->patterns[0])))
 		grade_table(&g, o->patterns[0]);
@@ -343,5 +362,6 @@ int cmd_grade(const struct options *o)
 	else if (!rc && o->output && rename(g.record, o->output) != 0)
 		rc = fail(EXIT_USAGE, "grade: %s: %s", o->output, strerror(errno));
 	grade_free(&g);
+	interrupt_release();
 	return rc;
 }
