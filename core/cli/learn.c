@@ -129,7 +129,8 @@ static void learn_tmp_remove(struct learn_tmp *t)
 }
 
 /* `gpulab COMMAND FIRST... WORDS... -o RECORD` in this process: cmd_run
- * or cmd_try.  *ran says whether a record was written. */
+ * or cmd_try, with the user's stopping rule and watchdog; its exit code.
+ * Whether it wrote RECORD is for the caller to see. */
 static int learn_run(const struct options *user, const char *command, char *const *first, int nfirst, const char *words,
 		     const char *record)
 {
@@ -306,6 +307,10 @@ int cmd_learn(const struct options *o)
 	int rc;
 	if (o->npatterns > 1)
 		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
+	for (int g = 0; g < NGENERIC; g++)
+		if (o->generic[g] || o->nparams || o->output || o->metrics)
+			return fail(EXIT_USAGE, "learn: the lesson sets what runs; it takes --submit, --max-noise, --min-time, "
+						"--timeout, --watchdog and --config");
 	if (o->submit && !o->npatterns)
 		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
 	if ((rc = lessons_load(&s, lessons_dir(), err, sizeof err)))
