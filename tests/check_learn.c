@@ -348,6 +348,9 @@ START_TEST(learn_submit_records_the_task)
 	gpulab("learn", "holds", "--submit", "bad.cu", NULL);
 	ck_assert_msg(o.status == EXIT_WRONG && strstr(o.out, "not passed: nothing was timed") && strstr(o.err, "fails the gate"),
 		      "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "holds", "--submit", "crash.cu", NULL); /* try in a process of its own: learn says so and ends */
+	ck_assert_msg(o.status == 128 + SIGABRT && strstr(o.err, "gpulab: learn: gpulab try crashed: Aborted"), "%d %s %s",
+		      o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\npassed: ") && strstr(o.out, "over the target of 1.50x"), "%d %s %s",
 		      o.status, o.out, o.err);

@@ -7,11 +7,11 @@
  * through `gpulab try` and judges it against the lesson's target.
  * Progress is kept in records/progress.h's file.
  *
- * The runs are this process's own `run` and `try`, their options parsed
- * from the lesson's words as a command line would be, and their record
- * written to a temporary directory and read back through records/: what
- * the learner sees is the table they would see, and the verdict comes
- * from the same record `gpulab run -o` writes.
+ * The runs are `gpulab run` and `gpulab try` in a child process (this
+ * gpulab again), the lesson's words as their command line, and their
+ * record written to a temporary directory and read back through
+ * records/: what the learner sees is the table they would see, and the
+ * verdict comes from the same record `gpulab run -o` writes.
  */
 #include "config.h"
 
@@ -22,10 +22,13 @@
 #include "records/progress.h"
 #include "records/verdict.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define LEARN_WIDTH 100
@@ -128,16 +131,19 @@ static void learn_tmp_remove(struct learn_tmp *t)
 	rmdir(t->dir);
 }
 
-/* `gpulab COMMAND FIRST... WORDS... -o RECORD` in this process: cmd_run
- * or cmd_try, with the user's stopping rule and watchdog; its exit code.
- * Whether it wrote RECORD is for the caller to see. */
+/* `gpulab COMMAND FIRST... WORDS... -o RECORD` as a child, this gpulab
+ * again (/proc/self/exe), with the user's stopping rule and watchdog: its
+ * exit code, or 128 + the signal that ended it.  A child, because a
+ * learner's kernel that crashes, or a plugin's thread that outlives its
+ * library, must cost only the run: the lesson still ends and keeps what
+ * it can.  It shares the terminal: ^C stops it (and gpulab learn, which
+ * waits with the signals ignored, then stops too). */
 static int learn_run(const struct options *user, const char *command, char *const *first, int nfirst, const char *words,
 		     const char *record)
 {
-	char buf[LESSON_MAX_TEXT], err[512];
-	char *argv[LESSON_MAX_ARGS + 16];
-	int argc = 0, n;
-	struct options o;
+	char buf[LESSON_MAX_TEXT], num[4][32];
+	char *argv[LESSON_MAX_ARGS + 24];
+	int argc = 0, n, st;
 	argv[argc++] = "gpulab";
 	argv[argc++] = (char *)command;
 	for (int i = 0; i < nfirst; i++)
@@ -145,21 +151,43 @@ static int learn_run(const struct options *user, const char *command, char *cons
 	if ((n = lesson_words(words ? words : "", buf, sizeof buf, argv + argc, LESSON_MAX_ARGS)) < 0)
 		return fail(EXIT_CONFIG, "learn: too many words to run");
 	argc += n;
-	argv[argc++] = "-o";
-	argv[argc++] = (char *)record;
+	snprintf(num[0], sizeof num[0], "%g", 100 * user->stop.max_noise);
+	snprintf(num[1], sizeof num[1], "%g", user->stop.min_time_s);
+	snprintf(num[2], sizeof num[2], "%g", user->stop.timeout_s);
+	snprintf(num[3], sizeof num[3], "%g", user->watchdog);
+	argv[argc++] = "--max-noise", argv[argc++] = num[0];
+	argv[argc++] = "--min-time", argv[argc++] = num[1];
+	argv[argc++] = "--timeout", argv[argc++] = num[2];
+	if (user->watchdog >= 0)
+		argv[argc++] = "--watchdog", argv[argc++] = num[3];
 	if (user->config)
 		argv[argc++] = "--config", argv[argc++] = (char *)user->config;
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)record;
 	argv[argc] = NULL;
-	int rc = options_parse(&o, argc, argv, err, sizeof err);
-	if (rc)
-		return fail(rc, "learn: the lesson's command: %s", err);
-	o.stop = user->stop;
-	if (user->watchdog >= 0)
-		o.watchdog = user->watchdog;
-	fflush(stdout);
-	rc = !strcmp(command, "try") ? cmd_try(&o) : cmd_run(&o);
-	fflush(stdout);
-	return rc;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	fflush(NULL);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &ign, &old[i]);
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 3; i++)
+			sigaction(sigs[i], &old[i], NULL); /* an ignored signal stays ignored across exec */
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (pid < 0)
+		return fail(EXIT_NOMEM, "learn: cannot start a process: %s", strerror(errno));
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WTERMSIG(st) != SIGINT && WTERMSIG(st) != SIGTERM && WTERMSIG(st) != SIGHUP) /* else it said why */
+		fail(128 + WTERMSIG(st), "learn: gpulab %s crashed: %s", command, strsignal(WTERMSIG(st)));
+	return 128 + WTERMSIG(st);
 }
 
 static void learn_figure_text(const struct lesson *l, double v, char *buf, size_t len)
@@ -253,6 +281,10 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 		return rc;
 	rc = learn_run(o, "run", NULL, 0, l->run, t.record);
 	rec.path = t.record;
+	if (rc > 128) { /* stopped by a signal, or crashed: nothing to judge or keep */
+		learn_tmp_remove(&t);
+		return rc;
+	}
 	if (access(t.record, F_OK) != 0)
 		printf("\nThe experiment did not run%s.\n",
 		       rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
@@ -281,6 +313,10 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 		return rc;
 	rc = learn_run(o, "try", first, 2, l->args, t.record);
 	rec.path = t.record;
+	if (rc > 128) {
+		learn_tmp_remove(&t);
+		return rc;
+	}
 	if (access(t.record, F_OK) != 0)
 		printf("\nnot passed: nothing was timed (the line above says why)\n");
 	else if (record_load(&rec, err, sizeof err) || task_measure(&rec, l->challenge, &l->target_ref, &times, err, sizeof err))
