@@ -100,7 +100,8 @@ static void grade_last_line(const char *file, char *line, size_t len)
 		fclose(f);
 }
 
-/* try's command line for kernel k, with the user's options that try takes. */
+/* try's command line for kernel k, with the user's options that try takes
+ * (the sizes, keys, stopping rule, watchdog and configuration). */
 static int grade_argv(const struct options *o, const struct grade *g, size_t k, char **argv, char bufs[][320])
 {
 	int argc = 0, b = 0;
@@ -117,6 +118,9 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
 	}
 	if (o->watchdog >= 0)
 		snprintf(bufs[b], 320, "%g", o->watchdog), argv[argc++] = "--watchdog", argv[argc++] = bufs[b++];
+	snprintf(bufs[b], 320, "%g", 100 * o->stop.max_noise), argv[argc++] = "--max-noise", argv[argc++] = bufs[b++];
+	snprintf(bufs[b], 320, "%g", o->stop.min_time_s), argv[argc++] = "--min-time", argv[argc++] = bufs[b++];
+	snprintf(bufs[b], 320, "%g", o->stop.timeout_s), argv[argc++] = "--timeout", argv[argc++] = bufs[b++];
 	if (o->config)
 		argv[argc++] = "--config", argv[argc++] = (char *)o->config;
 	argv[argc++] = "--quiet";
@@ -158,7 +162,7 @@ static int grade_wait(pid_t pid, double limit_s, int *killed)
 /* Kernel k through try, in a child: its exit status. */
 static int grade_one(const struct options *o, struct grade *g, size_t k)
 {
-	char *argv[16 + 2 * NGENERIC + 2 * MAX_KEYVALS], bufs[MAX_KEYVALS + 1][320];
+	char *argv[24 + 2 * NGENERIC + 2 * MAX_KEYVALS], bufs[MAX_KEYVALS + 4][320];
 	grade_argv(o, g, k, argv, bufs);
 	fflush(NULL);
 	pid_t pid = fork();
@@ -351,6 +355,8 @@ int cmd_grade(const struct options *o)
 		if (!o->quiet && isatty(2))
 			fprintf(stderr, "grading %zu of %zu\r", k + 1, g.n);
 		rc = grade_one(o, &g, k);
+		if (!rc && g.v[k].status == EXIT_NODEVICE) /* every kernel would say the same */
+			rc = fail(EXIT_NODEVICE, "grade: %s", g.v[k].line);
 		if (!rc && interrupt_pending())
 			rc = fail(128 + interrupt_pending(), "grade: stopped by %s after %zu of %zu kernels; nothing kept",
 				  interrupt_name(interrupt_pending()), k + 1, g.n);
