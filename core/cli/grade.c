@@ -138,11 +138,14 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
  * write what it has, then SIGKILL 5 s on. */
 static int grade_wait(pid_t pid, double limit_s, int *killed)
 {
-	struct timespec nap = { 0, 20000000 };
-	double waited = 0, stopped_at = -1;
+	struct timespec nap = { 0, 20000000 }, t0, t;
+	double waited, stopped_at = -1;
 	int st;
-	for (;; waited += 0.02) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		waited = (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9;
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR)
