@@ -72,6 +72,8 @@ int main(int argc, char **argv)
 		printf("gpulab %s (plugin ABI %d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION);
 		return 0;
 	}
+	if (o.submit && strcmp(o.command, "learn"))
+		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
 	if (!strcmp(o.command, "compare"))
 		return cmd_compare(&o);
 	if (!strcmp(o.command, "report"))
@@ -82,8 +84,6 @@ int main(int argc, char **argv)
 		return cmd_learn(&o);
 	if (!strcmp(o.command, "grade"))
 		return cmd_grade(&o);
-	if (o.submit)
-		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
 	if (o.template_only)
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (strcmp(o.command, "run") && o.npatterns > 0)
