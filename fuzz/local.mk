@@ -3,7 +3,7 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options params json contract record compare resume
+FUZZ_NAMES = ini size options params json contract record compare resume lesson
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
@@ -22,6 +22,10 @@ fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/c
 	core/records/json.c 	core/emit/field.c core/escape.c core/run/stats.c
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/run/stats.c
+fuzz_lesson_sources = fuzz/fuzz_lesson.c core/config/lesson.c core/config/params.c core/config/size.c core/escape.c \
+	core/records/progress.c core/records/verdict.c core/records/json.c core/emit/outfile.c core/run/interrupt.c \
+	core/run/stats.c
+EXTRA_DIST += $(fuzz_lesson_sources)
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
 	$(fuzz_compare_sources) $(fuzz_resume_sources) \
@@ -55,6 +59,9 @@ fuzz/fuzz_compare: $(fuzz_compare_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_compare_sources:%=$(srcdir)/%) -lm
 
+fuzz/fuzz_lesson: $(fuzz_lesson_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_lesson_sources:%=$(srcdir)/%) $(INIH_LIBS) -lm
 fuzz/fuzz_resume: $(fuzz_resume_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_resume_sources:%=$(srcdir)/%) -lm

@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <time.h>
@@ -994,6 +995,79 @@ START_TEST(try_trap_mid_sweep)
 }
 END_TEST
 
+/* --- gpulab learn and grade (issue 40) ------------------------------------------ */
+
+/* Every lesson's experiment runs here and ends in a verdict, and the
+ * claim is kept as seen. */
+START_TEST(learn_lessons_give_verdicts)
+{
+	char *state = temp_dir(), env_state[4200], dir[4200], name[128];
+	struct dirent **names;
+	snprintf(env_state, sizeof env_state, "XDG_STATE_HOME=%s", state);
+	snprintf(dir, sizeof dir, "%s/lessons", getenv("srcdir") ? getenv("srcdir") : "..");
+	int n = scandir(dir, &names, NULL, alphasort), lessons = 0;
+	ck_assert_msg(n > 0, "%s", dir);
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(names[i]->d_name);
+		if (len > 4 && !strcmp(names[i]->d_name + len - 4, ".ini")) {
+			snprintf(name, sizeof name, "%.*s", (int)(len - 4), names[i]->d_name);
+			char *argv[] = { (char *)wrapper, "learn", name, "--timeout", "2", NULL };
+			char *env[] = { env_xdg, "GPULAB_CONFIG=", env_state, NULL };
+			run_cmd(&o, argv, env);
+			const char *v = strstr(o.out, "\n  verdict           ");
+			ck_assert_msg(o.status == 0 && v && (!strncmp(v + 21, "holds on your ", 14) || !strncmp(v + 21, "does not hold", 13)
+							     || !strncmp(v + 21, "can't tell at this noise", 24)),
+				      "%s: exit %d\n%s%s", name, o.status, o.out, o.err);
+			lessons++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	char *argv[] = { (char *)wrapper, "learn", NULL };
+	char *env[] = { env_xdg, "GPULAB_CONFIG=", env_state, NULL };
+	run_cmd(&o, argv, env);
+	char seen[64];
+	snprintf(seen, sizeof seen, "%d lessons, %d seen", lessons, lessons);
+	ck_assert_msg(o.status == 0 && strstr(o.out, seen), "%s", o.out);
+	free(state);
+}
+END_TEST
+
+/* grade over the try fixtures: the two right kernels ranked by speed,
+ * the wrong one, the one that traps in its timed runs, and the one that
+ * never ends each failed with its line; the record has the two. */
+START_TEST(grade_ranks_fixtures)
+{
+	static const char *const fixtures[][2] = { { "tests/try/reduce_shfl.cu", "shfl.cu" },
+						   { "plugins/try/templates/reduce.cu", "template.cu" },
+						   { "tests/try/reduce_tail.cu", "tail.cu" },
+						   { "tests/try/trap.cu", "trap.cu" },
+						   { "tests/try/forever.cu", "forever.cu" } };
+	char *dir = temp_dir(), *out = temp_dir(), text[65536], rec[4200];
+	if (!have_try())
+		return;
+	for (size_t i = 0; i < 5; i++)
+		write_file(dir, fixtures[i][1], read_text(src_path(fixtures[i][0]), text, sizeof text));
+	snprintf(rec, sizeof rec, "%s/grade.json", out);
+	char *args[] = { "grade", "reduce", dir, "-n", "2^20", "-t", "int", "--watchdog", "2", "-o", rec, NULL };
+	gpulab_try(args);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "5 kernels, 2 measured, 3 failed"), "%d\n%s%s", o.status, o.out, o.err);
+	const char *a = strstr(o.out, "   1  shfl.cu"), *b = strstr(o.out, "   2  template.cu");
+	ck_assert_msg(a && b && a < b, "%s", o.out);
+	ck_assert_msg(strstr(o.out, "tail.cu                              wrong result")
+		      && strstr(o.out, "trap.cu                              faulted or trapped")
+		      && strstr(o.out, "forever.cu                           hung: stopped"), "%s", o.out);
+	/* the record is one report reads: the leaderboard names both */
+	char page[4300], *report[] = { "report", rec, "-o", page, NULL };
+	static char html[1 << 22];
+	snprintf(page, sizeof page, "%s/board.html", out);
+	gpulab(report);
+	ck_assert_msg(o.status == 0 && strstr(read_text(page, html, sizeof html), "shfl.cu")
+		      && strstr(html, "template.cu"), "%d %s", o.status, o.err);
+	free(dir), free(out);
+}
+END_TEST
+
 int main(void)
 {
 	/* A failed check's message quotes gpulab's output, which can pass
@@ -1049,6 +1123,8 @@ int main(void)
 	tcase_add_test(t, try_cache_is_hit);
 	tcase_add_test(t, interrupted_sweep_resumes);
 	tcase_add_test(t, try_trap_mid_sweep);
+	tcase_add_test(t, learn_lessons_give_verdicts);
+	tcase_add_test(t, grade_ranks_fixtures);
 	suite_add_tcase(s, t);
 	return run_suite(s, 1);
 }

@@ -70,7 +70,7 @@ cd "$dir" || exit 99
 touch base.json new.json mine.cu notes.txt run.ini
 mkdir records
 
-expect 'compare info list metrics report run try' ''
+expect 'compare grade info learn list metrics report run try' ''
 expect 'compare' co
 expect '--config --help --version' --
 expect 'divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug' \
@@ -90,6 +90,9 @@ expect 'new.json' compare base.json n
 expect 'base.json new.json records' report ''
 expect 'records run.ini' run --config r
 expect '' run -n ''
+expect 'divergence divergence-debug' learn diverg
+expect 'mine.cu records' learn divergence --submit ''
+expect 'records' grade reduce ''
 if "$GPULAB_WRAPPER" list 2>/dev/null | grep -q '^  try\.reduce '; then
 	expect 'reduce sum_matrix transpose' try ''
 	expect 'mine.cu records' try reduce ''

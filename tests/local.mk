@@ -111,6 +111,13 @@ tests_check_try_CFLAGS = $(TEST_CFLAGS)
 tests_check_try_LDADD = $(CORE_LIBS) $(NVRTC_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_try
 endif
+# gpulab learn and grade (issue 40): lessons, verdicts, progress, and the
+# commands on the fake plugins; no GPU needed.
+check_PROGRAMS += tests/check_learn
+tests_check_learn_SOURCES = tests/check_learn.c $(TEST_UTIL)
+tests_check_learn_CFLAGS = $(TEST_CFLAGS)
+tests_check_learn_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_learn
 # gpulab report (issue 14), from the sample records in tests/records
 # (written by tests/records/make-samples.py); no GPU needed.
 check_PROGRAMS += tests/check_report

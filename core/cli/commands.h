@@ -18,4 +18,13 @@ int cmd_run(const struct options *o);
 /* `gpulab try CHALLENGE FILE.cu`, or `gpulab try CHALLENGE --template`. */
 int cmd_try(const struct options *o);
 
+/* `gpulab learn [LESSON [--submit FILE.cu]]` (cli/learn.c). */
+int cmd_learn(const struct options *o);
+
+/* `gpulab grade CHALLENGE DIR...` (cli/grade.c). */
+int cmd_grade(const struct options *o);
+
+/* Print text after label to stdout, wrapped at 100 columns under itself. */
+void learn_wrap(const char *label, const char *text);
+
 #endif

@@ -72,12 +72,18 @@ int main(int argc, char **argv)
 		printf("gpulab %s (plugin ABI %d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION);
 		return 0;
 	}
+	if (o.submit && strcmp(o.command, "learn"))
+		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
 	if (!strcmp(o.command, "compare"))
 		return cmd_compare(&o);
 	if (!strcmp(o.command, "report"))
 		return cmd_report(&o);
 	if (!strcmp(o.command, "try"))
 		return cmd_try(&o);
+	if (!strcmp(o.command, "learn"))
+		return cmd_learn(&o);
+	if (!strcmp(o.command, "grade"))
+		return cmd_grade(&o);
 	if (o.template_only)
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (strcmp(o.command, "run") && o.npatterns > 0)
@@ -92,6 +98,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report, try); `gpulab --help` says more",
+	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report, try, learn, grade); `gpulab --help` says more",
 		    o.command);
 }

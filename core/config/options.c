@@ -11,7 +11,7 @@
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
        OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
-       OPT_BATCH, OPT_RESUME, OPT_WIDE };
+       OPT_BATCH, OPT_RESUME, OPT_WIDE, OPT_SUBMIT };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -40,6 +40,7 @@ static const struct option long_options[] = {
 	{ "new", required_argument, NULL, OPT_NEW },
 	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 	{ "template", no_argument, NULL, OPT_TEMPLATE },
+	{ "submit", required_argument, NULL, OPT_SUBMIT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -68,6 +69,14 @@ void usage(FILE *out)
 	      "  report RECORD... -o FILE.html\n"
 	      "                       records as one page of charts and tables, or -o\n"
 	      "                       FILE.svg for the first chart alone\n"
+	      "  learn                the lessons: the book's claims, tested on this GPU, and\n"
+	      "                       your progress through them\n"
+	      "  learn LESSON [--submit FILE.cu]\n"
+	      "                       run a lesson's experiment and judge the claim; or run\n"
+	      "                       your kernel for its task through try\n"
+	      "  grade CHALLENGE DIR...\n"
+	      "                       every .cu in DIR through try, each in its own process,\n"
+	      "                       ranked; -o FILE writes the record (gpulab report draws it)\n"
 	      "\n"
 	      "options for run:\n"
 	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
@@ -233,6 +242,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_NEW: o->new_exercise = arg; break;
 	case OPT_WATCHDOG: rc = number("--watchdog", arg, 0, 86400, 1, &o->watchdog, err, errlen); break;
 	case OPT_TEMPLATE: o->template_only = 1; break;
+	case OPT_SUBMIT: o->submit = arg; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case OPT_HELP: o->command = "help"; break;
 	case OPT_VERSION: o->command = "version"; break;

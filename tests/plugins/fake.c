@@ -18,7 +18,9 @@
  *                   *lost*, `gated` loses the device at n = 31 (in the
  *                   gate), and named *later*, at n = 4096 from the second
  *                   run of a setup on (past the gate's one run, in the
- *                   timed warm-up)
+ *                   timed warm-up); named *crash*, `gated` aborts (a crash,
+ *                   SIGABRT), *hang*, its run never ends, and *slow*, each
+ *                   run sleeps 2 ms (for `gpulab grade`'s ranking)
  * Every exercise reports what it was handed as notes, so the tests can
  * check resolution with exact values.
  */
@@ -536,6 +538,13 @@ static int run_gated(struct gpulab_ctx *ctx)
 {
 	const struct try_opts *o = ctx->params;
 	unsigned runs = ++((struct state *)ctx->state)->runs;
+	struct timespec slow = { 0, 2000000 };
+	if (strstr(o->kernel, "crash"))
+		abort();
+	while (strstr(o->kernel, "hang"))
+		pause();
+	if (strstr(o->kernel, "slow"))
+		nanosleep(&slow, NULL);
 	if ((strstr(o->kernel, "lost") && ctx->n == 31) || (strstr(o->kernel, "later") && ctx->n == 4096 && runs >= 2)) {
 		ctx->error(ctx, "kernel: unspecified launch failure (a trap)");
 		return GPULAB_ELOST;

@@ -1,0 +1,376 @@
+/*
+ * gpulab grade CHALLENGE DIR...: every .cu in the directories through
+ * `gpulab try`, each in a process of its own, so that a kernel that
+ * traps, hangs or crashes costs only its own row.  Each child is this
+ * gpulab (/proc/self/exe) running `try CHALLENGE FILE -o RECORD`, with
+ * --resume from the second on: the record grows by one kernel a child,
+ * the challenge's own exercises are timed once (by the first), and every
+ * row is written by `run -o`'s own code, not here.  A child that passes
+ * no gate leaves the record as it was.  A child still running after
+ * GRADE_LIMIT_S is killed with its process group.
+ *
+ * The table ranks the kernels measured by their median, then lists the
+ * rest with their one line (the child's last, or the row's message).
+ * With -o the record is renamed into place whole: `gpulab report` of it
+ * draws the leaderboard.
+ */
+#include "config.h"
+
+#include "cli/commands.h"
+#include "escape.h"
+#include "exitcode.h"
+#include "records/record.h"
+#include "run/interrupt.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A child's wall clock: its gate, compilation and timing, well past what
+ * a kernel that ends needs; the watchdog (try's) stops a hung run first. */
+#define GRADE_LIMIT_S 900
+#define GRADE_MAX_FILES 4096
+
+struct graded {
+	char *path;
+	int status;       /* exit code, or 128 + signal */
+	int killed;       /* past the limit */
+	int measured;     /* its row is in the record, ok */
+	double median, ci_pct, gbps, ref_share;
+	char line[512];   /* why it failed */
+};
+
+struct grade {
+	struct graded *v;
+	size_t n;
+	char dir[4200], record[4300], errfile[4300];
+	double limit_s;
+};
+
+static int grade_is_cu(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	return n > 3 && !strcmp(d->d_name + n - 3, ".cu") && d->d_name[0] != '.';
+}
+
+static int grade_collect(struct grade *g, const char *dir)
+{
+	struct dirent **names;
+	struct stat st;
+	char path[4200];
+	int n = scandir(dir, &names, grade_is_cu, alphasort), rc = 0;
+	if (n < 0)
+		return fail(EXIT_USAGE, "grade: %s: cannot read: %s", dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+		if (!rc && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			struct graded *v = g->n < GRADE_MAX_FILES ? realloc(g->v, (g->n + 1) * sizeof *v) : NULL;
+			if (!v || !(v[g->n] = (struct graded){ .path = strdup(path) }).path)
+				rc = fail(v ? EXIT_NOMEM : EXIT_USAGE, "grade: %s", v ? "out of memory" : "too many kernels");
+			else
+				g->v = v, g->n++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* The last line the child wrote to stderr, "gpulab: " dropped. */
+static void grade_last_line(const char *file, char *line, size_t len)
+{
+	char buf[8192];
+	FILE *f = fopen(file, "r");
+	line[0] = 0;
+	while (f && fgets(buf, sizeof buf, f))
+		if (buf[strspn(buf, " \t\r\n")]) {
+			buf[strcspn(buf, "\r\n")] = 0;
+			snprintf(line, len, "%s", strncmp(buf, "gpulab: ", 8) ? buf : buf + 8);
+		}
+	if (f)
+		fclose(f);
+}
+
+/* try's command line for kernel k, with the user's options that try takes
+ * (the sizes, keys, stopping rule, watchdog and configuration). */
+static int grade_argv(const struct options *o, const struct grade *g, size_t k, char **argv, char bufs[][320])
+{
+	int argc = 0, b = 0;
+	argv[argc++] = "gpulab";
+	argv[argc++] = "try";
+	argv[argc++] = o->patterns[0];
+	argv[argc++] = g->v[k].path;
+	for (int i = 0; i < NGENERIC; i++)
+		if (o->generic[i])
+			argv[argc++] = (char *)options_flag((enum generic)i), argv[argc++] = (char *)o->generic[i];
+	for (int i = 0; i < o->nparams; i++) {
+		snprintf(bufs[b], 320, "%s=%s", o->params[i].key, o->params[i].value);
+		argv[argc++] = "-p", argv[argc++] = bufs[b++];
+	}
+	if (o->watchdog >= 0)
+		snprintf(bufs[b], 320, "%g", o->watchdog), argv[argc++] = "--watchdog", argv[argc++] = bufs[b++];
+	snprintf(bufs[b], 320, "%g", 100 * o->stop.max_noise), argv[argc++] = "--max-noise", argv[argc++] = bufs[b++];
+	snprintf(bufs[b], 320, "%g", o->stop.min_time_s), argv[argc++] = "--min-time", argv[argc++] = bufs[b++];
+	snprintf(bufs[b], 320, "%g", o->stop.timeout_s), argv[argc++] = "--timeout", argv[argc++] = bufs[b++];
+	if (o->config)
+		argv[argc++] = "--config", argv[argc++] = (char *)o->config;
+	argv[argc++] = "--quiet";
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)g->record;
+	if (access(g->record, F_OK) == 0)
+		argv[argc++] = "--resume";
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* The child's status; past the limit, or once a signal came to grade
+ * (the child is in a process group of its own, so the terminal's ^C
+ * does not reach it), its group is stopped: SIGTERM, which lets try
+ * write what it has, then SIGKILL 5 s on. */
+static int grade_wait(pid_t pid, double limit_s, int *killed)
+{
+	struct timespec nap = { 0, 20000000 }, t0, t;
+	double waited, stopped_at = -1;
+	int st;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		waited = (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9;
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return 128 + SIGKILL;
+		if (stopped_at < 0 && (waited >= limit_s || interrupt_pending())) {
+			kill(-pid, SIGTERM);
+			stopped_at = waited;
+			*killed = !interrupt_pending();
+		} else if (stopped_at >= 0 && waited >= stopped_at + 5) {
+			kill(-pid, SIGKILL);
+		}
+		nanosleep(&nap, NULL);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Kernel k through try, in a child: its exit status. */
+static int grade_one(const struct options *o, struct grade *g, size_t k)
+{
+	char *argv[24 + 2 * NGENERIC + 2 * MAX_KEYVALS], bufs[MAX_KEYVALS + 4][320];
+	grade_argv(o, g, k, argv, bufs);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return fail(EXIT_NOMEM, "grade: cannot start a process: %s", strerror(errno));
+	if (pid == 0) {
+		int out = open("/dev/null", O_WRONLY), err = open(g->errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		setpgid(0, 0); /* so a kill reaches whatever it started */
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+			_exit(127);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	g->v[k].status = grade_wait(pid, g->limit_s, &g->v[k].killed);
+	grade_last_line(g->errfile, g->v[k].line, sizeof g->v[k].line);
+	if (g->v[k].killed)
+		snprintf(g->v[k].line, sizeof g->v[k].line, "still running after %g s: stopped by grade", g->limit_s);
+	else if (g->v[k].status > 128 && !g->v[k].line[0])
+		snprintf(g->v[k].line, sizeof g->v[k].line, "crashed: %s", strsignal(g->v[k].status - 128));
+	else if (g->v[k].status > 128)
+		snprintf(g->v[k].line + strlen(g->v[k].line), sizeof g->v[k].line - strlen(g->v[k].line), " (then %s)",
+			 strsignal(g->v[k].status - 128));
+	return 0;
+}
+
+/* Each kernel's row of the record, by its kernel parameter. */
+static int grade_read(struct grade *g, const char *challenge)
+{
+	struct record rec = { .path = g->record };
+	char err[1024], ex[256];
+	if (access(g->record, F_OK) != 0)
+		return 0; /* no kernel came through its gate */
+	if (record_load(&rec, err, sizeof err)) {
+		record_free(&rec);
+		return fail(EXIT_USAGE, "grade: %s", err);
+	}
+	snprintf(ex, sizeof ex, "try.%s", challenge);
+	for (size_t i = 0; i < rec.n; i++) {
+		const struct json *row = rec.v[i].row;
+		const char *name = json_string(json_get(row, "exercise")), *status = json_string(json_get(row, "status"));
+		const char *kernel = json_string(json_get(json_get(row, "params"), "kernel"));
+		for (size_t k = 0; name && kernel && !strcmp(name, ex) && k < g->n; k++) {
+			struct graded *v = &g->v[k];
+			if (strcmp(kernel, v->path) || v->measured)
+				continue;
+			if (status && !strcmp(status, "ok") && isfinite(json_number(json_get(row, "median_ms")))) {
+				v->measured = 1;
+				v->median = json_number(json_get(row, "median_ms"));
+				v->ci_pct = json_number(json_get(row, "median_ci_pct"));
+				v->gbps = json_number(json_get(row, "gbps"));
+				v->ref_share = json_number(json_get(row, "ref_share"));
+			} else if (json_string(json_get(row, "message"))) {
+				snprintf(v->line, sizeof v->line, "%s: %s", status ? status : "failed",
+					 json_string(json_get(row, "message")));
+			}
+		}
+	}
+	record_free(&rec);
+	return 0;
+}
+
+static int grade_by_time(const void *a, const void *b)
+{
+	const struct graded *x = a, *y = b;
+	if (x->measured != y->measured)
+		return y->measured - x->measured;
+	if (!x->measured)
+		return 0;
+	return x->median < y->median ? -1 : x->median > y->median;
+}
+
+static void grade_number(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* What a failure was, in a word or two, from try's exit code. */
+static const char *grade_kind(const struct graded *v)
+{
+	if (v->killed || v->status == EXIT_WATCHDOG)
+		return "hung: stopped";
+	if (v->status > 128)
+		return "crashed";
+	switch (v->status) {
+	case EXIT_WRONG: return "wrong result";
+	case EXIT_USAGE: return "does not compile, or breaks the contract";
+	case EXIT_CUDA: return "faulted or trapped";
+	case 0: return "failed in the timed runs";
+	default: return "failed";
+	}
+}
+
+static void grade_table(struct grade *g, const char *challenge)
+{
+	char name[40], ms[16], ci[16], gbps[16], ref[16];
+	size_t ok = 0;
+	qsort(g->v, g->n, sizeof *g->v, grade_by_time);
+	for (size_t k = 0; k < g->n; k++)
+		ok += g->v[k].measured;
+	printf("gpulab grade %s: %zu kernels, %zu measured, %zu failed\n\n", challenge, g->n, ok, g->n - ok);
+	printf("%4s  %-36s %11s %7s %10s %7s\n", "rank", "kernel", "median ms", "+-%", "GB/s", "of ref");
+	for (size_t k = 0; k < g->n; k++) {
+		const struct graded *v = &g->v[k];
+		const char *base = strrchr(v->path, '/') ? strrchr(v->path, '/') + 1 : v->path;
+		escape_into(name, sizeof name, base);
+		if (!v->measured) {
+			printf("%4s  %-36s %s\n", "-", name, grade_kind(v));
+			continue;
+		}
+		grade_number(ms, sizeof ms, "%.4f", v->median);
+		grade_number(ci, sizeof ci, "%.2f", v->ci_pct);
+		grade_number(gbps, sizeof gbps, "%.1f", v->gbps);
+		grade_number(ref, sizeof ref, "%.0f%%", v->ref_share * 100);
+		printf("%4zu  %-36s %11s %7s %10s %7s\n", k + 1, name, ms, ci, gbps, ref);
+	}
+	if (ok < g->n)
+		printf("\nfailures, in full:\n");
+	for (size_t k = 0; k < g->n; k++)
+		if (!g->v[k].measured) {
+			char line[1200], label[300];
+			const char *path = g->v[k].path, *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+			snprintf(label, sizeof label, "  %s (exit %d): ", escape_into(name, sizeof name, base), g->v[k].status);
+			learn_wrap(label, escape_into(line, sizeof line, g->v[k].line[0] ? g->v[k].line : "failed"));
+		}
+}
+
+/* The work directory: beside the output, so that the record is renamed
+ * into its place; else in $TMPDIR. */
+static int grade_workdir(struct grade *g, const char *output)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (output) {
+		const char *slash = strrchr(output, '/');
+		int n = slash ? (int)(slash - output) : 1;
+		snprintf(g->dir, sizeof g->dir, "%.*s/.gpulab-grade-XXXXXX", n, slash ? output : ".");
+	} else {
+		snprintf(g->dir, sizeof g->dir, "%s/gpulab-grade-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	}
+	if (!mkdtemp(g->dir))
+		return fail(EXIT_USAGE, "grade: cannot make a directory for the work (%s): %s", g->dir, strerror(errno));
+	snprintf(g->record, sizeof g->record, "%s/record.json", g->dir);
+	snprintf(g->errfile, sizeof g->errfile, "%s/stderr.txt", g->dir);
+	return 0;
+}
+
+/* Free g, and remove the work directory with whatever is in it (a
+ * record not asked for, a child's stderr, a temporary a killed child left). */
+static void grade_free(struct grade *g)
+{
+	char path[4600];
+	struct dirent *e;
+	for (size_t k = 0; k < g->n; k++)
+		free(g->v[k].path);
+	free(g->v);
+	DIR *d = g->dir[0] ? opendir(g->dir) : NULL;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof path, "%s/%s", g->dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	if (g->dir[0])
+		rmdir(g->dir);
+}
+
+int cmd_grade(const struct options *o)
+{
+	struct grade g = { .limit_s = GRADE_LIMIT_S };
+	int rc = 0;
+	const char *limit = getenv("GPULAB_GRADE_LIMIT_S"); /* for the tests: a hang that even the watchdog misses */
+	if (limit && atof(limit) > 0)
+		g.limit_s = atof(limit);
+	if (o->npatterns < 2)
+		return fail(EXIT_USAGE, "grade: name a challenge and the directories of kernels, `gpulab grade reduce DIR...`");
+	if (!param_valid_name(o->patterns[0]))
+		return fail(EXIT_USAGE, "grade: '%s' is not a challenge name (reduce, transpose, sum_matrix)", o->patterns[0]);
+	for (int i = 1; i < o->npatterns && !rc; i++)
+		rc = grade_collect(&g, o->patterns[i]);
+	if (!rc && !g.n)
+		rc = fail(EXIT_NOMATCH, "grade: no .cu files in %s", o->patterns[1]);
+	if (!rc)
+		rc = grade_workdir(&g, o->output);
+	interrupt_catch();
+	for (size_t k = 0; !rc && k < g.n; k++) {
+		if (!o->quiet && isatty(2))
+			fprintf(stderr, "grading %zu of %zu\r", k + 1, g.n);
+		rc = grade_one(o, &g, k);
+		if (!rc && g.v[k].status == EXIT_NODEVICE) /* every kernel would say the same */
+			rc = fail(EXIT_NODEVICE, "grade: %s", g.v[k].line);
+		if (!rc && interrupt_pending())
+			rc = fail(128 + interrupt_pending(), "grade: stopped by %s after %zu of %zu kernels; nothing kept",
+				  interrupt_name(interrupt_pending()), k + 1, g.n);
+	}
+	if (!rc && !(rc = grade_read(&g, o->patterns[0])))
+		grade_table(&g, o->patterns[0]);
+	if (!rc && o->output && access(g.record, F_OK) != 0)
+		rc = fail(EXIT_WRONG, "grade: no kernel passed its gate: no record to write to %s", o->output);
+	else if (!rc && o->output && rename(g.record, o->output) != 0)
+		rc = fail(EXIT_USAGE, "grade: %s: %s", o->output, strerror(errno));
+	grade_free(&g);
+	interrupt_release();
+	return rc;
+}

@@ -1,0 +1,371 @@
+/*
+ * gpulab learn: the lessons (config/lesson.h) as a path.  Without a
+ * lesson it draws the map, each lesson's state for this user and the
+ * next one; with one it runs the lesson's experiment as `gpulab run -o`
+ * would, reads the record back, and says whether the book's claim holds
+ * on this GPU (records/verdict.h); with --submit FILE it runs FILE
+ * through `gpulab try` and judges it against the lesson's target.
+ * Progress is kept in records/progress.h's file.
+ *
+ * The runs are `gpulab run` and `gpulab try` in a child process (this
+ * gpulab again), the lesson's words as their command line, and their
+ * record written to a temporary directory and read back through
+ * records/: what the learner sees is the table they would see, and the
+ * verdict comes from the same record `gpulab run -o` writes.
+ */
+#include "config.h"
+
+#include "cli/commands.h"
+#include "config/lesson.h"
+#include "escape.h"
+#include "exitcode.h"
+#include "records/progress.h"
+#include "records/verdict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define LEARN_WIDTH 100
+
+void learn_wrap(const char *label, const char *text)
+{
+	size_t indent = strlen(label) - (label[0] == '\n'), col = indent; /* a label may start a paragraph */
+	const char *s = text;
+	fputs(label, stdout);
+	while (*s) {
+		size_t w = strcspn(s, " "), cols = 0;
+		for (size_t i = 0; i < w; i++)
+			cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+		if (col > indent && col + 1 + cols > LEARN_WIDTH) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(s, 1, w, stdout);
+		col += cols;
+		s += w;
+		s += strspn(s, " ");
+	}
+	putchar('\n');
+}
+
+/* --- the map ------------------------------------------------------------------------ */
+
+static const char *learn_state(const struct progress_entry *e, char *buf, size_t len)
+{
+	if (!e || (!e->seen && !e->passed))
+		return "not started";
+	if (e->passed)
+		snprintf(buf, len, "task passed, best %.2fx", e->best);
+	else if (e->verdict >= 0 && isfinite(e->figure))
+		snprintf(buf, len, "claim seen: %s, %.3g", verdict_key((enum verdict)e->verdict), e->figure);
+	else
+		snprintf(buf, len, "claim seen");
+	return buf;
+}
+
+/* The first lesson not seen; else the first whose task is not passed. */
+static const struct lesson *learn_next(const struct lesson_set *s, const struct progress *p)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < s->n; i++) {
+			const struct progress_entry *e = progress_find(p, s->v[i].name);
+			if (!e || (pass == 0 ? !e->seen : !e->passed))
+				return &s->v[i];
+		}
+	return NULL;
+}
+
+static void learn_map(const struct lesson_set *s, const struct progress *p)
+{
+	char name[32], topic[48], state[64];
+	const char *chapter = "";
+	size_t seen = 0, passed = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct progress_entry *e = progress_find(p, s->v[i].name);
+		seen += e && e->seen, passed += e && e->passed;
+	}
+	printf("gpulab learn: %zu lessons, %zu seen, %zu tasks passed\n", s->n, seen, passed);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lesson *l = &s->v[i];
+		if (strcmp(l->chapter, chapter))
+			learn_wrap("\n", l->chapter);
+		chapter = l->chapter;
+		printf("  %-24s %-44s %s\n", escape_into(name, sizeof name, l->name), escape_into(topic, sizeof topic, l->topic),
+		       learn_state(progress_find(p, l->name), state, sizeof state));
+	}
+	const struct lesson *next = learn_next(s, p);
+	if (next)
+		printf("\nNext: gpulab learn %s\n", next->name);
+	else
+		printf("\nEvery task is passed. gpulab learn LESSON --submit FILE.cu tries for a better figure.\n");
+}
+
+/* --- running a lesson ----------------------------------------------------------------- */
+
+struct learn_tmp {
+	char dir[4096], record[4200];
+};
+
+static int learn_tmp_make(struct learn_tmp *t)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(t->dir, sizeof t->dir, "%s/gpulab-learn-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(t->dir))
+		return fail(EXIT_USAGE, "learn: cannot make a temporary directory in %s", tmp && *tmp == '/' ? tmp : "/tmp");
+	snprintf(t->record, sizeof t->record, "%s/record.json", t->dir);
+	return 0;
+}
+
+static void learn_tmp_remove(struct learn_tmp *t)
+{
+	unlink(t->record);
+	rmdir(t->dir);
+}
+
+/* `gpulab COMMAND FIRST... WORDS... -o RECORD` as a child, this gpulab
+ * again (/proc/self/exe), with the user's stopping rule and watchdog: its
+ * exit code, or 128 + the signal that ended it.  A child, because a
+ * learner's kernel that crashes, or a plugin's thread that outlives its
+ * library, must cost only the run: the lesson still ends and keeps what
+ * it can.  It shares the terminal: ^C stops it (and gpulab learn, which
+ * waits with the signals ignored, then stops too). */
+static int learn_run(const struct options *user, const char *command, char *const *first, int nfirst, const char *words,
+		     const char *record)
+{
+	char buf[LESSON_MAX_TEXT], num[4][32];
+	char *argv[LESSON_MAX_ARGS + 24];
+	int argc = 0, n, st;
+	argv[argc++] = "gpulab";
+	argv[argc++] = (char *)command;
+	for (int i = 0; i < nfirst; i++)
+		argv[argc++] = first[i];
+	if ((n = lesson_words(words ? words : "", buf, sizeof buf, argv + argc, LESSON_MAX_ARGS)) < 0)
+		return fail(EXIT_CONFIG, "learn: too many words to run");
+	argc += n;
+	snprintf(num[0], sizeof num[0], "%g", 100 * user->stop.max_noise);
+	snprintf(num[1], sizeof num[1], "%g", user->stop.min_time_s);
+	snprintf(num[2], sizeof num[2], "%g", user->stop.timeout_s);
+	snprintf(num[3], sizeof num[3], "%g", user->watchdog);
+	argv[argc++] = "--max-noise", argv[argc++] = num[0];
+	argv[argc++] = "--min-time", argv[argc++] = num[1];
+	argv[argc++] = "--timeout", argv[argc++] = num[2];
+	if (user->watchdog >= 0)
+		argv[argc++] = "--watchdog", argv[argc++] = num[3];
+	if (user->config)
+		argv[argc++] = "--config", argv[argc++] = (char *)user->config;
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)record;
+	argv[argc] = NULL;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	fflush(NULL);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &ign, &old[i]);
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 3; i++)
+			sigaction(sigs[i], &old[i], NULL); /* an ignored signal stays ignored across exec */
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (pid < 0)
+		return fail(EXIT_NOMEM, "learn: cannot start a process: %s", strerror(errno));
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WTERMSIG(st) != SIGINT && WTERMSIG(st) != SIGTERM && WTERMSIG(st) != SIGHUP) /* else it said why */
+		fail(128 + WTERMSIG(st), "learn: gpulab %s crashed: %s", command, strsignal(WTERMSIG(st)));
+	return 128 + WTERMSIG(st);
+}
+
+static void learn_figure_text(const struct lesson *l, double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.4g%s%s", v, l->unit && strcmp(l->unit, "x") ? " " : "", l->unit ? l->unit : "");
+}
+
+/* The claim beside the measurement, and the verdict in a line. */
+static enum verdict learn_judge(const struct lesson *l, const struct figure_value *f)
+{
+	char v[64], lo[64], hi[64], rule[64], line[1024], device[160];
+	enum verdict d = verdict_judge(&l->cmp, f->lo, f->hi);
+	learn_figure_text(l, f->value, v, sizeof v);
+	learn_figure_text(l, f->lo, lo, sizeof lo);
+	learn_figure_text(l, f->hi, hi, sizeof hi);
+	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
+	escape_into(device, sizeof device, f->device);
+	snprintf(line, sizeof line, "%s %s %s", l->figure, rule_op_text(l->cmp.op), rule);
+	learn_wrap("\n  the claim needs   ", line);
+	if (isfinite(f->lo) && f->lo != f->hi)
+		snprintf(line, sizeof line, "%s (95%% interval %s to %s) on %s", v, lo, hi, device);
+	else
+		snprintf(line, sizeof line, "%s on %s%s", v, device, isfinite(f->lo) ? "" : " (no interval: under 6 runs)");
+	learn_wrap("  measured          ", line);
+	if (d == VERDICT_HOLDS)
+		snprintf(line, sizeof line, "holds on %s%s: %s", strcmp(device, "this host") ? "your " : "", device, v);
+	else if (d == VERDICT_FAILS)
+		snprintf(line, sizeof line, "does not hold here: %s against %s %s%s%s", v, rule_op_text(l->cmp.op), rule,
+			 l->because ? ", because " : "", l->because ? l->because : "");
+	else
+		snprintf(line, sizeof line, "can't tell at this noise: %s to %s straddles %s %s; run it again", lo, hi,
+			 rule_op_text(l->cmp.op), rule);
+	learn_wrap("  verdict           ", line);
+	return d;
+}
+
+static void learn_task(const struct lesson *l)
+{
+	char line[LESSON_MAX_TEXT + 256];
+	learn_wrap("\nYour task: ", l->task);
+	snprintf(line, sizeof line, "at least %.2fx as fast as %s, measured beside it", l->target_times, l->target_ref.exercise);
+	learn_wrap("  target            ", line);
+	printf("  start from        gpulab try %s --template > mine.cu\n", l->challenge);
+	printf("  submit            gpulab learn %s --submit mine.cu\n", l->name);
+}
+
+/* Keep what this step did: the lock is taken, the file read again, and
+ * the step applied to it. */
+static int learn_record(const struct lesson *l, int verdict, double figure, double times, int passed)
+{
+	char path[4200], err[1024];
+	struct progress p;
+	int rc = progress_path(path, sizeof path, err, sizeof err);
+	if (rc)
+		return fail(rc, "%s", err);
+	if ((rc = progress_load(&p, path, 1, err, sizeof err))) {
+		progress_free(&p);
+		return fail(rc, "%s", err);
+	}
+	struct progress_entry *e = progress_add(&p, l->name);
+	if (!e)
+		rc = fail(EXIT_NOMEM, "out of memory");
+	else {
+		e->seen = 1;
+		if (verdict >= 0)
+			e->verdict = verdict, e->figure = figure;
+		if (isfinite(times) && !(times <= e->best))
+			e->best = times;
+		e->passed |= passed;
+		if ((rc = progress_save(&p, err, sizeof err)))
+			fail(rc, "%s", err);
+	}
+	progress_free(&p);
+	return rc;
+}
+
+static int learn_lesson(const struct options *o, const struct lesson *l)
+{
+	struct learn_tmp t;
+	struct record rec = { 0 };
+	struct figure_value f;
+	char err[1024];
+	int verdict = -1, rc;
+	printf("%s\n", l->chapter);
+	learn_wrap("Lesson: ", l->topic);
+	learn_wrap("\nThe book: ", l->claim);
+	learn_wrap("Its figure: ", l->book);
+	learn_wrap("\nOn this GPU: gpulab run ", l->run);
+	putchar('\n');
+	if ((rc = learn_tmp_make(&t)))
+		return rc;
+	rc = learn_run(o, "run", NULL, 0, l->run, t.record);
+	rec.path = t.record;
+	if (rc > 128) { /* stopped by a signal, or crashed: nothing to judge or keep */
+		learn_tmp_remove(&t);
+		return rc;
+	}
+	if (access(t.record, F_OK) != 0)
+		printf("\nThe experiment did not run%s.\n",
+		       rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
+	else if (record_load(&rec, err, sizeof err) || figure_measure(&rec, &l->fig, &f, err, sizeof err))
+		printf("\nNo verdict: %s\n", err), rc = rc ? rc : EXIT_WRONG;
+	else
+		verdict = (int)learn_judge(l, &f);
+	record_free(&rec);
+	learn_tmp_remove(&t);
+	learn_wrap("\nWhy: ", l->why);
+	printf("More: docs/%s\n", l->docs);
+	learn_task(l);
+	int kept = learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0);
+	return rc ? rc : kept;
+}
+
+static int learn_submit(const struct options *o, const struct lesson *l)
+{
+	struct learn_tmp t;
+	struct record rec = { 0 };
+	char err[1024], line[512];
+	double times = NAN;
+	char *first[] = { l->challenge, (char *)o->submit };
+	int rc;
+	if ((rc = learn_tmp_make(&t)))
+		return rc;
+	rc = learn_run(o, "try", first, 2, l->args, t.record);
+	rec.path = t.record;
+	if (rc > 128) {
+		learn_tmp_remove(&t);
+		return rc;
+	}
+	if (access(t.record, F_OK) != 0)
+		printf("\nnot passed: nothing was timed (the line above says why)\n");
+	else if (record_load(&rec, err, sizeof err) || task_measure(&rec, l->challenge, &l->target_ref, &times, err, sizeof err))
+		printf("\nnot passed: %s\n", err), times = NAN;
+	record_free(&rec);
+	learn_tmp_remove(&t);
+	int passed = times >= l->target_times;
+	if (isfinite(times)) {
+		snprintf(line, sizeof line, "%s: %.3fx as fast as %s, %.1f%% %s the target of %.2fx",
+			 passed ? "passed" : "not passed", times, l->target_ref.exercise,
+			 fabs(times / l->target_times - 1) * 100, passed ? "over" : "under", l->target_times);
+		learn_wrap("\n", line);
+	}
+	int kept = learn_record(l, -1, NAN, times, passed);
+	/* the challenge's own rows may fail (not the learner's doing): the verdict is the learner's row */
+	return passed ? kept : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
+}
+
+int cmd_learn(const struct options *o)
+{
+	struct lesson_set s;
+	struct progress p;
+	char err[1024], path[4200];
+	int rc;
+	if (o->npatterns > 1)
+		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
+	for (int g = 0; g < NGENERIC; g++)
+		if (o->generic[g] || o->nparams || o->output || o->metrics)
+			return fail(EXIT_USAGE, "learn: the lesson sets what runs; it takes --submit, --max-noise, --min-time, "
+						"--timeout, --watchdog and --config");
+	if (o->submit && !o->npatterns)
+		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
+	if ((rc = lessons_load(&s, lessons_dir(), err, sizeof err)))
+		return fail(rc, "learn: %s", err);
+	/* a corrupt progress file stops everything before any work */
+	if ((rc = progress_path(path, sizeof path, err, sizeof err)) == 0 && (rc = progress_load(&p, path, 0, err, sizeof err)))
+		progress_free(&p);
+	if (rc) {
+		lessons_free(&s);
+		return fail(rc, "%s", err);
+	}
+	const struct lesson *l = o->npatterns ? lessons_find(&s, o->patterns[0]) : NULL;
+	if (!o->npatterns)
+		learn_map(&s, &p);
+	else if (!l)
+		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", o->patterns[0]);
+	else
+		rc = o->submit ? learn_submit(o, l) : learn_lesson(o, l);
+	progress_free(&p);
+	lessons_free(&s);
+	return rc;
+}

@@ -1,0 +1,118 @@
+/*
+ * A lesson of `gpulab learn` (docs/learn.md): one INI file under
+ * $(pkgdatadir)/lessons, read with inih.  Its [lesson] section quotes a
+ * claim of the book with its figure, names the `gpulab run` that tests
+ * it on this GPU, the figure of that run to compare, and the rule that
+ * says the claim holds; its [task] section is a `gpulab try` challenge
+ * with a target relative to an exercise measured beside it.
+ *
+ * A file is read whole or refused with one line, "FILE:LINE: ...", naming
+ * the key or value at fault: EXIT_CONFIG.  Text values are UTF-8 without
+ * control characters (they are printed to a terminal), at most
+ * LESSON_MAX_TEXT bytes; a line indented under a key continues it (inih's
+ * multi-line values), which is how a paragraph fits inih's 200-byte lines.
+ */
+#ifndef GPULAB_LESSON_H
+#define GPULAB_LESSON_H
+
+#include <stddef.h>
+
+#define LESSON_MAX_BYTES (64u << 10) /* a lesson file */
+#define LESSON_MAX_TEXT 4096         /* one value, continuations included */
+#define LESSON_MAX_ARGS 24           /* words of `run` and of the task's `args` */
+#define LESSON_MAX_NAME 64           /* a lesson's name: its file name less .ini */
+#define LESSON_MAX_COUNT 256         /* lessons in a directory */
+
+/* A point of the run's record: an exercise, and where the run has
+ * several of its points, the parameters that pick one ("n=16777216"). */
+struct lesson_point {
+	char exercise[128];
+	char keys[4][2][64]; /* key, value as the record writes it */
+	int nkeys;
+};
+
+enum figure_kind {
+	FIGURE_SPEEDUP,      /* median(a) / median(b): how many times b is faster */
+	FIGURE_METRIC,       /* a's counter `metric` */
+	FIGURE_METRIC_RATIO, /* a's counter over b's */
+};
+
+struct lesson_figure {
+	enum figure_kind kind;
+	struct lesson_point a, b;
+	char metric[64];
+};
+
+enum rule_op { RULE_GE, RULE_GT, RULE_LE, RULE_LT };
+
+struct lesson_rule {
+	enum rule_op op;
+	double value;
+};
+
+struct lesson {
+	char name[LESSON_MAX_NAME + 1];
+	int order;                 /* where it comes on the map, 1 to 999 */
+	char *order_text;
+	char *chapter, *topic;     /* the map's headings */
+	char *claim, *book;        /* the book's claim, and its figure as the book gives it */
+	char *run;                 /* the arguments of `gpulab run` that test it */
+	char *figure, *rule, *unit;
+	char *why, *docs, *because; /* because: why it may not hold on this GPU (optional) */
+	char *challenge, *args, *target, *task;
+	struct lesson_figure fig;
+	struct lesson_rule cmp;
+	double target_times;       /* the task: at least this many times as fast as target_ref */
+	struct lesson_point target_ref;
+};
+
+/* The lesson in text[0..len), for a file called `file` (messages name it,
+ * and its base name less ".ini" names the lesson).  0; or EXIT_CONFIG
+ * (EXIT_NOMEM) with one line in err.  lesson_free() either way. */
+int lesson_parse(struct lesson *l, const char *file, const char *text, size_t len, char *err, size_t errlen);
+
+/* The same, from a regular file of at most LESSON_MAX_BYTES. */
+int lesson_load(struct lesson *l, const char *path, char *err, size_t errlen);
+
+void lesson_free(struct lesson *l);
+
+/* Split s into at most max words at blanks, into buf (of len bytes);
+ * the count, or -1 where there are too many or they do not fit. */
+int lesson_words(const char *s, char *buf, size_t len, char **words, int max);
+
+/* Text in memory read through inih line by line (ini_parse_stream with
+ * ini_text_reader), counting lines for messages and refusing what inih
+ * would misread: a NUL byte, and a line longer than inih's 200-byte
+ * buffer (it would reach the handler cut in two). */
+struct ini_text {
+	const char *file, *text;
+	size_t len, pos;
+	int line;
+	int indented;  /* the line read last began with a blank: inih continues the key above */
+	int sections;  /* section lines read so far: inih does not say when one starts */
+	int failed;
+	char *err;
+	size_t errlen;
+};
+char *ini_text_reader(char *str, int num, void *stream);
+
+/* "FILE:LINE: message" into t->err, the first only; returns 0 (a handler's "stop"). */
+int ini_text_fail(struct ini_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct lesson_set {
+	struct lesson *v;
+	size_t n;
+};
+
+/* Every *.ini in dir, in the order their `order` says (two lessons with
+ * one order are refused).  0, or EXIT_CONFIG naming the file at fault. */
+int lessons_load(struct lesson_set *s, const char *dir, char *err, size_t errlen);
+void lessons_free(struct lesson_set *s);
+
+/* The lesson called name, or NULL. */
+const struct lesson *lessons_find(const struct lesson_set *s, const char *name);
+
+/* The lessons' directory: $GPULAB_LESSONS, else the one installed. */
+const char *lessons_dir(void);
+
+#endif

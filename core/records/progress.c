@@ -1,0 +1,255 @@
+#include "config.h"
+
+#include "records/progress.h"
+
+#include "emit/outfile.h"
+#include "exitcode.h"
+#include "records/verdict.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int progress_path(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	int n;
+	if (state && *state == '/') /* the spec: a relative path is to be ignored */
+		n = snprintf(buf, len, "%s/gpulab/progress.ini", state);
+	else if (home && *home == '/')
+		n = snprintf(buf, len, "%s/.local/state/gpulab/progress.ini", home);
+	else
+		return snprintf(err, errlen, "learn: no place for your progress: set XDG_STATE_HOME or HOME"), EXIT_CONFIG;
+	if (n < 0 || (size_t)n >= len)
+		return snprintf(err, errlen, "learn: the progress file's path is too long"), EXIT_CONFIG;
+	return 0;
+}
+
+struct progress_entry *progress_add(struct progress *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].name, name))
+			return &p->v[i];
+	if (strlen(name) > LESSON_MAX_NAME)
+		return NULL;
+	struct progress_entry *v = realloc(p->v, (p->n + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	p->v = v;
+	v += p->n++;
+	*v = (struct progress_entry){ .verdict = -1, .figure = NAN, .best = NAN };
+	strcpy(v->name, name);
+	return v;
+}
+
+const struct progress_entry *progress_find(const struct progress *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].name, name))
+			return &p->v[i];
+	return NULL;
+}
+
+/* --- reading ------------------------------------------------------------------------ */
+
+struct progress_reading {
+	struct ini_text t;
+	struct progress *p;
+	struct progress_entry *cur;
+	int section;       /* the section line the last key came under */
+	int header;        /* [gpulab] progress = 1 seen */
+};
+
+static int progress_yes_no(const char *v, int *out)
+{
+	return !strcmp(v, "yes") ? (*out = 1, 0) : !strcmp(v, "no") ? (*out = 0, 0) : -1;
+}
+
+static int progress_number(const char *v, double *out)
+{
+	char *end;
+	errno = 0;
+	*out = strtod(v, &end);
+	return end != v && !*end && !errno && isfinite(*out) && *out >= 0 ? 0 : -1;
+}
+
+/* A new [lesson NAME] section: its entry, which must be its first. */
+static int progress_section(struct progress_reading *pp, const char *section)
+{
+	const char *name = section + 7;
+	size_t n = strlen(name);
+	if (strncmp(section, "lesson ", 7) || !n || n > LESSON_MAX_NAME ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != n)
+		return ini_text_fail(&pp->t, "unknown section [%.60s]; expected [gpulab] or [lesson NAME]", section);
+	if (progress_find(pp->p, name))
+		return ini_text_fail(&pp->t, "lesson '%s' twice", name);
+	if (!(pp->cur = progress_add(pp->p, name)))
+		return ini_text_fail(&pp->t, "out of memory");
+	return 1;
+}
+
+static int progress_key(struct progress_reading *pp, const char *key, const char *value)
+{
+	struct progress_entry *e = pp->cur;
+	int bad;
+	if (!strcmp(key, "seen"))
+		bad = progress_yes_no(value, &e->seen);
+	else if (!strcmp(key, "passed"))
+		bad = progress_yes_no(value, &e->passed);
+	else if (!strcmp(key, "verdict"))
+		bad = (e->verdict = verdict_from_key(value)) < 0;
+	else if (!strcmp(key, "figure"))
+		bad = progress_number(value, &e->figure);
+	else if (!strcmp(key, "best"))
+		bad = progress_number(value, &e->best);
+	else
+		return ini_text_fail(&pp->t, "unknown key '%.60s' in [lesson %s]", key, e->name);
+	return bad ? ini_text_fail(&pp->t, "bad value '%.60s' for '%s'", value, key) : 1;
+}
+
+static int progress_handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct progress_reading *pp = user;
+	int first = pp->t.sections != pp->section;
+	if (pp->t.failed)
+		return 0;
+	if (pp->t.indented)
+		return ini_text_fail(&pp->t, "an indented line");
+	pp->section = pp->t.sections;
+	if (!strcmp(section, "gpulab")) {
+		if (strcmp(key, "progress") || strcmp(value, "1") || pp->header)
+			return ini_text_fail(&pp->t, "[gpulab] holds one key, progress = 1");
+		return pp->header = 1;
+	}
+	if (!pp->header)
+		return ini_text_fail(&pp->t, "not a progress file of this gpulab: it begins with [gpulab] progress = 1");
+	if (first && !progress_section(pp, section))
+		return 0;
+	return progress_key(pp, key, value);
+}
+
+int progress_parse(struct progress *p, const char *file, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct progress_reading pp = { .t = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen }, .p = p };
+	int line = ini_parse_stream(ini_text_reader, &pp.t, progress_handler, &pp);
+	if (!pp.t.failed && line)
+		snprintf(err, errlen, "%s:%d: malformed line (expected [section] or key = value)", file, line);
+	else if (!pp.t.failed && len && !pp.header)
+		snprintf(err, errlen, "%s: not a progress file of this gpulab: it begins with [gpulab] progress = 1", file);
+	else if (!pp.t.failed)
+		return 0;
+	return EXIT_CONFIG;
+}
+
+/* The lock beside path, made with its directory where missing. */
+static int progress_take_lock(struct progress *p, char *err, size_t errlen)
+{
+	char dir[4200], lock[4300];
+	snprintf(dir, sizeof dir, "%s", p->path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		for (char *s = dir + 1; (s = strchr(s, '/')); *s++ = '/') {
+			*s = 0;
+			mkdir(dir, 0700);
+		}
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return snprintf(err, errlen, "learn: cannot make %s: %s", dir, strerror(errno)), EXIT_CONFIG;
+	}
+	snprintf(lock, sizeof lock, "%s.lock", p->path);
+	if ((p->lock = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 || flock(p->lock, LOCK_EX))
+		return snprintf(err, errlen, "learn: cannot lock %s: %s", lock, strerror(errno)), EXIT_CONFIG;
+	return 0;
+}
+
+/* The file's bytes: 0 and *text (NULL with *len 0 where there is none yet). */
+static int progress_read(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	ssize_t got = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	*text = NULL, *len = 0;
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || fstat(fd, &st))
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(err, errlen, "%s: not a regular file; it is left as it is", path);
+	else if (st.st_size > PROGRESS_MAX_BYTES)
+		snprintf(err, errlen, "%s: larger than %u KiB: not a progress file; it is left as it is", path,
+			 PROGRESS_MAX_BYTES >> 10);
+	else if (!(*text = malloc((size_t)st.st_size + 1)))
+		snprintf(err, errlen, "%s: out of memory", path);
+	else if ((got = read(fd, *text, (size_t)st.st_size)) != st.st_size)
+		snprintf(err, errlen, "%s: cannot read: %s", path, got < 0 ? strerror(errno) : "cut short");
+	else
+		*len = (size_t)got;
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 && *len == (size_t)st.st_size && *text ? 0 : EXIT_CONFIG;
+}
+
+int progress_load(struct progress *p, const char *path, int lock, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rc;
+	*p = (struct progress){ .lock = -1 };
+	if (snprintf(p->path, sizeof p->path, "%s", path) >= (int)sizeof p->path)
+		return snprintf(err, errlen, "learn: the progress file's path is too long"), EXIT_CONFIG;
+	if (lock && (rc = progress_take_lock(p, err, errlen)))
+		return rc;
+	if ((rc = progress_read(path, &text, &len, err, errlen)))
+		return free(text), rc;
+	if ((rc = progress_parse(p, path, text ? text : "", len, err, errlen))) {
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n, "; the file is kept as it is (move it away to start afresh)");
+	}
+	free(text);
+	return rc;
+}
+
+/* --- writing ------------------------------------------------------------------------ */
+
+static void progress_print(const struct progress *p, FILE *f)
+{
+	fputs("; gpulab learn: your progress through the lessons.  gpulab writes this file\n"
+	      "; and refuses, and keeps, one it cannot read.\n[gpulab]\nprogress = 1\n", f);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct progress_entry *e = &p->v[i];
+		fprintf(f, "\n[lesson %s]\nseen = %s\npassed = %s\n", e->name, e->seen ? "yes" : "no", e->passed ? "yes" : "no");
+		if (e->verdict >= 0)
+			fprintf(f, "verdict = %s\n", verdict_key((enum verdict)e->verdict));
+		if (isfinite(e->figure))
+			fprintf(f, "figure = %.6g\n", e->figure);
+		if (isfinite(e->best))
+			fprintf(f, "best = %.6g\n", e->best);
+	}
+}
+
+int progress_save(const struct progress *p, char *err, size_t errlen)
+{
+	struct outfile o;
+	char why[512];
+	if (outfile_open(&o, p->path, why, sizeof why))
+		return snprintf(err, errlen, "%s: %s", p->path, why), EXIT_USAGE;
+	progress_print(p, o.f);
+	if (outfile_commit(&o, why, sizeof why))
+		return snprintf(err, errlen, "%s: %s", p->path, why), EXIT_USAGE;
+	return 0;
+}
+
+void progress_free(struct progress *p)
+{
+	free(p->v);
+	if (p->lock >= 0)
+		close(p->lock); /* and with it the lock */
+	*p = (struct progress){ .lock = -1 };
+}

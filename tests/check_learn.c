@@ -1,0 +1,483 @@
+/* gpulab learn and gpulab grade (issue 40), without a GPU: the lesson
+ * parser on hostile input, the verdict as a pure function, the progress
+ * file, and the commands end to end on the host-only fake plugins (the
+ * fake `try` plugin's kernels crash, hang or sleep by their names). */
+#include "config.h"
+
+#include "config/lesson.h"
+#include "exitcode.h"
+#include "records/progress.h"
+#include "records/verdict.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A lesson that parses; the hostile cases change one thing in it. */
+#define GOOD_LESSON \
+	"[lesson]\norder = 5\nchapter = Chapter 3\ntopic = A topic\n" \
+	"claim = The first line of a claim\n\tand its second\nbook = 1.26x (Tesla M2070)\n" \
+	"run = fake.sleepy fake.ok -n 64 -r 10\nfigure = speedup fake.sleepy fake.ok@n=64\nrule = >= 2\nunit = x\n" \
+	"why = Because.\ndocs = book-vs-hopper.md#2-the-reduction-ladder\n" \
+	"[task]\nchallenge = gated\nargs = -n 64\ntarget = 1.5x fake.sleepy\ntext = Do it.\n"
+
+static int parse(const char *text, struct lesson *l, char *err, size_t len)
+{
+	return lesson_parse(l, "dir/sample.ini", text, strlen(text), err, len);
+}
+
+START_TEST(lesson_parses)
+{
+	struct lesson l;
+	char err[1024];
+	ck_assert_msg(parse(GOOD_LESSON, &l, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(l.name, "sample");
+	ck_assert_str_eq(l.claim, "The first line of a claim and its second");
+	ck_assert_int_eq(l.order, 5);
+	ck_assert_int_eq(l.fig.kind, FIGURE_SPEEDUP);
+	ck_assert_str_eq(l.fig.b.exercise, "fake.ok");
+	ck_assert_int_eq(l.fig.b.nkeys, 1);
+	ck_assert_str_eq(l.fig.b.keys[0][1], "64");
+	ck_assert_int_eq(l.cmp.op, RULE_GE);
+	ck_assert(l.cmp.value == 2 && l.target_times == 1.5);
+	ck_assert_str_eq(l.target_ref.exercise, "fake.sleepy");
+	lesson_free(&l);
+}
+END_TEST
+
+/* Replace the first `from` in GOOD_LESSON by `to`. */
+static const char *mutate(const char *from, const char *to)
+{
+	static char buf[8192];
+	const char *at = strstr(GOOD_LESSON, from);
+	ck_assert_msg(at != NULL, "%s", from);
+	snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - GOOD_LESSON), GOOD_LESSON, to, at + strlen(from));
+	return buf;
+}
+
+static const struct {
+	const char *from, *to, *words;
+} hostile[] = {
+	{ "[task]", "[tusk]", "sample.ini:15: unknown section [tusk]; expected [lesson] or [task]" },
+	{ "unit = x", "color = x", "sample.ini:11: unknown key 'color' in [lesson]" },
+	{ "unit = x", "topic = again", "sample.ini:11: key 'topic' given twice in [lesson]" },
+	{ "unit = x\n", "unit = x\nunit = y\n", "key 'unit' given twice" },
+	{ "why = Because.\n", "", "sample.ini: no 'why' in [lesson]" },
+	{ "text = Do it.\n", "", "no 'text' in [task]" },
+	{ "[lesson]\n", "order = 1\n[lesson]\n", "sample.ini:1: key 'order' outside a section" },
+	{ "book = ", "book = \x1b[2J", "sample.ini:7: key 'book': control characters or bytes that are not UTF-8" },
+	{ "book = ", "book = \xff", "key 'book': control characters" },
+	{ "book = ", "book = \xe2\x80\xae", "key 'book': control characters" },
+	{ "figure = speedup fake.sleepy fake.ok@n=64", "figure = faster fake.sleepy",
+	  "key 'figure': expected 'speedup A B', 'metric A LABEL' or 'metric_ratio A B LABEL'" },
+	{ "figure = speedup fake.sleepy", "figure = speedup sleepy", "key 'figure': 'sleepy' is not an exercise" },
+	{ "fake.ok@n=64", "fake.ok@n", "key 'figure': 'n': a point is EXERCISE@key=value" },
+	{ "fake.ok@n=64", "fake.ok@a=1@b=2@c=3@d=4@e=5", "at most 4 keys" },
+	{ "fake.ok@n=64", "fake.ok;rm", "key 'figure': ';rm' after the exercise" },
+	{ "rule = >= 2", "rule = => 2", "key 'rule': '=> 2' is not a rule" },
+	{ "rule = >= 2", "rule = >= nan", "key 'rule': '>= nan' is not a rule" },
+	{ "rule = >= 2", "rule = >= 1e400", "is not a rule" },
+	{ "target = 1.5x", "target = 1.5", "key 'target': expected 'TIMESx EXERCISE'" },
+	{ "target = 1.5x", "target = -1x", "key 'target': '-1x': the times must be a number above 0" },
+	{ "order = 5", "order = 5.5", "key 'order': '5.5' is not a whole number from 1 to 999" },
+	{ "order = 5", "order = 0", "key 'order'" },
+	{ "challenge = gated", "challenge = ../etc", "key 'challenge': '../etc' is not a challenge name" },
+	{ "docs = book-vs-hopper.md", "docs = ../../etc/passwd.md", "key 'docs': '../../etc/passwd.md#2-the-reduction" },
+	{ "docs = book-vs-hopper.md", "docs = https://x.md", "key 'docs'" },
+	{ "run = fake.sleepy fake.ok -n 64 -r 10", "run = a b c d e f g h i j k l m n o p q r s t u v w x y z",
+	  "key 'run': 1 to 24 words" },
+	{ "run = fake.sleepy fake.ok -n 64 -r 10", "run = ", "key 'run': 1 to 24 words" },
+	{ "unit = x", "this line has no equals sign", "sample.ini:11: malformed line" },
+	{ "unit = x", "= x", "sample.ini:11: a value with no key" },
+	{ "book = ", "book = a\0b", "a NUL byte" },
+};
+
+START_TEST(lesson_refuses_hostile_input)
+{
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		struct lesson l;
+		char err[1024];
+		const char *text = mutate(hostile[i].from, hostile[i].to);
+		size_t len = strlen(text);
+		if (strstr(hostile[i].words, "NUL")) /* the NUL is in the middle: count it */
+			len = strlen(GOOD_LESSON) + 2;
+		err[0] = 0;
+		int rc = lesson_parse(&l, "dir/sample.ini", text, len, err, sizeof err);
+		ck_assert_msg(rc == EXIT_CONFIG, "case %zu: exit %d (%s)", i, rc, err);
+		ck_assert_msg(strstr(err, hostile[i].words) != NULL, "case %zu: '%s' lacks '%s'", i, err, hostile[i].words);
+		ck_assert_msg(!strchr(err, '\n') && !strchr(err, '\x1b'), "case %zu: not one plain line: %s", i, err);
+		lesson_free(&l);
+	}
+}
+END_TEST
+
+START_TEST(lesson_refuses_long_lines_and_names)
+{
+	struct lesson l;
+	char err[1024], text[8192], big[LESSON_MAX_TEXT + 1024];
+	char ws[300] = "why = ";
+	memset(ws + 6, 'w', 250);
+	snprintf(text, sizeof text, "%s", mutate("why = Because.", ws));
+	ck_assert_int_eq(parse(text, &l, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, "sample.ini:12: line longer than 198 bytes"), "%s", err);
+	lesson_free(&l);
+	/* a value continued past LESSON_MAX_TEXT */
+	size_t n = 0;
+	n += (size_t)snprintf(big, sizeof big, "why = x");
+	while (n + 200 < sizeof big)
+		n += (size_t)snprintf(big + n, sizeof big - n, "\n\t%0150d", 0);
+	snprintf(text, sizeof text, "%s", mutate("why = Because.", big));
+	ck_assert_int_eq(parse(text, &l, err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, "key 'why': longer than 4096 bytes"), "%s", err);
+	lesson_free(&l);
+	ck_assert_int_eq(lesson_parse(&l, "dir/Bad Name.ini", GOOD_LESSON, strlen(GOOD_LESSON), err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, "dir/Bad Name.ini: a lesson's file is NAME.ini"), "%s", err);
+	lesson_free(&l);
+}
+END_TEST
+
+/* The lessons gpulab installs: each parses, the orders differ, and there
+ * are the issue's twelve at least. */
+START_TEST(installed_lessons_load)
+{
+	struct lesson_set s;
+	char err[1024], dir[4200];
+	snprintf(dir, sizeof dir, "%s/lessons", getenv("srcdir") ? getenv("srcdir") : "..");
+	ck_assert_msg(lessons_load(&s, dir, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(s.n >= 12, "%zu lessons", s.n);
+	for (size_t i = 1; i < s.n; i++)
+		ck_assert(s.v[i - 1].order < s.v[i].order);
+	ck_assert(lessons_find(&s, "divergence") && !lessons_find(&s, "nope"));
+	lessons_free(&s);
+	ck_assert_int_eq(lessons_load(&s, "/nonexistent", err, sizeof err), EXIT_CONFIG);
+	ck_assert_msg(strstr(err, "/nonexistent: cannot read the lessons"), "%s", err);
+}
+END_TEST
+
+/* --- the verdict ------------------------------------------------------------------ */
+
+START_TEST(verdict_of_each_kind)
+{
+	struct lesson_rule ge = { RULE_GE, 1.5 }, gt = { RULE_GT, 1.5 }, le = { RULE_LE, 60 }, lt = { RULE_LT, 60 };
+	ck_assert_int_eq(verdict_judge(&ge, 1.9, 2.1), VERDICT_HOLDS);
+	ck_assert_int_eq(verdict_judge(&ge, 1.5, 1.6), VERDICT_HOLDS);   /* the rule's own value keeps >= */
+	ck_assert_int_eq(verdict_judge(&gt, 1.5, 1.6), VERDICT_UNSURE);  /* ...not > */
+	ck_assert_int_eq(verdict_judge(&ge, 1.1, 1.3), VERDICT_FAILS);
+	ck_assert_int_eq(verdict_judge(&ge, 1.4, 1.6), VERDICT_UNSURE);  /* straddles */
+	ck_assert_int_eq(verdict_judge(&le, 49, 51), VERDICT_HOLDS);
+	ck_assert_int_eq(verdict_judge(&le, 99, 100), VERDICT_FAILS);
+	ck_assert_int_eq(verdict_judge(&lt, 59, 61), VERDICT_UNSURE);
+	ck_assert_int_eq(verdict_judge(&lt, 60, 60), VERDICT_FAILS);
+	ck_assert_int_eq(verdict_judge(&ge, NAN, NAN), VERDICT_UNSURE); /* no interval: under 6 runs */
+	ck_assert_int_eq(verdict_judge(&ge, 2, INFINITY), VERDICT_UNSURE);
+	ck_assert_int_eq(verdict_judge(&ge, 3, 2), VERDICT_UNSURE);     /* not an interval */
+	ck_assert_str_eq(verdict_words(VERDICT_UNSURE), "can't tell at this noise");
+	ck_assert_int_eq(verdict_from_key(verdict_key(VERDICT_FAILS)), VERDICT_FAILS);
+	ck_assert_int_eq(verdict_from_key("maybe"), -1);
+}
+END_TEST
+
+/* A lesson's figure from a record the H200 wrote: the medians' ratio and
+ * its interval from the two medians' intervals. */
+START_TEST(figure_from_a_record)
+{
+	char path[4200], err[1024];
+	snprintf(path, sizeof path, "%s/tests/records/h200-reduce-2p24.json", getenv("srcdir") ? getenv("srcdir") : "..");
+	struct record rec = { .path = path };
+	struct figure_value f;
+	struct lesson_figure fig = { .kind = FIGURE_SPEEDUP, .a = { .exercise = "reduce.neighbored" },
+				     .b = { .exercise = "reduce.interleaved" } };
+	ck_assert_msg(record_load(&rec, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(figure_measure(&rec, &fig, &f, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(f.value > 1.5 && f.value < 3 && f.lo <= f.value && f.value <= f.hi, "%g [%g, %g]", f.value, f.lo, f.hi);
+	ck_assert_msg(strstr(f.device, "H200"), "%s", f.device);
+	struct lesson_rule r = { RULE_GE, 1.5 };
+	ck_assert_int_eq(verdict_judge(&r, f.lo, f.hi), VERDICT_HOLDS);
+	strcpy(fig.b.exercise, "reduce.nothing");
+	ck_assert_int_eq(figure_measure(&rec, &fig, &f, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "the run has no point of reduce.nothing"), "%s", err);
+	fig.kind = FIGURE_METRIC;
+	ck_assert_int_eq(figure_measure(&rec, &fig, &f, err, sizeof err), -1);
+	record_free(&rec);
+}
+END_TEST
+
+/* --- the progress file -------------------------------------------------------------- */
+
+START_TEST(progress_round_trip_and_refusals)
+{
+	char *dir = temp_dir(), path[4200], err[1024], before[4096], after[4096];
+	struct progress p;
+	snprintf(path, sizeof path, "%s/state/gpulab/progress.ini", dir);
+	ck_assert_msg(progress_load(&p, path, 1, err, sizeof err) == 0, "%s", err); /* none yet; the directory made */
+	struct progress_entry *e = progress_add(&p, "divergence");
+	e->seen = 1, e->verdict = VERDICT_HOLDS, e->figure = 1.98;
+	progress_add(&p, "smem-pad")->passed = 1;
+	progress_add(&p, "smem-pad")->best = 1.25;
+	ck_assert_msg(progress_save(&p, err, sizeof err) == 0, "%s", err);
+	progress_free(&p);
+	ck_assert_int_eq(progress_load(&p, path, 0, err, sizeof err), 0);
+	const struct progress_entry *d = progress_find(&p, "divergence"), *s = progress_find(&p, "smem-pad");
+	ck_assert(d && d->seen && d->verdict == VERDICT_HOLDS && fabs(d->figure - 1.98) < 1e-9 && !d->passed);
+	ck_assert(s && s->passed && s->best == 1.25 && s->verdict == -1 && isnan(s->figure));
+	progress_free(&p);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	static const struct {
+		const char *text, *words;
+	} bad[] = {
+		{ "[lesson a]\nseen = yes\n", ":2: not a progress file of this gpulab" },
+		{ "[gpulab]\nprogress = 2\n", ":2: [gpulab] holds one key, progress = 1" },
+		{ "[gpulab]\nprogress = 1\n[lesson a]\nseen = maybe\n", ":4: bad value 'maybe' for 'seen'" },
+		{ "[gpulab]\nprogress = 1\n[lesson a]\nfigure = -1\n", ":4: bad value '-1' for 'figure'" },
+		{ "[gpulab]\nprogress = 1\n[lesson a]\nverdict = perhaps\n", "bad value 'perhaps' for 'verdict'" },
+		{ "[gpulab]\nprogress = 1\n[lesson a]\ncolor = red\n", ":4: unknown key 'color' in [lesson a]" },
+		{ "[gpulab]\nprogress = 1\n[lesson a]\nseen = yes\n[lesson b]\n[lesson a]\nseen = no\n", ":7: lesson 'a' twice" },
+		{ "[gpulab]\nprogress = 1\n[lessons]\nseen = yes\n", ":4: unknown section [lessons]" },
+		{ "[gpulab]\nprogress = 1\n[lesson a]\n  seen = yes\n", ":4: an indented line" },
+		{ "garbage\n", ":1: malformed line" },
+		{ "\x7f" "ELF\x02\x01\x01", "malformed line" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		write_file(dir, "state/gpulab/progress.ini", bad[i].text);
+		read_text(path, before, sizeof before);
+		ck_assert_int_eq(progress_load(&p, path, 1, err, sizeof err), EXIT_CONFIG);
+		progress_free(&p);
+		ck_assert_msg(strstr(err, bad[i].words) && strstr(err, "the file is kept as it is"), "case %zu: %s", i, err);
+		ck_assert_msg(!strchr(err, '\n'), "%s", err);
+		ck_assert_str_eq(read_text(path, after, sizeof after), before);
+	}
+	free(dir);
+}
+END_TEST
+
+/* --- the commands, on the fake plugins --------------------------------------------------- */
+
+static char env_sys[4200], env_path[4200], env_xdg[4200], env_state[4200], env_lessons[4200], state_dir[4200];
+static const char *bin;
+static struct cmd_result o;
+
+/* Three lessons on the fake plugin: one holds (sleepy takes 2 ms, ok
+ * none), one does not (the same figure against <= 1), one cannot tell
+ * (jittery's runs alternate 0 and 50 us at either size, so both medians'
+ * intervals span both). */
+static void setup_learn(void)
+{
+	char *sys = temp_dir(), *xdg = temp_dir(), *lessons = temp_dir(), *state = temp_dir(), user[4200];
+	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fake.so\n[plugin try]\nfile = faketry.so\n");
+	snprintf(user, sizeof user, "%s/gpulab", xdg);
+	mkdir(user, 0700);
+	write_file(user, "gpulab.ini", "[defaults]\nreps = 10\n");
+	write_file(lessons, "holds.ini", mutate("order = 5", "order = 1"));
+	write_file(lessons, "fails.ini", mutate("rule = >= 2", "rule = <= 1"));
+	const char *jittery = "run = fake.jittery -n 64,128 -r 10 -w 0\nfigure = speedup fake.jittery@n=64 fake.jittery@n=128\n";
+	char text[8192];
+	snprintf(text, sizeof text, "%s", mutate("run = fake.sleepy fake.ok -n 64 -r 10\nfigure = speedup fake.sleepy fake.ok@n=64\n",
+						 jittery));
+	char *ord = strstr(text, "order = 5");
+	ord[8] = '9';
+	write_file(lessons, "unsure.ini", text);
+	snprintf(env_sys, sizeof env_sys, "GPULAB_SYSCONFDIR=%s", sys);
+	snprintf(env_path, sizeof env_path, "GPULAB_PLUGIN_PATH=%s", getenv("GPULAB_TEST_PLUGINS"));
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
+	snprintf(env_state, sizeof env_state, "XDG_STATE_HOME=%s", state);
+	snprintf(env_lessons, sizeof env_lessons, "GPULAB_LESSONS=%s", lessons);
+	snprintf(state_dir, sizeof state_dir, "%s/gpulab", state);
+	bin = getenv("GPULAB_BIN");
+	free(sys), free(xdg), free(lessons), free(state);
+}
+
+static void gpulab(const char *first, ...)
+{
+	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", "FAKE_SLEEP_MS=2", NULL };
+	va_list ap;
+	va_start(ap, first);
+	run_cmd_va(&o, bin, env, first, ap);
+	va_end(ap);
+}
+
+/* Every line of s at most 100 columns (the texts here are ASCII). */
+static int fits(const char *s)
+{
+	for (const char *nl; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl || nl - s > 100)
+			return !nl && strlen(s) <= 100;
+	}
+	return 1;
+}
+
+START_TEST(learn_map_progress_and_verdicts)
+{
+	setup_learn();
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 0 seen, 0 tasks passed") && occurrences(o.out, "not started") == 3
+		      && strstr(o.out, "Next: gpulab learn holds") && fits(o.out), "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "holds", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "  verdict           holds on this host: ")
+		      && strstr(o.out, "Your task: Do it.") && fits(o.out), "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "fails", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "does not hold here: ") && strstr(o.out, "against <= 1x"), "%d %s %s",
+		      o.status, o.out, o.err);
+	gpulab("learn", "unsure", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "can't tell at this noise: ") && strstr(o.out, "straddles >= 2x"),
+		      "%d %s %s", o.status, o.out, o.err);
+	/* a later run reads what the earlier ones kept */
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 3 seen, 0 tasks passed") && strstr(o.out, "claim seen: holds")
+		      && strstr(o.out, "claim seen: fails") && strstr(o.out, "claim seen: unsure")
+		      && strstr(o.out, "Next: gpulab learn holds"), "%s", o.out);
+	gpulab("learn", "nope", NULL);
+	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.err, "gpulab: learn: no lesson 'nope'") && count_lines(o.err) == 1,
+		      "%d %s", o.status, o.err);
+}
+END_TEST
+
+START_TEST(learn_submit_records_the_task)
+{
+	setup_learn();
+	gpulab("learn", "holds", "--submit", "slow.cu", NULL); /* 2 ms against sleepy's 2 ms: not 1.5x */
+	ck_assert_msg(o.status == EXIT_SLOWER && strstr(o.out, "not passed: ") && strstr(o.out, "under the target of 1.50x"),
+		      "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "holds", "--submit", "bad.cu", NULL);
+	ck_assert_msg(o.status == EXIT_WRONG && strstr(o.out, "not passed: nothing was timed") && strstr(o.err, "fails the gate"),
+		      "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "holds", "--submit", "crash.cu", NULL); /* try in a process of its own: learn says so and ends */
+	ck_assert_msg(o.status == 128 + SIGABRT && strstr(o.err, "gpulab: learn: gpulab try crashed: Aborted"), "%d %s %s",
+		      o.status, o.out, o.err);
+	gpulab("learn", "holds", "--submit", "good.cu", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\npassed: ") && strstr(o.out, "over the target of 1.50x"), "%d %s %s",
+		      o.status, o.out, o.err);
+	gpulab("learn", NULL);
+	ck_assert_msg(strstr(o.out, "1 tasks passed") && strstr(o.out, "task passed, best ") && strstr(o.out, "Next: gpulab learn fails"),
+		      "%s", o.out);
+	gpulab("learn", "--submit", "good.cu", NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit goes with a lesson"), "%d %s", o.status, o.err);
+	gpulab("try", "gated", "good.cu", "--submit", "x.cu", NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit: only for learn"), "%d %s", o.status, o.err);
+	gpulab("learn", "holds", "-n", "2^20", NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: the lesson sets what runs") && count_lines(o.err) == 1,
+		      "%d %s", o.status, o.err);
+}
+END_TEST
+
+START_TEST(learn_refuses_a_corrupt_state_and_keeps_it)
+{
+	char before[256], after[256], path[4300];
+	setup_learn();
+	mkdir(state_dir, 0700);
+	write_file(state_dir, "progress.ini", "[gpulab]\nprogress = 1\n[lesson holds]\nseen = sometimes\n");
+	snprintf(path, sizeof path, "%s/progress.ini", state_dir);
+	read_text(path, before, sizeof before);
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == EXIT_CONFIG && count_lines(o.err) == 1 && strstr(o.err, "progress.ini:4: bad value 'sometimes'")
+		      && strstr(o.err, "kept as it is") && !o.out[0], "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "holds", NULL);
+	ck_assert_msg(o.status == EXIT_CONFIG && !o.out[0], "ran anyway: %d %s", o.status, o.out);
+	ck_assert_str_eq(read_text(path, after, sizeof after), before);
+}
+END_TEST
+
+/* Six kernels: two measured, ranked by time; one wrong, one trapping,
+ * one crashing, one hanging, each with its line. */
+START_TEST(grade_ranks_and_survives)
+{
+	char *subs = temp_dir(), *out = temp_dir(), rec[4200], page[4200], text[65536];
+	const char *names[] = { "slow.cu", "good.cu", "bad.cu", "lost.cu", "crash.cu", "hang.cu", "notes.txt" };
+	setup_learn();
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		write_file(subs, names[i], "// a kernel\n");
+	snprintf(rec, sizeof rec, "%s/grade.json", out);
+	snprintf(page, sizeof page, "%s/board.html", out);
+	gpulab("grade", "gated", subs, "--watchdog", "0.3", "-o", rec, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "6 kernels, 2 measured, 4 failed") && fits(o.out), "%d %s %s", o.status,
+		      o.out, o.err);
+	const char *good = strstr(o.out, "   1  good.cu"), *slow = strstr(o.out, "   2  slow.cu");
+	ck_assert_msg(good && slow && good < slow, "%s", o.out);
+	ck_assert_msg(strstr(o.out, "bad.cu                               wrong result")
+		      && strstr(o.out, "lost.cu                              faulted or trapped")
+		      && strstr(o.out, "crash.cu                             crashed")
+		      && strstr(o.out, "hang.cu                              hung: stopped")
+		      && strstr(o.out, "crash.cu (exit 134): crashed: Aborted") && strstr(o.out, "fails the gate at n=1000003")
+		      && strstr(o.out, "stopped by the watchdog") && !strstr(o.out, "notes.txt"), "%s", o.out);
+	/* the record read as gpulab reads one, whatever its layout on disk */
+	struct record r = { .path = rec };
+	char err[1024];
+	size_t mine = 0;
+	ck_assert_msg(record_load(&r, err, sizeof err) == 0, "%s", err);
+	for (size_t i = 0; i < r.n; i++)
+		mine += !strcmp(json_string(json_get(r.v[i].row, "exercise")), "try.gated");
+	ck_assert_msg(mine == 2, "%zu rows of try.gated", mine);
+	record_free(&r);
+	gpulab("report", rec, "-o", page, NULL);
+	ck_assert_msg(o.status == 0 && strstr(read_text(page, text, sizeof text), "good.cu"), "%d %s", o.status, o.err);
+	/* a kernel whose hang the watchdog does not see is stopped by grade */
+	char *one = temp_dir();
+	write_file(one, "hang.cu", "");
+	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", "GPULAB_GRADE_LIMIT_S=0.5", NULL };
+	char *argv[] = { (char *)bin, "grade", "gated", one, "--watchdog", "0", NULL };
+	run_cmd(&o, argv, env);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "still running after 0.5 s: stopped by grade") && o.seconds < 10,
+		      "%d %s %s", o.status, o.out, o.err);
+	gpulab("grade", "gated", NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "grade: name a challenge and the directories"), "%s", o.err);
+	gpulab("grade", "gated", out, "-o", rec, NULL); /* no .cu in it */
+	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.err, "grade: no .cu files in"), "%d %s", o.status, o.err);
+	free(subs), free(out), free(one);
+}
+END_TEST
+
+/* ^C to grade stops the kernel it waits for (in a process group of its
+ * own, out of the terminal's reach) and leaves nothing behind. */
+START_TEST(grade_interrupted_cleans_up)
+{
+	char *dir = temp_dir(), rec[4200], out[4200], err[4200], listing[4200];
+	setup_learn();
+	write_file(dir, "hang.cu", "");
+	snprintf(rec, sizeof rec, "%s/grade.json", dir);
+	snprintf(out, sizeof out, "%s/out.txt", dir);
+	snprintf(err, sizeof err, "%s/err.txt", dir);
+	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", NULL };
+	char *argv[] = { (char *)bin, "grade", "gated", dir, "--watchdog", "0", "-o", rec, NULL };
+	int pid = spawn_cmd(argv, env, out, err);
+	struct timespec t = { 1, 0 };
+	nanosleep(&t, NULL);
+	kill(pid, SIGINT);
+	int status = wait_cmd(pid);
+	ck_assert_msg(status == 130 && strstr(read_text(err, listing, sizeof listing), "grade: stopped by SIGINT after 1 of 1"),
+		      "%d %s", status, listing);
+	snprintf(listing, sizeof listing, "ls -A %s > %s/ls.txt", dir, dir);
+	ck_assert_int_eq(system(listing), 0);
+	snprintf(listing, sizeof listing, "%s/ls.txt", dir);
+	ck_assert_str_eq(read_text(listing, out, sizeof out), "err.txt\nhang.cu\nls.txt\nout.txt\n");
+	free(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("learn");
+	TCase *unit = tcase_create("unit"), *cmd = tcase_create("commands");
+	tcase_add_test(unit, lesson_parses);
+	tcase_add_test(unit, lesson_refuses_hostile_input);
+	tcase_add_test(unit, lesson_refuses_long_lines_and_names);
+	tcase_add_test(unit, installed_lessons_load);
+	tcase_add_test(unit, verdict_of_each_kind);
+	tcase_add_test(unit, figure_from_a_record);
+	tcase_add_test(unit, progress_round_trip_and_refusals);
+	tcase_add_test(cmd, learn_map_progress_and_verdicts);
+	tcase_add_test(cmd, learn_submit_records_the_task);
+	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
+	tcase_add_test(cmd, grade_ranks_and_survives);
+	tcase_add_test(cmd, grade_interrupted_cleans_up);
+	tcase_set_timeout(cmd, 120);
+	suite_add_tcase(s, unit);
+	suite_add_tcase(s, cmd);
+	return run_suite(s, 0);
+}
