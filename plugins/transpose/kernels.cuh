@@ -51,9 +51,12 @@ __global__ void transposeNaiveCol(const T *__restrict__ in, T *__restrict__ out,
  *     warp's 32 reads are serialised (a 32-way bank conflict).
  *   PAD = 1: tile[32][33] shifts each row by one bank: conflict-free.
  *   SWIZZLE: element (r, c) is kept at tile[r][c ^ r]: a row and a column
- *     both touch 32 different banks, with no padding. */
+ *     both touch 32 different banks, with no padding.
+ * Rows are in_pitch (input) and out_pitch (output) elements apart: cols
+ * and rows for a dense matrix, more for a pitched one (aligned.cuh). */
 template <typename T, int W, int ROWS, int PAD, bool SWIZZLE>
-__global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
+__global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols,
+			      unsigned in_pitch, unsigned out_pitch)
 {
 	__shared__ T tile[W][W + PAD];
 	unsigned tx = threadIdx.x, ty = threadIdx.y;
@@ -61,7 +64,7 @@ __global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, uns
 	for (int j = 0; j < W; j += ROWS)
 		for (int i = 0; i < W; i += 32)
 			if (x + i < cols && y + j < rows)
-				tile[ty + j][SWIZZLE ? (tx + i) ^ (ty + j) % 32 : tx + i] = in[(size_t)(y + j) * cols + x + i];
+				tile[ty + j][SWIZZLE ? (tx + i) ^ (ty + j) % 32 : tx + i] = in[(size_t)(y + j) * in_pitch + x + i];
 	__syncthreads();
 	/* the output tile: rows of the output are columns of the input */
 	x = blockIdx.y * W + tx;
@@ -69,7 +72,7 @@ __global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, uns
 	for (int j = 0; j < W; j += ROWS)
 		for (int i = 0; i < W; i += 32)
 			if (x + i < rows && y + j < cols)
-				out[(size_t)(y + j) * rows + x + i] =
+				out[(size_t)(y + j) * out_pitch + x + i] =
 					tile[tx + i][SWIZZLE ? (ty + j) ^ (tx + i) % 32 : ty + j];
 }
 
