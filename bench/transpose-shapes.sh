@@ -1,0 +1,51 @@
+#!/bin/sh
+# Transposes at any shape (issue 41): the square and 1:4 shapes the other
+# benches use, 16380 x 16388 (every row off a 128-byte line) and odd and
+# rectangular shapes near 2^28 elements, ints; the library's transpose
+# (cuBLAS geam) beside memcpy; the alignment lesson's counters; and a
+# summary of each exercise as a share of memcpy at the same shape.
+#   bench/transpose-shapes.sh [OUT.md]   (default: docs/bench-transpose-shapes.md)
+# SHAPES overrides the shapes (ROWSxCOLS, space-separated), LINED those
+# that also run with lines=1; REPS as in
+# common.sh (the committed run: REPS=20, small records).
+set -eu
+. "$(dirname "$0")/common.sh"
+out=${1:-docs/bench-transpose-shapes.md}
+shapes=${SHAPES:-"16384x16384 8192x32768 16380x16388 12289x20483 5793x46341 46341x5793"}
+lined=${LINED:-"16384x16384 8192x32768 5793x46341"} # where tma runs with lines=1 too
+bench_header "$out" "transpose at any shape" "int matrices; GB/s count bytes read plus written (padding
+not).  of ref is the share of memcpy's speed (cudaMemcpyAsync device to device of the dense
+matrix) at the same shape.  peeled runs twice: its tiles on the stores' sectors (align=stores,
+the default) and on the loads'.  pitched and the tma exercises keep rows padded to whole
+128-byte lines; lines=1 adds one more line a row.  Produced by bench/transpose-shapes.sh."
+exercises="transpose.memcpy transpose.geam transpose.smem_swizzle transpose.smem_async transpose.pitched transpose.tma_copy transpose.tma"
+records=
+for s in $shapes; do
+	r=${s%x*} c=${s#*x}
+	# shellcheck disable=SC2086
+	bench_section "$out" "$r x $c" $exercises -t int -p rows="$r" -p cols="$c"
+	records="$records $record"
+	bench_section "$out" "$r x $c: peeled, each side aligned" transpose.peeled -t int -p rows="$r" -p cols="$c" \
+		-p align=stores,loads
+	records="$records $record"
+	case " $lined " in *" $s "*)
+		bench_section "$out" "$r x $c: one more line a row" transpose.tma_copy transpose.tma -t int -p rows="$r" \
+			-p cols="$c" -p lines=1
+		records="$records $record" ;;
+	esac
+done
+metrics=gld_transactions_per_request,gst_transactions_per_request,dram__bytes_read.sum,dram__bytes_write.sum
+bench_section "$out" "4093 x 4099: what an unaligned row costs, in sectors per request" \
+	transpose.smem_unroll transpose.peeled transpose.pitched -t int -p rows=4093 -p cols=4099 -r 3 --metrics "$metrics"
+{
+	echo
+	echo "The counters of that run (\`--metrics\`), from its record:"
+	echo
+	python3 "$here/metrics_table.py" "$record"
+	echo
+	echo "## Summary: each exercise as a share of memcpy at the same shape"
+	echo
+	# shellcheck disable=SC2086
+	python3 "$here/shapes_table.py" $records
+} >> "$out"
+echo "wrote $out"
