@@ -6,7 +6,9 @@
 # summary of each exercise as a share of memcpy at the same shape.
 #   bench/transpose-shapes.sh [OUT.md]   (default: docs/bench-transpose-shapes.md)
 # SHAPES overrides the shapes (ROWSxCOLS, space-separated), LINED those
-# that also run with lines=1; REPS as in
+# that also run with lines=1; PART=2 measures the walks instead (pitched
+# and peeled down the rows, peeled on lines, tma down groups of column
+# tiles, with and without a line more), beside memcpy and geam; REPS as in
 # common.sh (the committed run: REPS=20, small records).
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -20,6 +22,33 @@ the default) and on the loads'.  pitched and the tma exercises keep rows padded 
 128-byte lines; lines=1 adds one more line a row.  Produced by bench/transpose-shapes.sh."
 exercises="transpose.memcpy transpose.geam transpose.smem_swizzle transpose.smem_async transpose.pitched transpose.tma_copy transpose.tma"
 records=
+if [ "${PART:-1}" = 2 ]; then
+	# The walks: pitched and peeled with the grid down the rows (their
+	# default), peeled on lines, tma down groups of column tiles.
+	for s in $shapes; do
+		r=${s%x*} c=${s#*x}
+		bench_section "$out" "$r x $c: the walks down" transpose.memcpy transpose.geam transpose.pitched \
+			transpose.peeled -t int -p rows="$r" -p cols="$c"
+		records="$records $record"
+		bench_section "$out" "$r x $c: peeled on lines" transpose.peeled -t int -p rows="$r" -p cols="$c" -p align=lines
+		records="$records $record"
+		bench_section "$out" "$r x $c: tma down groups of column tiles" transpose.tma -t int -p rows="$r" -p cols="$c" \
+			-p group=4 -p lines=0,1
+		records="$records $record"
+		bench_section "$out" "$r x $c: tma, one more line a row" transpose.tma -t int -p rows="$r" -p cols="$c" \
+			-p lines=1
+		records="$records $record"
+	done
+	{
+		echo
+		echo "## Summary: each exercise as a share of memcpy at the same shape"
+		echo
+		# shellcheck disable=SC2086
+		python3 "$here/shapes_table.py" $records
+	} >> "$out"
+	echo "wrote $out"
+	exit 0
+fi
 for s in $shapes; do
 	r=${s%x*} c=${s#*x}
 	# shellcheck disable=SC2086

@@ -183,9 +183,15 @@ static const struct shaped {
 	{ "transpose.*", { "-p", "rows=31", "-p", "cols=33" } },
 	{ "transpose.*", { "-p", "rows=4099", "-p", "cols=2053" } },
 	{ "transpose.*", { "-p", "rows=2053", "-p", "cols=4101" } },
-	/* the pitched layout with more than the lines that round a row up */
-	{ "transpose.pitched", { "-p", "rows=1000", "-p", "cols=3001", "-p", "lines=1" } },
+	/* the pitched layout with more than the lines that round a row up,
+	 * and the walks a grid may take */
+	{ "transpose.pitched", { "-p", "rows=1000", "-p", "cols=3001", "-p", "lines=1", "-p", "order=across" } },
 	{ "transpose.tma*", { "-p", "rows=1003", "-p", "cols=3001", "-p", "lines=3" } },
+	{ "transpose.tma", { "-p", "rows=4099", "-p", "cols=2053", "-p", "group=3" } },
+	/* peeled's other sides and units, each walk */
+	{ "transpose.peeled", { "-p", "rows=4099", "-p", "cols=2053", "-p", "align=lines" } },
+	{ "transpose.peeled", { "-p", "rows=2053", "-p", "cols=4101", "-p", "align=loads", "-p", "order=across" } },
+	{ "transpose.peeled", { "-p", "rows=31", "-p", "cols=4097", "-p", "align=lines", "-p", "order=across" } },
 	/* the copy engine's tiles, ragged: smaller than one, a tail on
 	 * either side, one side a single 16-byte row */
 	{ "transpose.tma*", { "-p", "rows=4", "-p", "cols=4" } },

@@ -37,26 +37,32 @@ constexpr int SECTOR = 8;  /* elements a 32-byte sector holds */
 inline unsigned pitch_of(unsigned width) { return (width + LINE - 1) / LINE * LINE; }
 
 /* The first element of row `row` (of `width` elements, row-major) that
- * starts a 32-byte sector: -(row * width) mod 8, from step = 8 - width % 8. */
+ * starts a unit of A elements (a sector, 8, or a line, 32):
+ * -(row * width) mod A, from step = A - width % A. */
+template <unsigned A = SECTOR>
 __device__ __forceinline__ unsigned sector_start(unsigned row, unsigned width)
 {
-	return row * (SECTOR - width % SECTOR) % SECTOR;
+	return row * (A - width % A) % A;
 }
 
-/* blockIdx.x: 64 input columns (output rows) c0..; blockIdx.y: 64 input
- * rows r0.. (output columns); 32 x ROWS threads.  STORES: each output
- * row's tiles start on a sector, as above.  !STORES, the mirror image:
- * each input row's tiles start on a sector (its head is tile 0's), so
- * the loads cover whole sectors and a tile's output rows are 72, some
- * of them partly. */
-template <typename T, int W, int ROWS, bool STORES>
+/* A block's tile: 64 input columns (output rows) c0.. and 64 input rows
+ * r0.. (output columns); 32 x ROWS threads.  The grid's x runs along the
+ * input's columns, or, DOWN, down its rows: then neighbouring blocks
+ * write neighbouring pieces of the same output rows, which the memory
+ * takes as longer runs (tma.cuh's lesson).  STORES: each output row's
+ * tiles start on a unit of A elements (8: a sector; 32: a line), as
+ * above.  !STORES, the mirror image: each input row's tiles start on a
+ * sector (its head is tile 0's), so the loads cover whole sectors and a
+ * tile's output rows are 72, some of them partly. */
+template <typename T, int W, int ROWS, bool STORES, bool DOWN, unsigned A = SECTOR>
 __global__ void transposePeeled(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
-	constexpr int H = W + SECTOR;
+	constexpr int H = W + (STORES ? A : SECTOR);
 	__shared__ T tile[STORES ? H : W][(STORES ? W : H) + 1];
-	const unsigned tx = threadIdx.x, ty = threadIdx.y, c0 = blockIdx.x * W, r0 = blockIdx.y * W;
+	const unsigned tx = threadIdx.x, ty = threadIdx.y;
+	const unsigned c0 = (DOWN ? blockIdx.y : blockIdx.x) * W, r0 = (DOWN ? blockIdx.x : blockIdx.y) * W;
 	if (STORES) {
-		const int height = rows % SECTOR ? H : W; /* every shift is 0 where rows is a multiple of 8 */
+		const int height = rows % A ? H : W; /* every shift is 0 where rows is a multiple of A */
 		for (int j = 0; j < height; j += ROWS)
 			for (int i = 0; i < W; i += 32)
 				if (r0 + ty + j < rows && c0 + tx + i < cols)
@@ -67,7 +73,7 @@ __global__ void transposePeeled(const T *__restrict__ in, T *__restrict__ out, u
 			if (x >= rows)
 				break;
 			const T *row = in + (size_t)x * cols;
-			if (blockIdx.x == 0 && tx < a && tx < cols) /* the head, before the first whole sector */
+			if (c0 == 0 && tx < a && tx < cols) /* the head, before the first whole sector */
 				tile[ty + j][tx] = row[tx];
 			for (int i = 0; i < W; i += 32)
 				if (c0 + a + i + tx < cols)
@@ -77,12 +83,12 @@ __global__ void transposePeeled(const T *__restrict__ in, T *__restrict__ out, u
 	__syncthreads();
 	if (STORES) {
 		for (int j = 0; j < W; j += ROWS) {
-			unsigned y = c0 + ty + j, b = sector_start(y, rows);
+			unsigned y = c0 + ty + j, b = sector_start<A>(y, rows);
 			if (y >= cols)
 				break;
 			T *row = out + (size_t)y * rows;
-			if (blockIdx.y == 0 && tx < b && tx < rows) /* the head, before the first whole sector */
-				row[tx] = tile[tx][ty + j];
+			for (unsigned h = tx; r0 == 0 && h < b && h < rows; h += 32) /* the head, before the first whole unit */
+				row[h] = tile[h][ty + j];
 			for (int i = 0; i < W; i += 32) {
 				unsigned x = r0 + b + i + tx;
 				if (x < rows)
@@ -98,7 +104,7 @@ __global__ void transposePeeled(const T *__restrict__ in, T *__restrict__ out, u
 			for (int i = 0; i < W; i += 32) {
 				unsigned x = r0 + tx + i, a = sector_start(x, cols);
 				/* input (x, y) is this tile's where y - c0 is in x's window */
-				bool mine = t < a + W && (t >= a || blockIdx.x == 0);
+				bool mine = t < a + W && (t >= a || c0 == 0);
 				if (x < rows && mine)
 					out[(size_t)y * rows + x] = tile[tx + i][t];
 			}

@@ -53,22 +53,24 @@ __global__ void transposeNaiveCol(const T *__restrict__ in, T *__restrict__ out,
  *   SWIZZLE: element (r, c) is kept at tile[r][c ^ r]: a row and a column
  *     both touch 32 different banks, with no padding.
  * Rows are in_pitch (input) and out_pitch (output) elements apart: cols
- * and rows for a dense matrix, more for a pitched one (aligned.cuh). */
-template <typename T, int W, int ROWS, int PAD, bool SWIZZLE>
+ * and rows for a dense matrix, more for a pitched one (aligned.cuh).
+ * DOWN: the grid's x runs down the input's rows, so neighbouring blocks
+ * write neighbouring pieces of the same output rows. */
+template <typename T, int W, int ROWS, int PAD, bool SWIZZLE, bool DOWN = false>
 __global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols,
 			      unsigned in_pitch, unsigned out_pitch)
 {
 	__shared__ T tile[W][W + PAD];
-	unsigned tx = threadIdx.x, ty = threadIdx.y;
-	unsigned x = blockIdx.x * W + tx, y = blockIdx.y * W + ty;
+	unsigned tx = threadIdx.x, ty = threadIdx.y, bx = DOWN ? blockIdx.y : blockIdx.x, by = DOWN ? blockIdx.x : blockIdx.y;
+	unsigned x = bx * W + tx, y = by * W + ty;
 	for (int j = 0; j < W; j += ROWS)
 		for (int i = 0; i < W; i += 32)
 			if (x + i < cols && y + j < rows)
 				tile[ty + j][SWIZZLE ? (tx + i) ^ (ty + j) % 32 : tx + i] = in[(size_t)(y + j) * in_pitch + x + i];
 	__syncthreads();
 	/* the output tile: rows of the output are columns of the input */
-	x = blockIdx.y * W + tx;
-	y = blockIdx.x * W + ty;
+	x = by * W + tx;
+	y = bx * W + ty;
 	for (int j = 0; j < W; j += ROWS)
 		for (int i = 0; i < W; i += 32)
 			if (x + i < rows && y + j < cols)

@@ -37,12 +37,15 @@ struct dims {
 	unsigned in_pitch, out_pitch; /* elements from a row to the next: cols and rows, or padded */
 	void *blas;              /* geam: the cuBLAS handle */
 	int *blas_status;        /* geam: what cublasSgeam returned */
-	bool align_loads;        /* peeled: the loads' sectors, not the stores' */
+	unsigned align;          /* peeled: enum align */
+	bool down;               /* peeled: the grid's x down the input's rows */
+	unsigned group;          /* tma: column tiles side by side in the walk down */
 };
 
 template <typename T> using launch_fn = void (*)(const T *, T *, const dims &);
 
 enum needs { PLAIN = 0, TMA, PERSISTENT, GEAM }; /* what setup prepares */
+enum align { ALIGN_STORES = 0, ALIGN_LOADS, ALIGN_LINES }; /* peeled's -p align, in its choices' order */
 
 struct variant {
 	bool transposes;          /* false: a copy (memcpy, copy_row) */
@@ -77,26 +80,47 @@ void tiles(K kernel, const T *in, T *out, const dims &d)
 template <typename T> void copy_row(const T *in, T *out, const dims &d) { tiles<64, 8, false>(copyRow<T, 64, 8>, in, out, d); }
 template <typename T> void naive_row(const T *in, T *out, const dims &d) { tiles<32, 32, false>(transposeNaiveRow<T, 32, 32>, in, out, d); }
 template <typename T> void naive_col(const T *in, T *out, const dims &d) { tiles<32, 32, true>(transposeNaiveCol<T, 32, 32>, in, out, d); }
-/* The shared-memory tiles, rows d.in_pitch and d.out_pitch apart. */
-template <int W, int ROWS, int PAD, bool SWIZZLE, typename T> void smem_tiles(const T *in, T *out, const dims &d)
+/* The shared-memory tiles, rows d.in_pitch and d.out_pitch apart, the
+ * grid's x across the input's columns or, DOWN, down its rows. */
+template <int W, int ROWS, int PAD, bool SWIZZLE, bool DOWN = false, typename T>
+void smem_tiles(const T *in, T *out, const dims &d)
 {
-	dim3 grid((unsigned)lab::div_up(d.cols, W), (unsigned)lab::div_up(d.rows, W));
-	transposeSmem<T, W, ROWS, PAD, SWIZZLE><<<grid, dim3(32, ROWS), 0, d.s>>>(in, out, d.rows, d.cols, d.in_pitch,
-										 d.out_pitch);
+	unsigned across = (unsigned)lab::div_up(d.cols, W), down = (unsigned)lab::div_up(d.rows, W);
+	dim3 grid = DOWN ? dim3(down, across) : dim3(across, down);
+	transposeSmem<T, W, ROWS, PAD, SWIZZLE, DOWN><<<grid, dim3(32, ROWS), 0, d.s>>>(in, out, d.rows, d.cols,
+											d.in_pitch, d.out_pitch);
 }
 template <typename T> void smem(const T *in, T *out, const dims &d) { smem_tiles<32, 32, 0, false>(in, out, d); }
+/* peeled: -p align picks the side and unit, -p order the grid's walk
+ * (down: x down the input's rows, as tiles<> walks the output). */
+template <typename T, bool DOWN> void peeled_by(const T *in, T *out, const dims &d)
+{
+	if (d.align == ALIGN_LOADS)
+		tiles<64, 8, DOWN>(aligned::transposePeeled<T, 64, 8, false, DOWN>, in, out, d);
+	else if (d.align == ALIGN_LINES)
+		tiles<64, 8, DOWN>(aligned::transposePeeled<T, 64, 8, true, DOWN, aligned::LINE>, in, out, d);
+	else
+		tiles<64, 8, DOWN>(aligned::transposePeeled<T, 64, 8, true, DOWN>, in, out, d);
+}
 template <typename T> void peeled(const T *in, T *out, const dims &d)
 {
-	if (d.align_loads)
-		tiles<64, 8, false>(aligned::transposePeeled<T, 64, 8, false>, in, out, d);
+	if (d.down)
+		peeled_by<T, true>(in, out, d);
 	else
-		tiles<64, 8, false>(aligned::transposePeeled<T, 64, 8, true>, in, out, d);
+		peeled_by<T, false>(in, out, d);
 }
 template <typename T> void smem_pad(const T *in, T *out, const dims &d) { smem_tiles<32, 32, 1, false>(in, out, d); }
 template <typename T> void smem_unroll(const T *in, T *out, const dims &d) { smem_tiles<64, 8, 1, false>(in, out, d); }
 template <typename T> void smem_swizzle(const T *in, T *out, const dims &d) { smem_tiles<64, 8, 0, true>(in, out, d); }
-/* pitched: smem_unroll's kernel; only the layout (dims' pitches) differs */
-template <typename T> void pitched(const T *in, T *out, const dims &d) { smem_unroll(in, out, d); }
+/* pitched: smem_unroll's kernel on the pitched layout (dims' pitches),
+ * its grid walking down (-p order), as peeled's does. */
+template <typename T> void pitched(const T *in, T *out, const dims &d)
+{
+	if (d.down)
+		smem_tiles<64, 8, 1, false, true>(in, out, d);
+	else
+		smem_unroll(in, out, d);
+}
 
 /* The copy engine's tiles: 64 x 64, one block of 128 threads each, the
  * grid's x along the input's columns or, DOWN, along its rows. */
@@ -104,7 +128,7 @@ template <bool TRANSPOSE, bool DOWN> void tma_tiles(const dims &d)
 {
 	unsigned across = (unsigned)lab::div_up(d.cols, tma::TILE), down = (unsigned)lab::div_up(d.rows, tma::TILE);
 	dim3 grid = DOWN ? dim3(down, across) : dim3(across, down);
-	tma::transposeTma<TRANSPOSE, DOWN><<<grid, tma::THREADS, tma::SMEM, d.s>>>(d.maps[0], d.maps[1]);
+	tma::transposeTma<TRANSPOSE, DOWN><<<grid, tma::THREADS, tma::SMEM, d.s>>>(d.maps[0], d.maps[1], d.group);
 }
 template <typename T> void tma_copy(const T *, T *, const dims &d) { tma_tiles<false, false>(d); }
 template <typename T> void tma_rows(const T *, T *, const dims &d) { tma_tiles<true, false>(d); }
@@ -156,7 +180,9 @@ const variant v_geam = { true, BOTH(geam), GEAM };
 
 struct opts {
 	uint64_t rows, cols, seed, per_sm, lines;
-	unsigned align; /* peeled: 0 stores, 1 loads */
+	unsigned align; /* peeled: enum align */
+	unsigned order; /* peeled: 0 down, 1 across */
+	uint64_t group; /* tma: column tiles side by side */
 };
 
 struct state : lab::state {
@@ -355,7 +381,7 @@ int run_t(gpulab_ctx *ctx)
 	layout l = layout_of(ctx);
 	launcher<T>(of(ctx))((const T *)s->in, (T *)s->out,
 			     dims{ (unsigned)o.rows, (unsigned)o.cols, lab::stream(ctx), s->maps, s->grid, l.in_pitch,
-				   l.out_pitch, s->blas, &s->blas_status, o.align == 1 });
+				   l.out_pitch, s->blas, &s->blas_status, o.align, o.order == 0, (unsigned)o.group });
 	LAB_LAUNCHED(ctx);
 	if (s->blas_status) {
 		ctx->error(ctx, "cublasSgeam: status %d", s->blas_status);
@@ -398,21 +424,44 @@ const gpulab_param staged_params[] = {
 	  .help = "blocks on each SM; 0: as many as fit", .min = 0, .max = 32 },
 	{ nullptr }
 };
+#define LINES_PARAM                                                                                        \
+	{ .key = "lines", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, lines), .def = "0",                    \
+	  .help = "128-byte lines of padding a row, past those that round it up", .min = 0, .max = 64 }
 /* The pitched layout's exercises: also lines of padding past the first
  * whole line (a pitch off a large power of two spreads the rows of a
  * tile over more of the memory's channels). */
 const gpulab_param pitched_params[] = {
 	SHAPE_PARAMS,
-	{ .key = "lines", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, lines), .def = "0",
-	  .help = "128-byte lines of padding a row, past those that round it up", .min = 0, .max = 64 },
+	LINES_PARAM,
+	{ nullptr }
+};
+#define ORDER_PARAM                                                                                        \
+	{ .key = "order", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, order), .def = "down",                 \
+	  .help = "the grid's x down the input's rows (neighbouring blocks write one run) or across its columns",     \
+	  .choices = "down|across" }
+/* pitched: its padding, and its grid's walk. */
+const gpulab_param pitched_rung_params[] = {
+	SHAPE_PARAMS,
+	LINES_PARAM,
+	ORDER_PARAM,
+	{ nullptr }
+};
+/* tma: also how many column tiles its walk down takes side by side. */
+const gpulab_param tma_params[] = {
+	SHAPE_PARAMS,
+	LINES_PARAM,
+	{ .key = "group", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, group), .def = "1",
+	  .help = "column tiles side by side as the grid walks down the rows", .min = 1, .max = 64 },
 	{ nullptr }
 };
 /* peeled: also which side's accesses start on sectors. */
 const gpulab_param peeled_params[] = {
 	SHAPE_PARAMS,
 	{ .key = "align", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, align), .def = "stores",
-	  .help = "whose tiles start on a 32-byte sector: the output rows' (stores) or the input rows' (loads)",
-	  .choices = "stores|loads" },
+	  .help = "whose tiles start on a 32-byte sector: the output rows' (stores) or the input rows' (loads); "
+		  "lines: the output rows' on 128-byte lines",
+	  .choices = "stores|loads|lines" },
+	ORDER_PARAM,
 	{ nullptr }
 };
 /* --metrics default: coalescing in global memory, conflicts in shared. */
@@ -445,7 +494,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "peeled", .summary = "dense rows at any shape: each output row's tiles start on a 32-byte sector, its head peeled",
 	  TRANSPOSE_WITH(v_peeled, peeled_params) },
 	{ .name = "pitched", .summary = "smem_unroll on the pitched layout: every row padded to whole 128-byte lines",
-	  TRANSPOSE_WITH(v_pitched, pitched_params) },
+	  TRANSPOSE_WITH(v_pitched, pitched_rung_params) },
 #ifdef GPULAB_CUBLAS
 	{ .name = "geam", .summary = "the library: cuBLAS cublasSgeam, C = A^T (ints through the same 4 bytes)",
 	  TRANSPOSE(v_geam) },
@@ -455,7 +504,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "tma_rows", .summary = "the copy engine moves 64x64 tiles (cp.async.bulk.tensor, 128-byte swizzle) of the pitched layout, grid along rows; sm_90 on",
 	  TRANSPOSE_WITH(v_tma_rows, pitched_params) },
 	{ .name = "tma", .summary = "tma_rows with the grid down the columns: the writes of neighbouring blocks meet; sm_90 on",
-	  TRANSPOSE_WITH(v_tma, pitched_params) },
+	  TRANSPOSE_WITH(v_tma, tma_params) },
 };
 
 const gpulab_plugin plugin = {
