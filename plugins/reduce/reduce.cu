@@ -726,7 +726,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "wide", .summary = "shfl with 16-byte loads: an int4/float4 per thread, a quarter of the blocks and load instructions", REDUCE64(512, v_wide, params) },
 	{ .name = "persistent", .summary = "wide + a persistent grid: 8 16-byte loads in flight per thread, only as many blocks as the GPU holds", REDUCE64(512, v_persistent, params) },
-	{ .name = "cluster", .summary = "persistent + a cluster finish: a cluster's blocks (8, 4 or 2, the most that fill the GPU) add their sums in distributed shared memory, one sum a cluster to the host (sm_90+)", REDUCE64(512, v_cluster, params) },
+	{ .name = "cluster", .summary = "persistent + a cluster finish: 8 blocks (or 4 or 2, whichever fill the GPU) add their sums in distributed shared memory, one sum a cluster to the host (sm_90+)", REDUCE64(512, v_cluster, params) },
 	{ .name = "one_pass", .summary = "cluster + one pass: the last cluster to take a ticket adds the clusters' sums, nothing left for the host (sm_90+)", REDUCE64(512, v_one_pass, params) },
 	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; the block sums meet in one atomic (ints), or in a cluster or block 0 (floats)", REDUCE64(512, v_best, best_params) },
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },

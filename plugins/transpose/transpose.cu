@@ -46,6 +46,7 @@ template <typename T> using launch_fn = void (*)(const T *, T *, const dims &);
 
 enum needs { PLAIN = 0, TMA, PERSISTENT, GEAM }; /* what setup prepares */
 enum align { ALIGN_STORES = 0, ALIGN_LOADS, ALIGN_LINES }; /* peeled's -p align, in its choices' order */
+enum order { ORDER_AUTO = 0, ORDER_DOWN, ORDER_ACROSS };      /* -p order, likewise */
 
 struct variant {
 	bool transposes;          /* false: a copy (memcpy, copy_row) */
@@ -181,7 +182,7 @@ const variant v_geam = { true, BOTH(geam), GEAM };
 struct opts {
 	uint64_t rows, cols, seed, per_sm, lines;
 	unsigned align; /* peeled: enum align */
-	unsigned order; /* peeled: 0 down, 1 across */
+	unsigned order; /* peeled, pitched: enum order */
 	uint64_t group; /* tma: column tiles side by side */
 };
 
@@ -373,6 +374,19 @@ int reset_t(gpulab_ctx *ctx)
 	return lab::poison(ctx, lab::state_of<state>(ctx)->out, (size_t)l.out_rows * l.out_pitch * sizeof(T));
 }
 
+/* -p order=auto, from the walks measured on an H200 at six shapes near
+ * 2^28 ints (docs/bench-transpose-shapes-b.md): peeled down where it
+ * peels (5793 x 46341: 89.8% of memcpy against 80.0 across), across where
+ * every row is already on a sector (8192 x 32768: 94.2 against 90.5);
+ * pitched down (93.0 against 87.6 at 12289 x 20483). */
+bool walks_down(const gpulab_ctx *ctx)
+{
+	const opts &o = dims_of(ctx);
+	if (o.order != ORDER_AUTO)
+		return o.order == ORDER_DOWN;
+	return of(ctx)->pitched || o.rows % aligned::SECTOR;
+}
+
 template <typename T>
 int run_t(gpulab_ctx *ctx)
 {
@@ -381,7 +395,7 @@ int run_t(gpulab_ctx *ctx)
 	layout l = layout_of(ctx);
 	launcher<T>(of(ctx))((const T *)s->in, (T *)s->out,
 			     dims{ (unsigned)o.rows, (unsigned)o.cols, lab::stream(ctx), s->maps, s->grid, l.in_pitch,
-				   l.out_pitch, s->blas, &s->blas_status, o.align, o.order == 0, (unsigned)o.group });
+				   l.out_pitch, s->blas, &s->blas_status, o.align, walks_down(ctx), (unsigned)o.group });
 	LAB_LAUNCHED(ctx);
 	if (s->blas_status) {
 		ctx->error(ctx, "cublasSgeam: status %d", s->blas_status);
@@ -424,42 +438,45 @@ const gpulab_param staged_params[] = {
 	  .help = "blocks on each SM; 0: as many as fit", .min = 0, .max = 32 },
 	{ nullptr }
 };
-#define LINES_PARAM                                                                                        \
-	{ .key = "lines", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, lines), .def = "0",                    \
-	  .help = "128-byte lines of padding a row, past those that round it up", .min = 0, .max = 64 }
-/* The pitched layout's exercises: also lines of padding past the first
- * whole line (a pitch off a large power of two spreads the rows of a
- * tile over more of the memory's channels). */
-const gpulab_param pitched_params[] = {
+#define LINES_PARAM(def_lines)                                                                             \
+	{ .key = "lines", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, lines), .def = def_lines,              \
+	  .help = "128 B lines a row past its round-up", .min = 0, .max = 64 }
+/* The copy engine's exercises: also lines of padding past those that
+ * round a row up.  One more by default: a pitch off a large power of two
+ * spreads a tile's rows over more of the memory's channels (8192 x 32768
+ * ints on an H200: tma 90.9% of memcpy without it, 95.0 with it).  Of six
+ * shapes near 2^28 it helped at three and cost 0.5-2.3 points at three;
+ * with it four reach 95%, without it two (docs/hopper.md, "Any shape"). */
+const gpulab_param tma_copy_params[] = {
 	SHAPE_PARAMS,
-	LINES_PARAM,
+	LINES_PARAM("1"),
 	{ nullptr }
 };
 #define ORDER_PARAM                                                                                        \
-	{ .key = "order", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, order), .def = "down",                 \
-	  .help = "the grid's x down the input's rows (neighbouring blocks write one run) or across its columns",     \
-	  .choices = "down|across" }
+	{ .key = "order", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, order), .def = "auto",                 \
+	  .help = "grid x down the rows or across (auto: docs/hopper.md)",                                             \
+	  .choices = "auto|down|across" }
 /* pitched: its padding, and its grid's walk. */
 const gpulab_param pitched_rung_params[] = {
 	SHAPE_PARAMS,
-	LINES_PARAM,
+	LINES_PARAM("0"),
 	ORDER_PARAM,
 	{ nullptr }
 };
 /* tma: also how many column tiles its walk down takes side by side. */
 const gpulab_param tma_params[] = {
 	SHAPE_PARAMS,
-	LINES_PARAM,
+	LINES_PARAM("1"),
 	{ .key = "group", .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, group), .def = "1",
-	  .help = "column tiles side by side as the grid walks down the rows", .min = 1, .max = 64 },
+	  .help = "column tiles side by side, walking down",
+	  .min = 1, .max = 64 },
 	{ nullptr }
 };
 /* peeled: also which side's accesses start on sectors. */
 const gpulab_param peeled_params[] = {
 	SHAPE_PARAMS,
 	{ .key = "align", .type = GPULAB_PARAM_ENUM, .offset = offsetof(opts, align), .def = "stores",
-	  .help = "whose tiles start on a 32-byte sector: the output rows' (stores) or the input rows' (loads); "
-		  "lines: the output rows' on 128-byte lines",
+	  .help = "whose tiles start on 32 B sectors (lines: 128 B)",
 	  .choices = "stores|loads|lines" },
 	ORDER_PARAM,
 	{ nullptr }
@@ -491,18 +508,18 @@ const gpulab_exercise exercises[] = {
 	  TRANSPOSE_WITH(v_smem_staged, staged_params) },
 	{ .name = "smem_async", .summary = "smem_staged double-buffered: cp.async loads the next tile while this one is stored",
 	  TRANSPOSE_WITH(v_smem_async, staged_params) },
-	{ .name = "peeled", .summary = "dense rows at any shape: each output row's tiles start on a 32-byte sector, its head peeled",
+	{ .name = "peeled", .summary = "dense, any shape: output rows' tiles on sectors, heads peeled",
 	  TRANSPOSE_WITH(v_peeled, peeled_params) },
-	{ .name = "pitched", .summary = "smem_unroll on the pitched layout: every row padded to whole 128-byte lines",
+	{ .name = "pitched", .summary = "smem_unroll on rows padded to whole 128-byte lines (a pitch)",
 	  TRANSPOSE_WITH(v_pitched, pitched_rung_params) },
 #ifdef GPULAB_CUBLAS
-	{ .name = "geam", .summary = "the library: cuBLAS cublasSgeam, C = A^T (ints through the same 4 bytes)",
+	{ .name = "geam", .summary = "the library: cuBLAS cublasSgeam, C = A^T (ints as the same bytes)",
 	  TRANSPOSE(v_geam) },
 #endif
-	{ .name = "tma_copy", .summary = "ceiling: the copy engine's 64x64 tiles loaded and stored back, no transpose, on the pitched layout; sm_90 on",
-	  TRANSPOSE_WITH(v_tma_copy, pitched_params) },
-	{ .name = "tma_rows", .summary = "the copy engine moves 64x64 tiles (cp.async.bulk.tensor, 128-byte swizzle) of the pitched layout, grid along rows; sm_90 on",
-	  TRANSPOSE_WITH(v_tma_rows, pitched_params) },
+	{ .name = "tma_copy", .summary = "ceiling: the copy engine's 64x64 tiles loaded and stored back, no transpose; sm_90 on",
+	  TRANSPOSE_WITH(v_tma_copy, tma_copy_params) },
+	{ .name = "tma_rows", .summary = "the copy engine moves 64x64 tiles (cp.async.bulk.tensor, 128-byte swizzle), grid along rows; sm_90 on",
+	  TRANSPOSE_WITH(v_tma_rows, tma_copy_params) },
 	{ .name = "tma", .summary = "tma_rows with the grid down the columns: the writes of neighbouring blocks meet; sm_90 on",
 	  TRANSPOSE_WITH(v_tma, tma_params) },
 };
