@@ -6,20 +6,23 @@
 # summary of each exercise as a share of memcpy at the same shape.
 #   bench/transpose-shapes.sh [OUT.md]   (default: docs/bench-transpose-shapes.md)
 # SHAPES overrides the shapes (ROWSxCOLS, space-separated), LINED those
-# that also run with lines=1; PART=2 measures the walks instead (pitched
-# and peeled down the rows, peeled on lines, tma down groups of column
-# tiles, with and without a line more), beside memcpy and geam; REPS as in
+# where tma also runs with lines=0; PART=2 measures the walks instead
+# (pitched and peeled down the rows, peeled on lines, tma down groups of
+# column tiles, with and without a line more), beside memcpy and geam: it
+# ran when order's default was down and tma's lines' 0 (today auto and 1;
+# each section's command says what ran).  REPS as in
 # common.sh (the committed run: REPS=20, small records).
 set -eu
 . "$(dirname "$0")/common.sh"
 out=${1:-docs/bench-transpose-shapes.md}
 shapes=${SHAPES:-"16384x16384 8192x32768 16380x16388 12289x20483 5793x46341 46341x5793"}
-lined=${LINED:-"16384x16384 8192x32768 5793x46341"} # where tma runs with lines=1 too
+lined=${LINED:-"16384x16384 8192x32768 5793x46341"} # where tma runs with lines=0 too
 bench_header "$out" "transpose at any shape" "int matrices; GB/s count bytes read plus written (padding
 not).  of ref is the share of memcpy's speed (cudaMemcpyAsync device to device of the dense
 matrix) at the same shape.  peeled runs twice: its tiles on the stores' sectors (align=stores,
 the default) and on the loads'.  pitched and the tma exercises keep rows padded to whole
-128-byte lines; lines=1 adds one more line a row.  Produced by bench/transpose-shapes.sh."
+128-byte lines; lines=N adds N more lines a row (tma's default: 1).  Produced by
+bench/transpose-shapes.sh."
 exercises="transpose.memcpy transpose.geam transpose.smem_swizzle transpose.smem_async transpose.pitched transpose.tma_copy transpose.tma"
 records=
 if [ "${PART:-1}" = 2 ]; then
@@ -58,8 +61,8 @@ for s in $shapes; do
 		-p align=stores,loads
 	records="$records $record"
 	case " $lined " in *" $s "*)
-		bench_section "$out" "$r x $c: one more line a row" transpose.tma_copy transpose.tma -t int -p rows="$r" \
-			-p cols="$c" -p lines=1
+		bench_section "$out" "$r x $c: no line past the round-up" transpose.tma_copy transpose.tma -t int \
+			-p rows="$r" -p cols="$c" -p lines=0
 		records="$records $record" ;;
 	esac
 done
