@@ -4,8 +4,8 @@
  * 128-byte request; where the row starts off a 32-byte sector, the same
  * 128 bytes touch 5 sectors instead of 4 (and a 64-element run, 9
  * instead of 8), and a store that covers part of a sector leaves L2 to
- * merge it with the neighbouring tile's part (docs/bench-transpose.md,
- * "alignment").  Two ways out:
+ * merge it with the neighbouring tile's part (docs/hopper.md, "Any
+ * shape", measures both).  Two ways out:
  *
  *   the pitched layout: every row padded to a multiple of 128 bytes (as
  *     cudaMallocPitch does), so every row starts on a line.  The kernel
@@ -22,7 +22,8 @@
  *     The loads stay as the rows fall: the 8 extra rows are the next
  *     tile's first, read from L2.  Or the mirror image (-p align=loads):
  *     the input rows' tiles start on sectors, and the stores fall as
- *     they may.
+ *     they may; or the stores on 128-byte lines (-p align=lines, 96 rows
+ *     loaded).  On an H200 the stores on sectors won by 10-27 points.
  */
 #ifndef GPULAB_TRANSPOSE_ALIGNED_CUH
 #define GPULAB_TRANSPOSE_ALIGNED_CUH
