@@ -1,10 +1,13 @@
 #!/bin/sh
 # The reduction ladder past the book (docs/hopper.md): shfl, the book's
 # last rung, then wide, persistent, cluster, one_pass, best and cub, at
-# 2^24 and 2^28, ints and floats; each rung judged against the one
-# before it by gpulab compare's Mann-Whitney verdict; then the counters
+# 2^24 and 2^28 (SIZES: the exponents), ints and floats; each rung
+# judged against the one before it, and best against cub, by gpulab
+# compare's Mann-Whitney verdict; then (unless COUNTERS=0) the counters
 # that explain the steps, at 2^24 ints.
 #   bench/rungs.sh [OUT.md]        (default: docs/bench-rungs.md)
+# Issue 41's ladder at every size: SIZES="24 26 28 30" COUNTERS=0 REPS=30
+#   bench/rungs.sh docs/bench-rungs-sizes.md
 # METRICS names the counters (default: global load instructions, DRAM
 # throughput, occupancy, long-scoreboard stalls per issued instruction).
 # Each record's notes give a grid rung's blocks and the sums it leaves
@@ -19,9 +22,11 @@ GPU ms is the kernel(s) plus, for the rungs that leave one sum a block or a
 cluster, the copy of those sums to the host; host ms is the host adding
 them.  Speedup is over shfl (the book's last rung), of ref the share of
 cub's speed.  In the verdict tables, speedup is the earlier rung's median
-time over the later one's, and p the two-sided Mann-Whitney U test's
-(alpha 0.05).  Produced by bench/rungs.sh."
-for e in 24 28; do
+time over the later one's (the last table: cub's over best's), and p the
+two-sided Mann-Whitney U test's (alpha 0.05).  Each grid rung's notes give
+its blocks, the sums it leaves for the host and its cluster size.
+Produced by bench/rungs.sh."
+for e in ${SIZES:-24 28}; do
 	# shellcheck disable=SC2086
 	bench_section "$out" "n = 2^$e" $ladder -t int,float -n "2^$e"
 	record=${out%.md}-$section.json
@@ -31,7 +36,9 @@ for e in 24 28; do
 		[ -n "$prev" ] && bench_compare "$out" "$record" "$prev" "$r" "${record%.json}-compare-${r#reduce.}.json"
 		prev=$r
 	done
+	bench_compare "$out" "$record" reduce.cub reduce.best "${record%.json}-compare-cub-best.json"
 done
+[ "${COUNTERS:-1}" = 0 ] && { echo "wrote $out"; exit 0; }
 # shellcheck disable=SC2086
 bench_section "$out" "counters at n = 2^24 (ints)" $ladder -t int -n 2^24 --metrics "$metrics"
 echo "wrote $out"

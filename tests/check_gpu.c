@@ -175,8 +175,25 @@ static const struct shaped {
 	{ "transpose.*", { "-p", "rows=1000", "-p", "cols=3001" } },
 	{ "transpose.*", { "-p", "rows=33", "-p", "cols=31" } },
 	{ "transpose.*", { "-p", "rows=1", "-p", "cols=4099" } },
-	/* what the copy engine can describe, with ragged tiles: smaller than
-	 * one, a tail on either side, one side a single 16-byte row */
+	/* rows that start anywhere in a line: a single row or column past a
+	 * whole tile, both sides short of one, and a large odd matrix whose
+	 * every row has another offset (peeled's head, pitched's padding) */
+	{ "transpose.*", { "-p", "rows=1", "-p", "cols=4097" } },
+	{ "transpose.*", { "-p", "rows=4097", "-p", "cols=1" } },
+	{ "transpose.*", { "-p", "rows=31", "-p", "cols=33" } },
+	{ "transpose.*", { "-p", "rows=4099", "-p", "cols=2053" } },
+	{ "transpose.*", { "-p", "rows=2053", "-p", "cols=4101" } },
+	/* the pitched layout with more than the lines that round a row up,
+	 * and the walks a grid may take */
+	{ "transpose.pitched", { "-p", "rows=1000", "-p", "cols=3001", "-p", "lines=1", "-p", "order=across" } },
+	{ "transpose.tma*", { "-p", "rows=1003", "-p", "cols=3001", "-p", "lines=3" } },
+	{ "transpose.tma", { "-p", "rows=4099", "-p", "cols=2053", "-p", "group=3" } },
+	/* peeled's other sides and units, each walk */
+	{ "transpose.peeled", { "-p", "rows=4099", "-p", "cols=2053", "-p", "align=lines" } },
+	{ "transpose.peeled", { "-p", "rows=2053", "-p", "cols=4101", "-p", "align=loads", "-p", "order=across" } },
+	{ "transpose.peeled", { "-p", "rows=31", "-p", "cols=4097", "-p", "align=lines", "-p", "order=across" } },
+	/* the copy engine's tiles, ragged: smaller than one, a tail on
+	 * either side, one side a single 16-byte row */
 	{ "transpose.tma*", { "-p", "rows=4", "-p", "cols=4" } },
 	{ "transpose.tma*", { "-p", "rows=1000", "-p", "cols=3004" } },
 	{ "transpose.tma*", { "-p", "rows=36", "-p", "cols=4100" } },
@@ -196,7 +213,7 @@ static const struct shaped {
 
 /* Is every row of the report verified, but for rows of the exercises
  * whose names start with `skippable` that were skipped?  The copy
- * engine's (transpose.tma*) refuse shapes it cannot describe, and a glob
+ * engine's (transpose.tma*) refuse a GPU older than Hopper, and a glob
  * over their plugin skips them there (a skipped row is not verified);
  * any other row that did not verify is a failure. */
 static int verified_or_skipped(const char *out, const char *skippable)
@@ -348,33 +365,34 @@ START_TEST(counts_past_int)
 }
 END_TEST
 
-/* The shapes the copy engine cannot describe (a row that does not start
- * on 16 bytes) are refused in one line before anything runs, named
- * alone, and skipped with that reason in a sweep whose other points
- * verify; so is a persistent grid larger than an SM holds. */
-START_TEST(tma_refuses_what_it_cannot_describe)
+/* The copy engine's exercises keep their matrices pitched, so they take
+ * the shapes a dense tensor map cannot describe (a row that does not
+ * start on 16 bytes): each verifies, named alone, and a sweep over such
+ * shapes verifies at every point; a persistent grid larger than an SM
+ * holds is refused. */
+START_TEST(tma_takes_any_shape)
 {
 	static const char *const shapes[][2] = { { "rows=33", "cols=31" }, { "rows=1000", "cols=3001" },
-						 { "rows=1", "cols=4096" }, { "rows=1", "cols=1" } };
+						 { "rows=1", "cols=4097" }, { "rows=1", "cols=1" } };
 	static const char *const names[] = { "transpose.tma", "transpose.tma_rows", "transpose.tma_copy" };
 	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] * 3; i++) {
 		const char *name = names[i % 3], *r = shapes[i / 3][0], *c = shapes[i / 3][1];
-		char *args[] = { "run", (char *)name, "-p", (char *)r, "-p", (char *)c, "-r", "1", NULL };
+		char *args[] = { "run", (char *)name, "-p", (char *)r, "-p", (char *)c, "-r", "1", "-w", "0", "--quiet",
+				 "--format", "json", NULL };
 		gpulab(args);
 		if (o.status == EXIT_NOMATCH)
 			return;
-		ck_assert_msg(o.status == EXIT_PARAM && count_lines(o.err) == 1 && strstr(o.err, name)
-			      && strstr(o.err, "rows and cols must be multiples of 4"), "%s %s %s: exit %d: %s", name, r, c,
-			      o.status, o.err);
+		if (o.status == EXIT_PARAM && strstr(o.err, "sm_90 or later"))
+			return; /* a GPU older than Hopper */
+		ck_assert_msg(o.status == 0 && occurrences(o.out, "\"verified\": true") == 1, "%s %s %s: exit %d\n%s%s",
+			      name, r, c, o.status, o.out, o.err);
 	}
 	char *sweep[] = { "run", "transpose.tma", "-p", "rows=36,1002", "-p", "cols=31,3004", "-r", "2", "-w", "1",
 			  "--quiet", "--format", "json", NULL };
 	gpulab(sweep);
-	if (o.status == EXIT_PARAM && strstr(o.err, "sm_90 or later"))
-		return; /* every point refused on a GPU older than Hopper */
 	ck_assert_msg(o.status == 0 && json_valid(o.out), "exit %d\n%s%s", o.status, o.out, o.err);
-	ck_assert_msg(occurrences(o.out, "\"verified\": true") == 1 && occurrences(o.out, "\"status\": \"skipped\"") == 3
-		      && strstr(o.out, "\"rows\": 36, \"cols\": 3004"), "%s", o.out);
+	ck_assert_msg(occurrences(o.out, "\"verified\": true") == 4 && !strstr(o.out, "\"status\": \"skipped\""), "%s",
+		      o.out);
 	/* refused at setup, where the device is known: the report says why */
 	char *crowd[] = { "run", "transpose.smem_async", "-p", "rows=256", "-p", "cols=256", "-p", "per_sm=32", "--format",
 			  "json", NULL };
@@ -496,9 +514,10 @@ START_TEST(rungs_verify)
 {
 	const char *rungs[] = { "reduce.wide", "reduce.persistent", "reduce.cluster", "reduce.one_pass" };
 	/* 65 blocks of 512 a round at 1048579; the cluster rungs round them
-	 * up to 9 clusters of 8, of which the host adds 9 sums or none */
-	const char *rung_notes[] = { NULL, "\"blocks=65;host_sums=65\"", "\"blocks=72;host_sums=9\"",
-				     "\"blocks=72;host_sums=0\"" };
+	 * up to 9 clusters of 8 (a GPU holds that many at once), of which the
+	 * host adds 9 sums or none */
+	const char *rung_notes[] = { NULL, "\"blocks=65;host_sums=65\"", "\"blocks=72;host_sums=9;cluster=8\"",
+				     "\"blocks=72;host_sums=0;cluster=8\"" };
 	for (int r = 0; r < 4; r++) {
 		/* 6 sizes x 2 types x 2 blocks: 24 rows, one rung a run (run_cmd keeps 64 KiB) */
 		char *args[] = { "run", (char *)rungs[r], "-n", "1,3,4099,16384,16387,1048579", "-t", "int,float", "-b",
@@ -519,6 +538,27 @@ START_TEST(rungs_verify)
 		gpulab(wraps);
 		ck_assert_msg(o.status == 0 && strstr(o.out, "\"verified\": true"), "%s -n 67108867: exit %d: %s%s",
 			      rungs[r], o.status, o.out, o.err);
+	}
+}
+END_TEST
+
+/* At a full grid, whole clusters fill every slot that persistent's
+ * blocks fill: the cluster rungs take the largest cluster that does
+ * (8, 4 or 2), rather than fewer blocks (docs/hopper.md, rung 3). */
+START_TEST(rung_clusters_fill_the_grid)
+{
+	char *args[] = { "run", "reduce.persistent", "reduce.cluster", "reduce.one_pass", "-n", "2^26", "-t", "int",
+			 "-r", "1", "-w", "0", "--format", "csv", NULL };
+	gpulab(args);
+	if (strstr(o.out, NO_CLUSTERS) || strstr(o.err, NO_CLUSTERS))
+		return;
+	ck_assert_msg(o.status == 0 && occurrences(o.out, ",\"ok\",") == 3, "exit %d: %s%s", o.status, o.out, o.err);
+	const char *p = strstr(o.out, "\"blocks=");
+	unsigned first = 0, b = 0;
+	ck_assert_msg(p && sscanf(p + 8, "%u", &first) == 1 && first > 0, "%s", o.out);
+	for (int k = 0; k < 2; k++) {
+		p = strstr(p + 1, "\"blocks=");
+		ck_assert_msg(p && sscanf(p + 8, "%u", &b) == 1 && b == first, "%u blocks, persistent %u: %s", b, first, o.out);
 	}
 }
 END_TEST
@@ -1109,12 +1149,13 @@ int main(void)
 	tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
 	tcase_add_test(t, counts_past_int);
 	tcase_add_test(t, collectives_verify);
-	tcase_add_test(t, tma_refuses_what_it_cannot_describe);
+	tcase_add_test(t, tma_takes_any_shape);
 	tcase_add_test(t, options_on_gpu);
 	tcase_add_test(t, timing_holds_streams);
 	tcase_add_test(t, batches_time_one_run);
 	tcase_add_test(t, best_finishes_verify);
 	tcase_add_test(t, rungs_verify);
+	tcase_add_test(t, rung_clusters_fill_the_grid);
 	tcase_add_test(t, rungs_batch_and_refusals);
 	tcase_add_test(t, metrics_count_what_kernels_do);
 	tcase_add_test(t, metrics_defaults_and_errors);

@@ -17,6 +17,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -37,10 +38,11 @@ struct args {
 	unsigned long long *tagged; /* best, first block: one {epoch, sum} per block */
 	unsigned epoch;       /* best, first block: this launch's */
 	unsigned long long *packed; /* best, packed: the word every block adds to; with both null, the last block adds */
+	unsigned cluster_blocks;    /* cluster rungs: blocks a cluster (rung_grid's choice) */
 };
 
 template <typename T> using launch_fn = void (*)(const args<T> &);
-template <typename T> using grid_fn = int (*)(gpulab_ctx *, unsigned *);
+template <typename T> using grid_fn = int (*)(gpulab_ctx *, unsigned *, unsigned *);
 
 struct variant {
 	bool in_place;        /* reduces a padded copy of the input, which reset() restores */
@@ -52,7 +54,7 @@ struct variant {
 	launch_fn<float> launch_float;
 	grid_fn<int> grid_int;       /* rungs: the grid, where n alone does not set it */
 	grid_fn<float> grid_float;
-	unsigned cluster;             /* rungs: blocks a cluster, whose sums meet in it; 0: none */
+	bool cluster;                 /* rungs: the block sums meet in clusters (rung_grid sizes them) */
 };
 
 template <typename T> launch_fn<T> launcher(const variant *v);
@@ -182,14 +184,14 @@ template <typename T, unsigned B> struct persistent_k {
 };
 template <typename T, unsigned B> struct cluster_k {
 	static const void *kernel() { return (const void *)reduceClusterFinish<T, B>; }
-	static void go(const args<T> &a) { launch_cluster(reduceClusterFinish<T, B>, a, rung_cluster, a.in, a.n, a.partials); }
+	static void go(const args<T> &a) { launch_cluster(reduceClusterFinish<T, B>, a, a.cluster_blocks, a.in, a.n, a.partials); }
 };
 template <typename T, unsigned B> struct one_pass_k {
 	static const void *kernel() { return (const void *)reduceOnePass<T, B>; }
 	static void go(const args<T> &a)
 	{
 		best_meet<T> m = { nullptr, 0, a.partials, a.tickets, nullptr };
-		launch_cluster(reduceOnePass<T, B>, a, rung_cluster, a.in, a.n, m, a.out);
+		launch_cluster(reduceOnePass<T, B>, a, a.cluster_blocks, a.in, a.n, m, a.out);
 	}
 };
 
@@ -223,28 +225,38 @@ int can_cluster(gpulab_ctx *ctx, const void *k)
 
 /* A persistent rung's grid: a block for each round of best_loads
  * vectors a thread that n needs, at most as many as the GPU holds at
- * once; with clusters of C, whole clusters, at most as many as it holds
- * at once.  Without clusters, or their code, it refuses (can_cluster). */
-template <typename T, template <typename, unsigned> class K, unsigned C>
-int rung_grid(gpulab_ctx *ctx, unsigned *grid)
+ * once.  With CLUSTERS, whole clusters, of the largest size in
+ * rung_clusters whose clusters fill the same grid: a cluster's blocks
+ * must share one GPC, and where whole clusters do not fit every SM's
+ * slots, the grid keeps fewer bytes in flight (8 blocks of 512 on an
+ * H200: 240 of 264 slots, and the rung 5% slower; docs/hopper.md).
+ * Without clusters, or their code, it refuses (can_cluster). */
+template <typename T, template <typename, unsigned> class K, bool CLUSTERS>
+int rung_grid(gpulab_ctx *ctx, unsigned *grid, unsigned *cluster_blocks)
 {
 	const void *k = kernel_of<T, K>(ctx->block);
 	uint64_t useful = lab::div_up(ctx->elements, 4ull * best_loads * ctx->block);
-	if (!C)
-		return lab::persistent_grid(ctx, k, ctx->block, useful, grid);
-	int rc = can_cluster(ctx, k), clusters = 0;
-	if (rc)
+	int rc = lab::persistent_grid(ctx, k, ctx->block, useful, grid);
+	*cluster_blocks = 0;
+	if (rc || !CLUSTERS || (rc = can_cluster(ctx, k)))
 		return rc;
-	cudaLaunchAttribute cluster = { .id = cudaLaunchAttributeClusterDimension };
-	cluster.val.clusterDim = { C, 1, 1 };
-	cudaLaunchConfig_t c = { .gridDim = C, .blockDim = ctx->block, .attrs = &cluster, .numAttrs = 1 };
-	LAB_TRY(ctx, cudaOccupancyMaxActiveClusters(&clusters, k, &c));
-	if (!clusters) {
-		ctx->error(ctx, "a cluster of %u blocks of %u threads does not fit this GPU", C, ctx->block);
-		return GPULAB_EPARAM;
+	unsigned plain = *grid;
+	for (unsigned C : rung_clusters) {
+		int clusters = 0;
+		cudaLaunchAttribute cluster = { .id = cudaLaunchAttributeClusterDimension };
+		cluster.val.clusterDim = { C, 1, 1 };
+		cudaLaunchConfig_t c = { .gridDim = C, .blockDim = ctx->block, .attrs = &cluster, .numAttrs = 1 };
+		LAB_TRY(ctx, cudaOccupancyMaxActiveClusters(&clusters, k, &c));
+		uint64_t want = lab::div_up(plain, C);
+		if (!clusters || (want > (uint64_t)clusters && C != rung_clusters[std::size(rung_clusters) - 1]))
+			continue; /* leaves slots empty: a smaller cluster */
+		*cluster_blocks = C;
+		*grid = C * (unsigned)std::min<uint64_t>(want, (uint64_t)clusters);
+		return GPULAB_OK;
 	}
-	*grid = C * (unsigned)std::min<uint64_t>(lab::div_up(useful, C), (uint64_t)clusters);
-	return GPULAB_OK;
+	ctx->error(ctx, "no cluster of %u blocks of %u threads fits this GPU", rung_clusters[std::size(rung_clusters) - 1],
+		   ctx->block);
+	return GPULAB_EPARAM;
 }
 
 template <typename T> void wide(const args<T> &a) { by_block<T, wide_k>(a); }
@@ -290,11 +302,11 @@ const variant v_unroll4_smem = { false, true, 4, 64, true, BOTH(smem<4>::fixed) 
 const variant v_shfl = { false, true, 1, 32, false, BOTH(shfl) };
 const variant v_wide = { false, true, 4, 64, true, BOTH(wide) };
 /* a round of best_loads vectors a thread: what plan() counts a block */
-const variant v_persistent = { false, true, 4 * best_loads, 64, true, BOTH(persistent), RUNG_GRID(persistent_k, 0) };
+const variant v_persistent = { false, true, 4 * best_loads, 64, true, BOTH(persistent), RUNG_GRID(persistent_k, false) };
 const variant v_cluster = { false, true, 4 * best_loads, 64, true, BOTH(cluster_finish),
-			    RUNG_GRID(cluster_k, rung_cluster), rung_cluster };
+			    RUNG_GRID(cluster_k, true), true };
 const variant v_one_pass = { false, false, 4 * best_loads, 64, true, BOTH(one_pass),
-			     RUNG_GRID(one_pass_k, rung_cluster), rung_cluster };
+			     RUNG_GRID(one_pass_k, true), true };
 const variant v_cub = { false, false, 1, 0, false, BOTH(cub_sum) };
 const variant v_best = { false, false, 1, 64, true, BOTH(best) };
 
@@ -319,6 +331,7 @@ struct state : lab::state {
 	size_t temp_bytes = 0, n_pad = 0;
 	unsigned grid = 0;
 	unsigned sums = 0;             /* host_finish: the sums the host adds (one a block, or a cluster) */
+	unsigned cluster_blocks = 0;   /* cluster rungs: blocks a cluster */
 	unsigned meet = 0;             /* best: how its block sums meet (enum finish, not auto) */
 	double want = 0, sum_abs = 0;  /* the CPU's sum and the sum of magnitudes */
 	double host_sum = 0;           /* host_finish: what host() added up */
@@ -563,12 +576,14 @@ int setup_t(gpulab_ctx *ctx)
 	if (v->launch_int == best<int>
 	    && ((rc = best_grid<T>(ctx, &s->grid, &s->meet)) != GPULAB_OK || (rc = tell_choices(ctx, s->grid, s->meet))))
 		return rc;
-	if (gridder<T>(v) && (rc = gridder<T>(v)(ctx, &s->grid)) != GPULAB_OK)
+	if (gridder<T>(v) && (rc = gridder<T>(v)(ctx, &s->grid, &s->cluster_blocks)) != GPULAB_OK)
 		return rc;
-	s->sums = v->cluster ? s->grid / v->cluster : s->grid;
+	s->sums = s->cluster_blocks ? s->grid / s->cluster_blocks : s->grid;
 	if (gridder<T>(v)) { /* what explains a rung's step: its grid, and what is left for the host */
 		ctx->note(ctx, "blocks", s->grid);
 		ctx->note(ctx, "host_sums", v->host_finish ? s->sums : 0);
+		if (v->cluster)
+			ctx->note(ctx, "cluster", s->cluster_blocks);
 	}
 	if ((rc = s->alloc(ctx, (T **)&s->in, n)) || (rc = s->alloc(ctx, (T **)&s->partials, s->grid))
 	    || (rc = s->alloc(ctx, (T **)&s->out, 1)) || (rc = s->alloc(ctx, &s->tickets, 1))
@@ -618,7 +633,7 @@ int run_t(gpulab_ctx *ctx)
 	state *s = st(ctx);
 	args<T> a = { (const T *)s->in, (T *)s->work, (T *)s->partials, (T *)s->out, s->tickets, s->temp,
 		      s->temp_bytes, ctx->elements, s->grid, ctx->block, lab::stream(ctx), s->meet == FINISH_CLUSTER,
-		      s->tagged, 0, s->packed };
+		      s->tagged, 0, s->packed, s->cluster_blocks };
 	if (s->tagged && (a.epoch = ++s->epoch) == 0) /* 0 marks a word never written */
 		a.epoch = s->epoch = 1;
 	launcher<T>(v)(a);
@@ -711,7 +726,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "wide", .summary = "shfl with 16-byte loads: an int4/float4 per thread, a quarter of the blocks and load instructions", REDUCE64(512, v_wide, params) },
 	{ .name = "persistent", .summary = "wide + a persistent grid: 8 16-byte loads in flight per thread, only as many blocks as the GPU holds", REDUCE64(512, v_persistent, params) },
-	{ .name = "cluster", .summary = "persistent + a cluster finish: 8 blocks add their sums in distributed shared memory, one sum a cluster to the host (sm_90+)", REDUCE64(512, v_cluster, params) },
+	{ .name = "cluster", .summary = "persistent + a cluster finish: 8 blocks (or 4 or 2, whichever fill the GPU) add their sums in distributed shared memory, one sum a cluster to the host (sm_90+)", REDUCE64(512, v_cluster, params) },
 	{ .name = "one_pass", .summary = "cluster + one pass: the last cluster to take a ticket adds the clusters' sums, nothing left for the host (sm_90+)", REDUCE64(512, v_one_pass, params) },
 	{ .name = "best", .summary = "one launch: persistent grid, 8 16-byte loads in flight per thread, warp reductions; the block sums meet in one atomic (ints), or in a cluster or block 0 (floats)", REDUCE64(512, v_best, best_params) },
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },

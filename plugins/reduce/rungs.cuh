@@ -20,9 +20,12 @@
 
 #include "best.cuh"
 
-/* Blocks a cluster in the cluster rungs: the most every GPU with
- * clusters must hold (the portable size). */
-const unsigned rung_cluster = 8;
+/* Blocks a cluster in the cluster rungs, largest first: the portable 8
+ * where whole clusters of 8 fill every slot of the persistent grid, else
+ * the first smaller one that does (rung_grid in reduce.cu).  On an H200,
+ * 8 blocks of 512 (4 SMs of a GPC) left 24 of 264 slots empty; 2 (one
+ * SM) leave none. */
+constexpr unsigned rung_clusters[] = { 8, 4, 2 };
 
 /* wide: one 16-byte vector a thread (the n % 4 last elements are the
  * grid's first threads'), then the block's sum as shfl makes it. */
@@ -73,8 +76,10 @@ __global__ void BEST_BOUNDS(BLOCK) reduceOnePass(const T *__restrict__ in, size_
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 	cluster_arrive_started();
 	T sum = block_sum<T, BLOCK>(stream_sum<T, BLOCK>(in, n)), total = T(0);
-	if (cluster_meet(sum, &total))
-		last_adds<T, BLOCK>(total, m, out, blockIdx.x / rung_cluster, gridDim.x / rung_cluster);
+	if (cluster_meet(sum, &total)) {
+		const unsigned C = cooperative_groups::this_cluster().dim_blocks().x;
+		last_adds<T, BLOCK>(total, m, out, blockIdx.x / C, gridDim.x / C);
+	}
 #else
 	__trap();
 #endif

@@ -51,25 +51,30 @@ __global__ void transposeNaiveCol(const T *__restrict__ in, T *__restrict__ out,
  *     warp's 32 reads are serialised (a 32-way bank conflict).
  *   PAD = 1: tile[32][33] shifts each row by one bank: conflict-free.
  *   SWIZZLE: element (r, c) is kept at tile[r][c ^ r]: a row and a column
- *     both touch 32 different banks, with no padding. */
-template <typename T, int W, int ROWS, int PAD, bool SWIZZLE>
-__global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
+ *     both touch 32 different banks, with no padding.
+ * Rows are in_pitch (input) and out_pitch (output) elements apart: cols
+ * and rows for a dense matrix, more for a pitched one (aligned.cuh).
+ * DOWN: the grid's x runs down the input's rows, so neighbouring blocks
+ * write neighbouring pieces of the same output rows. */
+template <typename T, int W, int ROWS, int PAD, bool SWIZZLE, bool DOWN = false>
+__global__ void transposeSmem(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols,
+			      unsigned in_pitch, unsigned out_pitch)
 {
 	__shared__ T tile[W][W + PAD];
-	unsigned tx = threadIdx.x, ty = threadIdx.y;
-	unsigned x = blockIdx.x * W + tx, y = blockIdx.y * W + ty;
+	unsigned tx = threadIdx.x, ty = threadIdx.y, bx = DOWN ? blockIdx.y : blockIdx.x, by = DOWN ? blockIdx.x : blockIdx.y;
+	unsigned x = bx * W + tx, y = by * W + ty;
 	for (int j = 0; j < W; j += ROWS)
 		for (int i = 0; i < W; i += 32)
 			if (x + i < cols && y + j < rows)
-				tile[ty + j][SWIZZLE ? (tx + i) ^ (ty + j) % 32 : tx + i] = in[(size_t)(y + j) * cols + x + i];
+				tile[ty + j][SWIZZLE ? (tx + i) ^ (ty + j) % 32 : tx + i] = in[(size_t)(y + j) * in_pitch + x + i];
 	__syncthreads();
 	/* the output tile: rows of the output are columns of the input */
-	x = blockIdx.y * W + tx;
-	y = blockIdx.x * W + ty;
+	x = by * W + tx;
+	y = bx * W + ty;
 	for (int j = 0; j < W; j += ROWS)
 		for (int i = 0; i < W; i += 32)
 			if (x + i < rows && y + j < cols)
-				out[(size_t)(y + j) * rows + x + i] =
+				out[(size_t)(y + j) * out_pitch + x + i] =
 					tile[tx + i][SWIZZLE ? (ty + j) ^ (tx + i) % 32 : ty + j];
 }
 

@@ -104,10 +104,13 @@ __device__ inline void store_tile(const CUtensorMap *map, int r0, int c0, const 
  * output's rows 64 apart.  With x down the input's rows (DOWN = true),
  * the writes of neighbouring blocks make the long runs in the output's
  * rows, and the reads are 256-byte runs.  On an H200 the writes' runs
- * are what count: 91% of memcpy one way, 96% the other. */
+ * are what count: 91% of memcpy one way, 96% the other.  DOWN with
+ * `group` > 1 walks down `group` column tiles side by side, so the reads
+ * of neighbouring blocks are group * 256-byte runs too (the writes make
+ * `group` long runs at once); 1 is the plain walk down. */
 template <bool TRANSPOSE, bool DOWN>
 __global__ void __launch_bounds__(THREADS) transposeTma(const __grid_constant__ CUtensorMap in_map,
-							 const __grid_constant__ CUtensorMap out_map)
+							 const __grid_constant__ CUtensorMap out_map, unsigned group)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 	namespace ptx = cuda::ptx;
@@ -117,7 +120,13 @@ __global__ void __launch_bounds__(THREADS) transposeTma(const __grid_constant__ 
 	 * the output tile's columns g*32.. (input rows); each TILE rows of BOX */
 	constexpr int HALF = TILE * BOX;
 	uint32_t *in = reinterpret_cast<uint32_t *>(((uintptr_t)raw + 1023) & ~(uintptr_t)1023), *out = in + 2 * HALF;
-	int c0 = (DOWN ? blockIdx.y : blockIdx.x) * TILE, r0 = (DOWN ? blockIdx.x : blockIdx.y) * TILE;
+	int c0 = blockIdx.x * TILE, r0 = blockIdx.y * TILE;
+	if (DOWN) { /* launch order L: groups of `group` column tiles, each walked down the rows */
+		unsigned tiles_r = gridDim.x, L = blockIdx.x + blockIdx.y * tiles_r, base = L / (group * tiles_r) * group;
+		unsigned width = min(group, gridDim.y - base), i = L - base * tiles_r;
+		r0 = i / width * TILE;
+		c0 = (base + i % width) * TILE;
+	}
 
 	if (threadIdx.x == 0) {
 		ptx::mbarrier_init(&loaded, 1);
