@@ -139,7 +139,7 @@ START_TEST(metrics_lists_aliases)
 	ck_assert(strstr(o.out, "= l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
 	/* the man page's table names every alias the program knows */
 	char path[4200], man[65536] = "", *save, *line;
-	snprintf(path, sizeof path, "%s/man/gpulab.1", getenv("srcdir") ? getenv("srcdir") : "..");
+	snprintf(path, sizeof path, "%s/man/gpulab.1.in", getenv("srcdir") ? getenv("srcdir") : "..");
 	FILE *f = fopen(path, "r");
 	ck_assert_msg(f != NULL, "%s", path);
 	man[fread(man, 1, sizeof man - 1, f)] = 0;
