@@ -136,7 +136,7 @@ static int run_case(const char *file, const struct pick *pk, const struct check_
 /* The limits of one declaration worth planning at: its ends, each side
  * of a shape at its ends, each name of an enum.  Returns how many went
  * into v (at most max). */
-static int limits(const struct gpulab_param *d, int g, struct check_case *v, int max)
+static int key_limits(const struct gpulab_param *d, int g, struct check_case *v, int max)
 {
 	int n = 0;
 	const char *c;
@@ -169,7 +169,7 @@ static int limits(const struct gpulab_param *d, int g, struct check_case *v, int
 }
 
 /* Every case of exercise pk: its defaults, then each key's limits. */
-static int check_exercise(const char *file, const struct pick *pk, const struct options *o)
+static int plans_of_exercise(const char *file, const struct pick *pk, const struct options *o)
 {
 	const struct gpulab_exercise *e = pk->ex;
 	struct check_case v[64];
@@ -182,13 +182,13 @@ static int check_exercise(const char *file, const struct pick *pk, const struct 
 		exercise_generic(e, (enum generic)g, &d, def, sizeof def);
 		if (g == GEN_TYPE)
 			d.choices = dtypes_text(e->dtypes, "int|float");
-		for (int i = 0, n = limits(&d, g, v, 64); i < n; i++)
+		for (int i = 0, n = key_limits(&d, g, v, 64); i < n; i++)
 			bad += run_case(file, pk, &v[i], o);
 	}
 	for (const struct gpulab_param *p = e->params; p && p->key; p++) {
 		if (!p->help || !*p->help)
 			problem(file, "%s.%s: key '%s' has no help for gpulab list", pk->plugin->name, e->name, p->key), bad++;
-		for (int i = 0, n = limits(p, -1, v, 64); i < n; i++)
+		for (int i = 0, n = key_limits(p, -1, v, 64); i < n; i++)
 			bad += run_case(file, pk, &v[i], o);
 	}
 	return bad;
@@ -214,7 +214,7 @@ static int check_file(const char *file, const struct options *o)
 		return 1;
 	}
 	for (size_t k = 0; k < p->desc->n_exercises; k++)
-		bad += check_exercise(file, &(struct pick){ p, &p->desc->exercises[k], 1 }, o);
+		bad += plans_of_exercise(file, &(struct pick){ p, &p->desc->exercises[k], 1 }, o);
 	if (!bad) {
 		fput_escaped(stdout, file);
 		printf(": plugin '%s', ABI %u.%u, %zu exercises: no problem\n", p->name, p->desc->abi, p->desc->abi_minor,
