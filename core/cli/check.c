@@ -217,8 +217,8 @@ static int check_file(const char *file, const struct options *o)
 		bad += plans_of_exercise(file, &(struct pick){ p, &p->desc->exercises[k], 1 }, o);
 	if (!bad) {
 		fput_escaped(stdout, file);
-		printf(": plugin '%s', ABI %u.%u, %zu exercises: no problem\n", p->name, p->desc->abi, p->desc->abi_minor,
-		       p->desc->n_exercises);
+		printf(": plugin '%s', ABI %u.%u, %zu exercise%s: no problem\n", p->name, p->desc->abi, p->desc->abi_minor,
+		       p->desc->n_exercises, p->desc->n_exercises == 1 ? "" : "s");
 	}
 	registry_free(&r);
 	return bad;
