@@ -57,6 +57,16 @@ has "refused  user drop-in    $tmp/cfg/gpulab/conf.d/dir.ini" "config refused"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config refused: not one line: $(cat "$tmp/err")"
 rmdir "$tmp/cfg/gpulab/conf.d/dir.ini"
 
+# the other commands' widths: metrics, compare (records copied to short
+# paths: the paths given may overflow), a host-only run and its record
+g metrics; narrow metrics
+cp "${srcdir:-..}/tests/records/h200-reduce-2p24.json" "$tmp/a.json"
+cp "${srcdir:-..}/tests/records/h200-reduce-2p24-new.json" "$tmp/b.json"
+g compare "$tmp/a.json" "$tmp/b.json"; [ $rc -eq 0 ] || bad "compare: exit $rc"; narrow compare
+has "reduce.unroll8 n=16777216 block=512 type=int" "compare"
+g compare "$tmp/a.json" "$tmp/b.json" --min-change 5; narrow compare --min-change
+g run 'fake.*' -r 6 -o "$tmp/run.json"; narrow run
+
 cd "$tmp" || exit 99
 for name in 'a/b' 'Hist' '../x' '' "$(printf 'x\033')" "$(printf '%040d' 0 | tr 0 a)"; do
 	g new "$name"; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "new '$name': exit $rc $(cat "$tmp/err")"
