@@ -31,6 +31,14 @@ for c in list info metrics run compare report try config new check help version;
 	cmp -s "$tmp/out" "$tmp/long" || bad "$c -h and $c --help differ"
 done
 g run fake.ok --help; has "--max-noise PCT" "run --help"
+g help; awk 'length($0) > 80 { print "FAIL: help: " length($0) " columns: " $0; bad = 1 } END { exit bad }' "$tmp/out" ||
+	fails=$((fails + 1))
+# the man page renders without a warning at 80 columns, where groff is
+man=$(dirname "${GPULAB_WRAPPER:?}")/man/gpulab.1
+if command -v groff > /dev/null && [ -f "$man" ]; then
+	groff -t -man -Tutf8 -ww -rLL=80n -rLT=80n "$man" 2> "$tmp/err" > /dev/null
+	[ -s "$tmp/err" ] && bad "gpulab.1 at 80 columns: $(head -3 "$tmp/err")"
+fi
 g help frobnicate; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "help frobnicate: exit $rc"
 g --version; has "plugin ABI 2." "--version"
 g frobnicate; narrow unknown command

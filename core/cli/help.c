@@ -22,7 +22,7 @@ static void general(FILE *out)
 	      "commands:\n"
 	      "  list [PATTERN...]    plugins, exercises and their keys; one exercise in full\n"
 	      "  info                 the GPU: limits, caches, peak memory bandwidth\n"
-	      "  metrics              the nvprof metric names --metrics takes, and what they read\n"
+	      "  metrics              the nvprof metric names --metrics takes; what each reads\n"
 	      "  run EXERCISE...      run, verify and time: plugin.exercise, a plugin,\n"
 	      "                       or a glob such as 'reduce.unroll*'\n"
 	      "  compare BASE NEW     two records (run --output) point by point, with a\n"
