@@ -31,8 +31,9 @@ for c in list info metrics run compare report try config new check help version;
 	cmp -s "$tmp/out" "$tmp/long" || bad "$c -h and $c --help differ"
 done
 g run fake.ok --help; has "--max-noise PCT" "run --help"
-g help; awk 'length($0) > 80 { print "FAIL: help: " length($0) " columns: " $0; bad = 1 } END { exit bad }' "$tmp/out" ||
-	fails=$((fails + 1))
+# 80 columns, but for a line that is one configured path (a prefix may be long)
+g help; awk 'length($0) > 80 && !/^  \/[^ ]*$/ { print "FAIL: help: " length($0) " columns: " $0; bad = 1 }
+	END { exit bad }' "$tmp/out" || fails=$((fails + 1))
 # the man page renders without a warning at 80 columns, where groff is
 man=$(dirname "${GPULAB_WRAPPER:?}")/man/gpulab.1
 if command -v groff > /dev/null && [ -f "$man" ]; then

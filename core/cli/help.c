@@ -41,11 +41,15 @@ static void general(FILE *out)
 	      "      --version        gpulab's version and plugin ABI\n"
 	      "\n",
 	      out);
+	/* one path a line: a configured prefix may be long */
 	fprintf(out,
-		"files (`gpulab config` shows which were read):\n"
-		"  %s/gpulab.ini, then %s/conf.d/*.ini,\n"
-		"  then ~/.config/gpulab/gpulab.ini and ~/.config/gpulab/conf.d/*.ini\n"
-		"  plugins: %s, then ~/.local/share/gpulab/plugins\n"
+		"configuration files, in the order read (`gpulab config` shows which were):\n"
+		"  %s/gpulab.ini\n"
+		"  %s/conf.d/*.ini\n"
+		"  ~/.config/gpulab/gpulab.ini, then ~/.config/gpulab/conf.d/*.ini\n"
+		"plugin directories, in the order searched:\n"
+		"  %s\n"
+		"  ~/.local/share/gpulab/plugins\n"
 		"\n"
 		"See gpulab(1) for the configuration files and the exit codes.\n",
 		GPULAB_SYSCONFDIR, GPULAB_SYSCONFDIR, GPULAB_PLUGINDIR);
