@@ -24,7 +24,7 @@ narrow() { # every line of the last command within 100 columns
 }
 has() { grep -qF -- "$1" "$tmp/out" || bad "$2: no '$1' in: $(head -c 600 "$tmp/out")"; }
 
-for c in list info metrics run compare report try config new check help version; do
+for c in list info metrics run compare report try learn grade config new check help version; do
 	g help "$c"; [ $rc -eq 0 ] || bad "help $c: exit $rc"; has "usage: gpulab" "help $c"; narrow help "$c"
 	[ "$c" = version ] || has "examples:" "help $c"
 	g "$c" --help; cp "$tmp/out" "$tmp/long"; g "$c" -h

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "config/sweep.h"
 #include "run/job.h"
 
 #include <errno.h>
@@ -83,10 +84,17 @@ static int plan_case(const char *file, const struct pick *pk, const struct check
 	else if (k->key)
 		o.params[o.nparams++] = (struct keyval){ k->key, k->value };
 	case_text(k, at, sizeof at);
-	int rc = job_plan(&j, pk, &o, &none, 0), bad = 0;
-	job_name(&j, name, sizeof name);
+	struct sweep s = { 0 };
+	int rc = sweep_resolve(&s, pk->plugin->name, pk->ex, &o, &none), bad = 0;
+	j = (struct job){ 0 };
+	if (rc == 0)
+		rc = job_plan(&j, pk, &s, &o, 0);
+	else
+		snprintf(j.res.message, sizeof j.res.message, "%s", s.why);
+	snprintf(name, sizeof name, "%s.%s", pk->plugin->name, pk->ex->name);
 	if (rc == EXIT_USAGE && takes_file(pk->ex)) {
 		job_free(&j); /* no file named: nothing more to plan */
+		sweep_free(&s);
 		return 0;
 	}
 	if (rc == EXIT_PARAM && !k->key) {
@@ -102,6 +110,7 @@ static int plan_case(const char *file, const struct pick *pk, const struct check
 		problem(file, "%s: plan() declares no bytes read or written: no GB/s can be reported", name), bad = 1;
 	}
 	job_free(&j);
+	sweep_free(&s);
 	return bad;
 }
 

@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "exitcode.h"
 #include "plugins/match.h"
+#include "config/sweep.h"
 #include "run/job.h"
 
 #include <limits.h>
@@ -62,15 +63,20 @@ static void config_dirs(FILE *out)
 }
 
 /* Each key of one exercise: its value (a list or range where one was
- * given) and where it came from, without running anything past plan. */
+ * given) and where it came from, from its sweep as `gpulab run` resolves
+ * it; then whether plan() takes its first point.  Nothing runs past plan. */
 static void config_exercise(const struct pick *k, const struct options *o, const struct config *c, FILE *out)
 {
-	struct job j;
+	struct sweep s = { 0 };
+	struct job j = { 0 };
 	char name[256];
-	int rc = job_plan(&j, k, o, c, 0);
-	fprintf(out, "\n%s:\n", job_name(&j, name, sizeof name));
-	for (size_t i = 0; i < j.nparams; i++) {
-		const struct job_param *p = &j.params[i];
+	int rc = sweep_resolve(&s, k->plugin->name, k->ex, o, c);
+	snprintf(name, sizeof name, "%s.%s", k->plugin->name, k->ex->name);
+	fputc('\n', out);
+	fput_escaped(out, name);
+	fputs(":\n", out);
+	for (size_t i = 0; i < s.nkeys; i++) {
+		const struct sweep_key *p = &s.keys[i];
 		char flag[128];
 		if (!p->axis)
 			continue; /* not resolved: the refusal below says why */
@@ -88,12 +94,15 @@ static void config_exercise(const struct pick *k, const struct options *o, const
 		fput_escaped(out, p->where);
 		fputc('\n', out);
 	}
+	if (rc == 0 && (rc = job_plan(&j, k, &s, o, 0)) != 0)
+		snprintf(s.why, sizeof s.why, "%s", j.res.message);
 	if (rc) {
 		fputs("  refused: ", out);
-		fput_escaped(out, j.res.message);
+		fput_escaped(out, s.why);
 		fputc('\n', out);
 	}
 	job_free(&j);
+	sweep_free(&s);
 }
 
 int cmd_config(const struct options *o)

@@ -30,6 +30,9 @@ static void general(FILE *out)
 	      "  report RECORD...     records as one page of charts and tables\n"
 	      "  try CHALLENGE FILE   your kernel in FILE.cu, compiled at run time, checked on\n"
 	      "                       edge cases, then timed beside the challenge's ladder\n"
+	      "  learn [LESSON]       the lessons: the book's claims, tested on this GPU\n"
+	      "  grade CHALLENGE DIR...\n"
+	      "                       every .cu in DIR through try, each in its own process\n"
 	      "  config [EXERCISE]    the INI files read, the plugin directories, and where\n"
 	      "                       each of an exercise's values comes from\n"
 	      "  new NAME             a plugin skeleton in NAME/, to build and install\n"
@@ -64,7 +67,7 @@ static void list_help(FILE *out)
 	      "is shown in full: its summary, every key with its type, default and the\n"
 	      "values it takes, and the page of docs/ that teaches it. Needs no GPU.\n"
 	      "\n"
-	      "      --format F       table, csv or json (default table)\n"
+	      "      --format F       table, csv, json or md (default table)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab list\n"
@@ -119,7 +122,7 @@ static void run_help(FILE *out)
 		"      --cold           flush the L2 cache before every run\n"
 		"      --batch K        time K runs back to back per sample, and take the time\n"
 		"                       over K (default 1; at most %d): less noise, no gaps\n"
-		"      --format F       table, csv or json (default table)\n"
+		"      --format F       table, csv, json or md (default table)\n"
 		"      --max-noise PCT  repeat each point until the relative standard deviation\n"
 		"                       of its samples is at most PCT %% (default %g)\n"
 		"      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
@@ -159,7 +162,7 @@ static void compare_help(FILE *out)
 		"                       (default 0)\n"
 		"      --base EX        the base side is exercise EX's points alone...\n"
 		"      --new EX         ...and the new side EX's, matched by their parameters\n"
-		"      --format F       table, csv or json (default table)\n"
+		"      --format F       table, csv, json or md (default table)\n"
 		"\n"
 		"examples:\n"
 		"  gpulab compare base.json new.json --fail-above 5 --min-change 5\n"
@@ -200,6 +203,39 @@ static void try_help(FILE *out)
 	      "  gpulab try reduce --template > mine.cu\n"
 	      "  gpulab try reduce mine.cu -t float\n"
 	      "  gpulab try transpose tile.cu -p rows=1000 -p cols=3001\n",
+	      out);
+}
+
+static void learn_help(FILE *out)
+{
+	fputs("usage: gpulab learn [LESSON [--submit FILE.cu]]\n"
+	      "\n"
+	      "The lessons: each states one of the book's claims, runs the experiment that\n"
+	      "tests it on this GPU, and says whether it holds; your progress is kept.\n"
+	      "Alone, the map of lessons and the next one (docs/learn.md).\n"
+	      "\n"
+	      "      --submit FILE.cu your kernel for the lesson's task, run through try\n"
+	      "      --max-noise, --min-time, --timeout, --watchdog   as for run\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpulab learn\n"
+	      "  gpulab learn divergence\n"
+	      "  gpulab learn reduce-volatile-warp --submit mine.cu\n",
+	      out);
+}
+
+static void grade_help(FILE *out)
+{
+	fputs("usage: gpulab grade CHALLENGE DIR... [OPTION]...\n"
+	      "\n"
+	      "Every .cu file in each DIR through try's gate and bench, each in a process\n"
+	      "of its own, then ranked. Takes run's options (gpulab help run).\n"
+	      "\n"
+	      "  -o, --output FILE    the record of every kernel (gpulab report draws it)\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpulab grade reduce submissions/ -n 2^20 -t int -o grade.json\n"
+	      "  gpulab report grade.json -o board.html\n",
 	      out);
 }
 
@@ -279,13 +315,14 @@ static void version_help(FILE *out)
 static const struct command_help commands[] = {
 	{ "list", list_help },       { "info", info_help },     { "metrics", metrics_help },
 	{ "run", run_help },         { "compare", compare_help }, { "report", report_help },
-	{ "try", try_help },         { "config", config_help }, { "new", new_help },
+	{ "try", try_help },         { "learn", learn_help },   { "grade", grade_help },
+	{ "config", config_help },   { "new", new_help },
 	{ "check", check_help },     { "help", help_help },     { "version", version_help },
 };
 
 const char *help_commands(void)
 {
-	return "list, info, metrics, run, compare, report, try, config, new, check";
+	return "list, info, metrics, run, compare, report, try, learn, grade, config, new, check";
 }
 
 int help_print(const char *command, FILE *out)
