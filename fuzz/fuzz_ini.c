@@ -1,5 +1,6 @@
-/* libFuzzer target: the INI loader, config_load, on a file holding the
- * input.  Beyond the sanitizers it checks what a user relies on: an
+/* libFuzzer target: the INI loader, config_load_all, on the user's
+ * drop-in conf.d/fuzz.ini holding the input (so the trace `gpulab config`
+ * prints is made for it too).  Beyond the sanitizers it checks what a user relies on: an
  * error is one line naming the file, and every setting loaded comes from
  * the line it claims, which holds its key and its value. */
 #include "exitcode.h"
@@ -9,13 +10,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static char fuzz_path[64];
+static char fuzz_dir[64], fuzz_path[128];
 
 static void fuzz_remove(void)
 {
+	char d[128];
 	unlink(fuzz_path);
+	snprintf(d, sizeof d, "%s/gpulab/conf.d", fuzz_dir);
+	rmdir(d);
+	snprintf(d, sizeof d, "%s/gpulab", fuzz_dir);
+	rmdir(d);
+	rmdir(fuzz_dir);
 }
 
 /* The input goes to a file, since config_load reads one: in memory
@@ -25,8 +33,15 @@ static void fuzz_remove(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
-	snprintf(fuzz_path, sizeof fuzz_path, "%s/gpulab-fuzz-ini-%ld.ini", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+	char d[128];
+	snprintf(fuzz_dir, sizeof fuzz_dir, "%s/gpulab-fuzz-ini-%ld", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 		 (long)getpid());
+	snprintf(d, sizeof d, "%s/gpulab", fuzz_dir);
+	snprintf(fuzz_path, sizeof fuzz_path, "%s/conf.d/fuzz.ini", d);
+	if (mkdir(fuzz_dir, 0700) || mkdir(d, 0700) || (strcat(d, "/conf.d"), mkdir(d, 0700)))
+		abort();
+	setenv("XDG_CONFIG_HOME", fuzz_dir, 1);
+	unsetenv("GPULAB_CONFIG");
 	atexit(fuzz_remove);
 	return 0;
 }
@@ -61,8 +76,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	struct config c = { 0 };
 	char err[2048];
-	int rc = config_load(&c, fuzz_path, 1, err, sizeof err);
+	int rc = config_load_all(&c, "/nonexistent/gpulab-fuzz", NULL, err, sizeof err);
 	if (rc && (rc != EXIT_CONFIG || strchr(err, '\n') || strncmp(err, fuzz_path, strlen(fuzz_path))))
+		abort();
+	/* the trace: the drop-in last but for GPULAB_CONFIG, refused exactly when the load failed */
+	if (c.nseen < 2 || strcmp(c.seen[c.nseen - 1 - !rc].path, fuzz_path)
+	    || (c.seen[c.nseen - 1 - !rc].state == SEEN_REFUSED) != !!rc)
 		abort();
 	for (size_t i = 0; rc == 0 && i < c.n; i++) {
 		fuzz_check_setting(&c.v[i], data, size);

@@ -412,8 +412,8 @@ START_TEST(usage)
 	expect_error(EXIT_USAGE, "report: name at least one record");
 	gpulab("report", "/nonexistent.json", "-o", "/tmp/x.html", NULL);
 	expect_error(EXIT_USAGE, "/nonexistent.json: No such file or directory");
-	gpulab("--help", NULL);
-	ck_assert(strstr(o.out, "  report RECORD... -o FILE.html"));
+	gpulab("report", "--help", NULL);
+	ck_assert(strstr(o.out, "usage: gpulab report RECORD.json... -o FILE.html|FILE.svg"));
 }
 END_TEST
 

@@ -70,8 +70,8 @@ cd "$dir" || exit 99
 touch base.json new.json mine.cu notes.txt run.ini
 mkdir records
 
-expect 'compare grade info learn list metrics report run try' ''
-expect 'compare' co
+expect 'check compare config grade help info learn list metrics new report run try' ''
+expect 'compare config' co
 expect '--config --help --version' --
 expect 'divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug' \
 	run divergence.math

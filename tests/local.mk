@@ -135,6 +135,14 @@ EXTRA_DIST += tests/browser.sh tests/browser_check.py
 # tests/layers_selftest.py shows it failing on each case it must catch.
 TESTS += tests/layers.py tests/layers_selftest.py
 EXTRA_DIST += tests/layers.py tests/layers_selftest.py
+# The exercise author's commands (issue 38): help, list PATTERN, config,
+# new, check, and their widths; no GPU.
+TESTS += tests/author.sh
+EXTRA_DIST += tests/author.sh
+# README's quick start and test command in a fresh clone, failing on any
+# warning: slow, so run by hand (tests/quickstart.sh), not by make check.
+EXTRA_DIST += tests/quickstart.sh
+AM_TESTS_ENVIRONMENT += GPULAB_SKELETON=$(abs_top_srcdir)/skeleton; export GPULAB_SKELETON;
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
 EXTRA_DIST += tests/completion.sh

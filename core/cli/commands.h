@@ -27,4 +27,14 @@ int cmd_grade(const struct options *o);
 /* Print text after label to stdout, wrapped at 100 columns under itself. */
 void learn_wrap(const char *label, const char *text);
 
+/* `gpulab config [EXERCISE...]`: the files read, the plugin directories,
+ * and where each of an exercise's values comes from (cli/config.c). */
+int cmd_config(const struct options *o);
+
+/* `gpulab new NAME`: a plugin skeleton in NAME/ (cli/new.c). */
+int cmd_new(const struct options *o);
+
+/* `gpulab check FILE.so...`: a plugin checked without a GPU (cli/check.c). */
+int cmd_check(const struct options *o);
+
 #endif

@@ -8,7 +8,9 @@
 #include "config/params.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Each parameter e takes, the generic ones first, as `fn` sees them;
  * reps and warmup, the same for all, are left to the header. */
@@ -27,58 +29,238 @@ static void each_param(const struct gpulab_exercise *e, void (*fn)(const struct 
 		fn(p, -1, arg);
 }
 
-static void table_param(const struct gpulab_param *d, int g, void *arg)
+/* Is exercise e of p among the picks (every exercise for NULL)? */
+static int picked(const struct selection *only, const struct gpulab_exercise *e)
 {
-	char flag[64], what[256];
-	if (g >= 0)
-		snprintf(flag, sizeof flag, "%s", options_flag((enum generic)g));
-	else
-		snprintf(flag, sizeof flag, "-p %s", d->key);
-	param_describe(d, what, sizeof what);
-	fprintf(arg, "      %-16s %-5s  default %-10s %s; %s\n", flag, param_type_name(d->type), d->def, d->help, what);
+	for (size_t i = 0; only && i < only->n; i++)
+		if (only->v[i].ex == e)
+			return 1;
+	return !only;
 }
+
+static int any_picked(const struct selection *only, const struct plugin *p)
+{
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++)
+		if (picked(only, &p->desc->exercises[k]))
+			return 1;
+	return 0;
+}
+
+/* Words of `text` (escaped, it may come from a plugin), separated by
+ * `sep`, from column `at`, wrapped at LIST_WIDTH to lines indented by
+ * `indent`, a space between words; a word longer than a line has one to
+ * itself.  Ends the line. */
+#define LIST_WIDTH 100
+static void wrap_words(FILE *out, int at, int indent, const char *text, char sep)
+{
+	char word[512], seps[2] = { sep, 0 };
+	int first = 1;
+	while (*text) {
+		size_t len = strcspn(text, seps);
+		if (len) {
+			snprintf(word, sizeof word, "%.*s", (int)len, text);
+			int w = (int)strlen(word);
+			if (!first && at + 1 + w > LIST_WIDTH) {
+				fprintf(out, "\n%*s", indent, "");
+				at = indent;
+			} else if (!first) {
+				fputc(' ', out);
+				at++;
+			}
+			fput_escaped(out, word);
+			at += w;
+			first = 0;
+		}
+		text += len + (text[len] == sep);
+	}
+	fputc('\n', out);
+}
+
+/* Text wrapped at its blanks. */
+static void wrap(FILE *out, int at, int indent, const char *text)
+{
+	wrap_words(out, at, indent, text, ' ');
+}
+
+/* "-n 16777216", "-p seed=random": a key as the command line sets it. */
+static void key_text(const struct gpulab_param *d, int g, char *buf, size_t len)
+{
+	if (g >= 0)
+		snprintf(buf, len, "%s %s", options_flag((enum generic)g), d->def);
+	else
+		snprintf(buf, len, "-p %s=%s", d->key, d->def);
+}
+
+/* The keys of one exercise at their defaults, as one line of words. */
+struct keys_line {
+	char text[2048];
+};
+
+static void keys_param(const struct gpulab_param *d, int g, void *arg)
+{
+	struct keys_line *k = arg;
+	char one[512];
+	key_text(d, g, one, sizeof one);
+	size_t at = strlen(k->text);
+	snprintf(k->text + at, sizeof k->text - at, "%s%s", at ? "\t" : "", one); /* a key is one word */
+}
+
+/* The column exercise names are padded to; a longer name has its line
+ * to itself. */
+#define LIST_NAME_COLUMN 28
+
+static void table_exercise(const struct plugin *p, const struct gpulab_exercise *e, FILE *out)
+{
+	char full[256];
+	struct keys_line keys = { "" };
+	snprintf(full, sizeof full, "%s.%s", p->name, e->name);
+	int w = (int)strlen(full) + 2;
+	fputs("  ", out);
+	fput_escaped(out, full);
+	if (w + 1 > LIST_NAME_COLUMN) {
+		fprintf(out, "\n%*s", LIST_NAME_COLUMN, "");
+	} else {
+		fprintf(out, "%*s", LIST_NAME_COLUMN - w, "");
+	}
+	wrap(out, LIST_NAME_COLUMN, LIST_NAME_COLUMN, e->summary);
+	each_param(e, keys_param, &keys);
+	fprintf(out, "%*s", LIST_NAME_COLUMN, "");
+	wrap_words(out, LIST_NAME_COLUMN, LIST_NAME_COLUMN, keys.text, '\t');
+}
+
+/* What every exercise takes: -r and -w, with the defaults they truly
+ * have (a count of runs is asked for; by default the noise decides). */
+static void list_common(FILE *out)
+{
+	const struct stopping stop = STOP_DEFAULTS;
+	char text[512];
+	snprintf(text, sizeof text,
+		 "Every exercise also takes -r N (exactly N timed runs; by default a point repeats until its "
+		 "noise is at most %g%%, over at least %d runs and %g s of GPU time, or gives up after %g s) "
+		 "and -w N (%s, default %s). `gpulab list EXERCISE` shows one exercise in full.",
+		 100 * stop.max_noise, MIN_SAMPLES, stop.min_time_s, stop.timeout_s, generic_params[GEN_WARMUP].help,
+		 generic_params[GEN_WARMUP].def);
+	wrap(out, 0, 0, text);
+}
+
+static void plugin_head(const struct plugin *p, FILE *out)
+{
+	fputc('\n', out);
+	fput_escaped(out, p->name);
+	fputs(": ", out);
+	wrap(out, (int)strlen(p->name) + 2, 2, p->desc->summary ? p->desc->summary : "");
+	/* the paths come from INI files: escaped, like every error line */
+	fputs("  file ", out);
+	fput_escaped(out, p->path);
+	fputs("\n  from ", out);
+	fput_escaped(out, p->ini);
+	fputc('\n', out);
+}
+
+/* What list's writers print: the registry, and the exercises picked by
+ * `gpulab list PATTERN...` (every one for NULL). */
+struct list_doc {
+	const struct registry *r;
+	const struct selection *only;
+	size_t shown;   /* JSON: plugins written so far */
+};
 
 static void list_table_head(void *doc, FILE *out)
 {
-	const struct registry *r = doc;
+	const struct registry *r = ((struct list_doc *)doc)->r;
 	size_t loaded = 0;
 	for (size_t i = 0; i < r->n; i++)
 		loaded += r->v[i].desc != NULL;
 	if (loaded) /* with none, stdout stays empty: the errors said it all */
-		fprintf(out, "every exercise also takes -r (%s, default %s) and -w (%s, default %s)\n",
-		generic_params[GEN_REPS].help, generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].help,
-		generic_params[GEN_WARMUP].def);
+		list_common(out);
 }
 
 static void list_table_plugin(void *doc, size_t i, FILE *out)
 {
-	const struct plugin *p = &((const struct registry *)doc)->v[i];
-	if (!p->desc)
+	const struct list_doc *l = doc;
+	const struct plugin *p = &l->r->v[i];
+	if (!p->desc || !any_picked(l->only, p))
 		return;
-	/* the paths come from INI files: escaped, like every error line */
-	fprintf(out, "\n%s: %s\n  file ", p->name, p->desc->summary ? p->desc->summary : "");
-	fput_escaped(out, p->path);
-	fputs(" (from ", out);
-	fput_escaped(out, p->ini);
-	fputs(")\n", out);
-	for (size_t k = 0; k < p->desc->n_exercises; k++) {
-		const struct gpulab_exercise *e = &p->desc->exercises[k];
-		char full[256];
-		snprintf(full, sizeof full, "%s.%s", p->name, e->name);
-		fprintf(out, "  %-30s %s\n", full, e->summary);
-		each_param(e, table_param, out);
-	}
+	plugin_head(p, out);
+	for (size_t k = 0; k < p->desc->n_exercises; k++)
+		if (picked(l->only, &p->desc->exercises[k]))
+			table_exercise(p, &p->desc->exercises[k], out);
 }
 
 static void list_table_none(void *doc, FILE *out)
 {
-	if (((const struct registry *)doc)->n == 0)
+	if (((struct list_doc *)doc)->r->n == 0)
 		fprintf(out, "no plugins configured (see gpulab(1), FILES)\n");
 }
 
 static const struct writer list_table = {
 	.for_people = 1, .streams = 1, .begin = list_table_head, .row = list_table_plugin, .end = list_table_none
 };
+
+/* One key in full: how it is set, its type and default, then what it
+ * is and the values it takes. */
+static void full_param(const struct gpulab_param *d, int g, void *arg)
+{
+	FILE *out = arg;
+	char flag[96], what[256], text[1024];
+	if (g >= 0)
+		snprintf(flag, sizeof flag, "%s", options_flag((enum generic)g));
+	else
+		snprintf(flag, sizeof flag, "-p %s", d->key);
+	param_describe(d, what, sizeof what);
+	fprintf(out, "  %-20s %-6s default ", flag, param_type_name(d->type));
+	fput_escaped(out, d->def);
+	fputs("\n      ", out);
+	snprintf(text, sizeof text, "%s; %s", d->help ? d->help : "", what);
+	wrap(out, 6, 6, text);
+}
+
+/* The page of the docs that teaches plugin p: NAME.md, else
+ * bench-NAME.md, in the documentation directory; "" for none. */
+static void docs_page(const struct plugin *p, char *buf, size_t len)
+{
+	static const char *const forms[] = { "%s/%s.md", "%s/bench-%s.md" };
+	const char *dir = getenv("GPULAB_DOCDIR") && *getenv("GPULAB_DOCDIR") ? getenv("GPULAB_DOCDIR") : GPULAB_DOCDIR;
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		snprintf(buf, len, forms[i], dir, p->name);
+		if (access(buf, R_OK) == 0)
+			return;
+	}
+	buf[0] = 0;
+}
+
+/* `gpulab list plugin.exercise`: the one exercise in full. */
+static void list_one(const struct pick *k, FILE *out)
+{
+	char docs[4096];
+	const struct gpulab_exercise *e = k->ex;
+	fput_escaped(out, k->plugin->name);
+	fputc('.', out);
+	fput_escaped(out, e->name);
+	fputs(": ", out);
+	wrap(out, (int)(strlen(k->plugin->name) + strlen(e->name) + 3), 2, e->summary);
+	fputs("  plugin  ", out);
+	fput_escaped(out, k->plugin->name);
+	fputs(": ", out);
+	wrap(out, 12 + (int)strlen(k->plugin->name), 10, k->plugin->desc->summary ? k->plugin->desc->summary : "");
+	fputs("  file    ", out);
+	fput_escaped(out, k->plugin->path);
+	fputs("\n  from    ", out);
+	fput_escaped(out, k->plugin->ini);
+	docs_page(k->plugin, docs, sizeof docs);
+	if (docs[0]) {
+		fputs("\n  docs    ", out);
+		fput_escaped(out, docs);
+	}
+	fputs("\n\nkeys (`gpulab config ", out);
+	fput_escaped(out, k->plugin->name);
+	fputc('.', out);
+	fput_escaped(out, e->name);
+	fputs("` shows the values in effect, and where each comes from):\n", out);
+	each_param(e, full_param, out);
+	fputc('\n', out);
+	list_common(out);
+}
 
 /* CSV: "key=default;..." for one field. */
 static void csv_param(const struct gpulab_param *d, int g, void *arg)
@@ -97,10 +279,13 @@ static void list_csv_head(void *doc, FILE *out)
 
 static void list_csv_plugin(void *doc, size_t i, FILE *out)
 {
-	const struct plugin *p = &((const struct registry *)doc)->v[i];
+	const struct list_doc *l = doc;
+	const struct plugin *p = &l->r->v[i];
 	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
 		const struct gpulab_exercise *e = &p->desc->exercises[k];
 		char params[4096] = "";
+		if (!picked(l->only, e))
+			continue;
 		each_param(e, csv_param, params);
 		emit_csv(out, p->name);
 		fputc(',', out);
@@ -152,7 +337,7 @@ static void json_exercise(const struct gpulab_exercise *e, FILE *out)
 	fputs("]}", out);
 }
 
-static void json_plugin(const struct plugin *p, FILE *out)
+static void json_plugin(const struct plugin *p, const struct selection *only, FILE *out)
 {
 	fputs("    {\"name\": ", out);
 	emit_json(out, p->name);
@@ -162,9 +347,13 @@ static void json_plugin(const struct plugin *p, FILE *out)
 	emit_json(out, p->ini);
 	emit_json_string(out, "error", p->error);
 	fputs(", \"exercises\": [", out);
+	int first = 1;
 	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
-		fputs(k ? ",\n      " : "\n      ", out);
+		if (!picked(only, &p->desc->exercises[k]))
+			continue;
+		fputs(first ? "\n      " : ",\n      ", out);
 		json_exercise(&p->desc->exercises[k], out);
+		first = 0;
 	}
 	fputs("]}", out);
 }
@@ -178,15 +367,16 @@ static void list_json_head(void *doc, FILE *out)
 
 static void list_json_row(void *doc, size_t i, FILE *out)
 {
-	const struct registry *r = doc;
-	json_plugin(&r->v[i], out);
-	fputs(i + 1 < r->n ? ",\n" : "\n", out);
+	struct list_doc *l = doc;
+	if (l->only && !any_picked(l->only, &l->r->v[i]))
+		return;
+	fputs(l->shown++ ? ",\n" : "", out);
+	json_plugin(&l->r->v[i], l->only, out);
 }
 
 static void list_json_end(void *doc, FILE *out)
 {
-	(void)doc;
-	fputs("  ]\n}\n", out);
+	fputs(((struct list_doc *)doc)->shown ? "\n  ]\n}\n" : "  ]\n}\n", out);
 }
 
 static const struct writer list_json = { .begin = list_json_head, .row = list_json_row, .end = list_json_end };
@@ -201,10 +391,13 @@ static void list_md_head(void *doc, FILE *out)
 
 static void list_md_plugin(void *doc, size_t i, FILE *out)
 {
-	const struct plugin *p = &((const struct registry *)doc)->v[i];
+	const struct list_doc *l = doc;
+	const struct plugin *p = &l->r->v[i];
 	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
 		const struct gpulab_exercise *e = &p->desc->exercises[k];
 		char params[4096] = "", full[256];
+		if (!picked(l->only, e))
+			continue;
 		each_param(e, csv_param, params);
 		snprintf(full, sizeof full, "%s.%s", p->name, e->name);
 		fputs("| ", out);
@@ -221,15 +414,19 @@ static void list_md_plugin(void *doc, size_t i, FILE *out)
 
 static const struct writer list_markdown = { .streams = 1, .begin = list_md_head, .row = list_md_plugin };
 
-void list_print(const struct registry *r, enum format f, FILE *out)
+void list_print(const struct registry *r, const struct selection *only, enum format f, FILE *out)
 {
 	static const struct writer *const by_format[FORMATS] = {
 		[FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
 		[FORMAT_MD] = &list_markdown,
 	};
-	struct registry doc = *r;
+	struct list_doc doc = { r, only, 0 };
+	if (f == FORMAT_TABLE && only && only->n == 1 && only->v[0].named) {
+		list_one(&only->v[0], out); /* one exercise named alone: in full */
+		return;
+	}
 	writer_begin(by_format[f], &doc, out);
-	for (size_t i = 0; i < doc.n; i++)
+	for (size_t i = 0; i < r->n; i++)
 		writer_row(by_format[f], &doc, i, out);
 	writer_end(by_format[f], &doc, out);
 }

@@ -4,10 +4,13 @@
 #define GPULAB_LIST_H
 
 #include "config/options.h"
+#include "plugins/match.h"
 #include "plugins/registry.h"
 
 #include <stdio.h>
 
-void list_print(const struct registry *r, enum format f, FILE *out);
+/* Every exercise, or those `only` picks (gpulab list PATTERN...); in the
+ * table, one exercise named alone is shown in full. */
+void list_print(const struct registry *r, const struct selection *only, enum format f, FILE *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/help.h"
 #include "cli/list.h"
 #include "config/options.h"
 #include "draw/html.h"
@@ -21,9 +22,14 @@ static int cmd_list(const struct options *o)
 {
 	struct config c = { 0 };
 	struct registry r = { 0 };
+	struct selection sel = { 0 };
+	char err[1024];
 	int broken, rc = load(o, &c, &r, 1, &broken);
+	if (rc == 0 && o->npatterns && (rc = select_exercises(&r, o->patterns, o->npatterns, &sel, err, sizeof err)))
+		fail(rc, "list: %s", err);
 	if (rc == 0)
-		list_print(&r, o->format, stdout);
+		list_print(&r, o->npatterns ? &sel : NULL, o->format, stdout);
+	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);
 	return rc ? rc : broken;
@@ -64,16 +70,24 @@ int main(int argc, char **argv)
 	int rc = options_parse(&o, argc, argv, err, sizeof err);
 	if (rc)
 		return fail(rc, "%s", err);
-	if (!strcmp(o.command, "help")) {
-		usage(stdout);
-		return 0;
-	}
+	if (o.help)
+		return help_print(strcmp(o.command, "help") ? o.command : NULL, stdout);
+	if (!strcmp(o.command, "help") && o.npatterns > 1)
+		return fail(EXIT_USAGE, "help: name one command (%s)", help_commands());
+	if (!strcmp(o.command, "help"))
+		return help_print(o.npatterns ? o.patterns[0] : NULL, stdout);
 	if (!strcmp(o.command, "version")) {
-		printf("gpulab %s (plugin ABI %d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION);
+		printf("gpulab %s (plugin ABI %d.%d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
 		return 0;
 	}
 	if (o.submit && strcmp(o.command, "learn"))
 		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
+	if (!strcmp(o.command, "new"))
+		return cmd_new(&o);
+	if (!strcmp(o.command, "check"))
+		return cmd_check(&o);
+	if (!strcmp(o.command, "config"))
+		return cmd_config(&o);
 	if (!strcmp(o.command, "compare"))
 		return cmd_compare(&o);
 	if (!strcmp(o.command, "report"))
@@ -86,7 +100,7 @@ int main(int argc, char **argv)
 		return cmd_grade(&o);
 	if (o.template_only)
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
-	if (strcmp(o.command, "run") && o.npatterns > 0)
+	if (strcmp(o.command, "run") && strcmp(o.command, "list") && o.npatterns > 0)
 		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o.command, o.patterns[0]);
 	if (!strcmp(o.command, "list"))
 		return cmd_list(&o);
@@ -98,6 +112,5 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.command, "run"))
 		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s' (list, info, metrics, run, compare, report, try, learn, grade); `gpulab --help` says more",
-		    o.command);
+	return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o.command);
 }

@@ -6,6 +6,7 @@
 
 #include "run/bench.h"
 #include "cli/commands.h"
+#include "cli/paths.h"
 #include "config/settings.h"
 #include "run/device.h"
 #include "run/group.h"
@@ -24,23 +25,20 @@
 #include "emit/result.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *env_or(const char *name, const char *def)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : def;
-}
-
 int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken)
 {
-	char err[2048];
-	int rc = config_load_all(c, env_or("GPULAB_SYSCONFDIR", GPULAB_SYSCONFDIR), o->config, err, sizeof err);
+	char err[2048], dirs[2 * PATH_MAX];
+	int rc = config_load_all(c, paths_sysconfdir(), o->config, err, sizeof err);
+	if (!rc)
+		rc = paths_plugin_path(dirs, sizeof dirs, err, sizeof err);
 	if (rc)
 		return fail(rc, "%s", err);
-	if (registry_load(r, c, env_or("GPULAB_PLUGIN_PATH", GPULAB_PLUGINDIR)) != 0)
+	if (registry_load(r, c, dirs) != 0)
 		return fail(EXIT_NOMEM, "out of memory loading plugins");
 	*broken = 0;
 	for (size_t i = 0; i < r->n; i++)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_HELP, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
+enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
        OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
        OPT_BATCH, OPT_RESUME, OPT_WIDE, OPT_SUBMIT };
@@ -42,84 +42,10 @@ static const struct option long_options[] = {
 	{ "template", no_argument, NULL, OPT_TEMPLATE },
 	{ "submit", required_argument, NULL, OPT_SUBMIT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
-
-void usage(FILE *out)
-{
-	const struct stopping stop = STOP_DEFAULTS;
-	fprintf(out, "usage: gpulab [OPTION]... COMMAND [EXERCISE]...\n"
-	      "\n"
-	      "commands:\n"
-	      "  list                 plugins and exercises, and the file each came from\n"
-	      "  info                 the GPU: limits, caches, peak memory bandwidth\n"
-	      "  metrics              the nvprof metric names --metrics takes, and what they read\n"
-	      "  run EXERCISE...      run, verify and time: plugin.exercise, a plugin,\n"
-	      "                       or a glob such as 'reduce.unroll*'\n"
-	      "  compare BASE NEW     two records (run --output) point by point, with a\n"
-	      "                       Mann-Whitney U test's verdict: faster, slower, same\n"
-	      "  compare RECORD --base EX --new EX\n"
-	      "                       two exercises of one record (or of two), size by size\n"
-	      "  try CHALLENGE FILE   your kernel in FILE.cu, compiled at run time, checked on\n"
-	      "                       edge cases, then timed beside the challenge's ladder;\n"
-	      "                       challenges: reduce, transpose, sum_matrix\n"
-	      "  try CHALLENGE --template   a starting FILE, with the kernel's contract\n"
-	      "  report RECORD... -o FILE.html\n"
-	      "                       records as one page of charts and tables, or -o\n"
-	      "                       FILE.svg for the first chart alone\n"
-	      "  learn                the lessons: the book's claims, tested on this GPU, and\n"
-	      "                       your progress through them\n"
-	      "  learn LESSON [--submit FILE.cu]\n"
-	      "                       run a lesson's experiment and judge the claim; or run\n"
-	      "                       your kernel for its task through try\n"
-	      "  grade CHALLENGE DIR...\n"
-	      "                       every .cu in DIR through try, each in its own process,\n"
-	      "                       ranked; -o FILE writes the record (gpulab report draws it)\n"
-	      "\n"
-	      "options for run:\n"
-	      "  -n, --size N         element count: 16777216, 2^24 or 16M (exercises sized by\n"
-	      "                       their own keys refuse it)\n"
-	      "  -b, --block N        threads per block\n"
-	      "  -t, --type T         element type: int or float\n"
-	      "  -r, --reps N         exactly N timed repetitions (default: stop on noise, or %s)\n"
-	      "  -w, --warmup N       untimed runs first (default %s)\n"
-	      "  -p, --param KEY=VAL  an exercise's own key (see gpulab list)\n"
-	      "      --cold           flush the L2 cache before every repetition\n"
-	      "      --batch K        time K runs back to back per sample, and take the time\n"
-	      "                       over K (default 1; at most %d): less noise, no launch gaps\n"
-	      "      --format F       table, csv, json or md (default table)\n"
-	      "      --max-noise PCT  repeat each point until the relative standard deviation\n"
-	      "                       of its samples is at most PCT %% (default %g), unless -r\n"
-	      "      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
-	      "      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
-	      "  -o, --output FILE    also write the JSON record, every sample in it, to FILE\n"
-	      "      --resume         with -o FILE: keep FILE's points, run only those it lacks\n"
-	      "      --samples        every timed sample in the JSON report\n"
-	      "      --wide           the table with every column (params, min, max, runs, noise)\n"
-	      "      --no-verify      skip the check against the CPU reference\n"
-	      "      --quiet          no device-side printing\n"
-	      "      --profile        run each exercise once, no warm-up, for ncu or nsys\n"
-	      "      --metrics LIST   hardware counters from extra, untimed runs: names from\n"
-	      "                       `gpulab metrics`, Nsight Compute names, or 'default'\n"
-	      "      --watchdog S     stop gpulab, exit %d, if one run takes over S seconds\n"
-	      "                       (default %d for try's kernels, else never; 0: never)\n"
-	      "\n"
-	      "options for compare:\n"
-	      "      --fail-above PCT exit %d if a point is slower by more than PCT %%, with confidence\n"
-	      "      --min-change PCT a significant change under PCT %% counts as the same (default 0)\n"
-	      "      --base EX        the base side is exercise EX's points alone...\n"
-	      "      --new EX         ...and the new side EX's, matched by the parameters both take\n"
-	      "      --format F       table, csv, json or md (default table)\n"
-	      "\n"
-	      "  --config FILE        read FILE after the other configuration files\n"
-	      "  --help, --version\n"
-	      "\n"
-	      "See gpulab(1) for the configuration files and the exit codes.\n",
-	      generic_params[GEN_REPS].def, generic_params[GEN_WARMUP].def, BATCH_MAX, 100 * stop.max_noise, stop.min_time_s,
-	      stop.timeout_s, EXIT_WATCHDOG, WATCHDOG_DEFAULT_S, EXIT_SLOWER);
-}
 
 const char *options_param(const struct options *o, const char *key)
 {
@@ -244,7 +170,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_TEMPLATE: o->template_only = 1; break;
 	case OPT_SUBMIT: o->submit = arg; break;
 	case OPT_CONFIG: o->config = arg; break;
-	case OPT_HELP: o->command = "help"; break;
+	case 'h': o->help = 1; break;
 	case OPT_VERSION: o->command = "version"; break;
 	default:
 		snprintf(err, errlen, "unknown option; `gpulab --help` lists them");
@@ -288,7 +214,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 0; /* glibc: start afresh, even where an error left getopt mid-argument */
-	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:o:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:o:h", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;
@@ -313,6 +239,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (o->profile) /* one run, as if asked for on the command line */
 		o->generic[GEN_REPS] = "1", o->generic[GEN_WARMUP] = "0";
+	/* --help or -h after a command is that command's help */
 	o->command = forced ? forced : optind < argc ? argv[optind++] : "help";
 	o->patterns = argv + optind;
 	o->npatterns = argc - optind;

@@ -50,7 +50,9 @@ struct keyval {
 struct gpulab_group;
 
 struct options {
-	const char *command;       /* list, info, metrics, run, compare, report, try, help, version */
+	const char *command;       /* list, info, metrics, run, compare, report, try, config, new,
+				    * check, help, version */
+	int help;                  /* -h, --help: the command's help (cli/help.h) */
 	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
 	int npatterns;
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
@@ -91,7 +93,5 @@ const char *options_param(const struct options *o, const char *key);
 
 /* How the command line spells generic key g: "-n" ... "-w". */
 const char *options_flag(enum generic g);
-
-void usage(FILE *out);
 
 #endif

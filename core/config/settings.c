@@ -131,7 +131,7 @@ static int parse_section(const char *section, enum scope *scope, const char **ta
 	return -1;
 }
 
-static int add_setting(struct config *c, enum scope scope, const char *target,
+int config_add(struct config *c, enum scope scope, const char *target,
 		       const char *key, const char *value, const char *file, int line)
 {
 	if (c->n == c->cap) {
@@ -195,7 +195,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 	} else if (scope == SCOPE_DEFAULTS) {
 		return parse_fail(p, "unknown key '%s' in [defaults] (allowed: n, block, type, reps, warmup)", key);
 	}
-	if (add_setting(p->c, scope, target, key, value, p->file, p->line) != 0)
+	if (config_add(p->c, scope, target, key, value, p->file, p->line) != 0)
 		return parse_fail(p, "out of memory");
 	return 1;
 }
@@ -269,6 +269,30 @@ static int settings_path(char path[PATH_MAX], const char *dir, const char *sep, 
 	return EXIT_CONFIG;
 }
 
+/* Remember that `path` was looked at in `role`, and what came of it;
+ * `why` is the error of a refusal.  Memory running out loses a line of
+ * `gpulab config`'s trace, never a setting. */
+static void settings_saw(struct config *c, const char *path, const char *role, enum seen_state state, const char *why)
+{
+	struct seen *v = realloc(c->seen, (c->nseen + 1) * sizeof *v);
+	if (!v)
+		return;
+	c->seen = v;
+	v[c->nseen] = (struct seen){ strdup(path), role, state, why ? strdup(why) : NULL };
+	if (v[c->nseen].path)
+		c->nseen++;
+}
+
+/* config_load, recorded in c->seen. */
+static int settings_load_seen(struct config *c, const char *path, int required, const char *role, char *err,
+			      size_t errlen)
+{
+	size_t before = c->nfiles;
+	int rc = config_load(c, path, required, err, errlen);
+	settings_saw(c, path, role, rc ? SEEN_REFUSED : c->nfiles > before ? SEEN_READ : SEEN_MISSING, rc ? err : NULL);
+	return rc;
+}
+
 static int settings_is_dropin(const struct dirent *d)
 {
 	size_t len = strlen(d->d_name);
@@ -282,40 +306,82 @@ static int settings_by_name(const struct dirent **a, const struct dirent **b)
 
 /* conf.d drop-ins, in byte order of their names (as ls sorts in C).  No
  * conf.d means no drop-ins; one that cannot be read is an error, or its
- * plugins would go missing without a word. */
-static int load_dropins(struct config *c, const char *dir, char *err, size_t errlen)
+ * plugins would go missing without a word.  `var` is the variable the
+ * directory came from, for a path too long. */
+static int load_dropins(struct config *c, const char *dir, const char *role, const char *var, char *err,
+			size_t errlen)
 {
 	struct dirent **names;
 	char path[PATH_MAX];
 	int n = scandir(dir, &names, settings_is_dropin, settings_by_name), rc = 0;
-	if (n < 0 && errno == ENOENT)
+	if (n < 0 && errno == ENOENT) {
+		settings_saw(c, dir, role, SEEN_MISSING, NULL);
 		return 0;
+	}
 	if (n < 0) {
 		snprintf(err, errlen, "%s: cannot read the directory: %s", dir, strerror(errno));
+		settings_saw(c, dir, role, SEEN_REFUSED, err);
 		return EXIT_CONFIG;
 	}
+	if (n == 0)
+		settings_saw(c, dir, role, SEEN_MISSING, NULL); /* there, but no drop-in in it */
 	for (int i = 0; i < n; i++) {
-		if (rc == 0 && !(rc = settings_path(path, dir, "/", names[i]->d_name, "GPULAB_SYSCONFDIR", err, errlen)))
-			rc = config_load(c, path, 1, err, errlen);
+		if (rc == 0 && !(rc = settings_path(path, dir, "/", names[i]->d_name, var, err, errlen)))
+			rc = settings_load_seen(c, path, 1, role, err, errlen);
 		free(names[i]);
 	}
 	free(names);
 	return rc;
 }
 
-/* The user's file, $XDG_CONFIG_HOME/gpulab/gpulab.ini or else under
- * $HOME/.config; "" for none.  The XDG Base Directory spec says to
- * ignore a relative XDG_CONFIG_HOME; a relative HOME is ignored too, or
- * the directory gpulab runs in would choose the plugins it loads. */
-static int settings_user_file(char path[PATH_MAX], char *err, size_t errlen)
+/* $var/sub, else $HOME/fallback/sub; "" for neither.  The XDG Base
+ * Directory spec says to ignore a relative XDG_*_HOME; a relative HOME is
+ * ignored too, or the directory gpulab runs in would choose the plugins
+ * it loads. */
+static int settings_user_dir(char *path, size_t size, const char *var, const char *fallback, const char *sub,
+			     char *err, size_t errlen)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *xdg = getenv(var), *home = getenv("HOME");
+	int n = 0;
 	path[0] = 0;
 	if (xdg && xdg[0] == '/')
-		return settings_path(path, xdg, "/gpulab/gpulab.ini", "", "XDG_CONFIG_HOME", err, errlen);
-	if (home && home[0] == '/')
-		return settings_path(path, home, "/.config/gpulab/gpulab.ini", "", "HOME", err, errlen);
-	return 0;
+		n = snprintf(path, size, "%s%s", xdg, sub);
+	else if (home && home[0] == '/')
+		n = snprintf(path, size, "%s/%s%s", home, fallback, sub), var = "HOME";
+	if (n >= 0 && (size_t)n < size)
+		return 0;
+	path[0] = 0;
+	snprintf(err, errlen, "%s is too long: a configuration path made from it would exceed %zu bytes", var,
+		 size - 1);
+	return EXIT_CONFIG;
+}
+
+int config_user_config_dir(char *path, size_t size, const char *sub, char *err, size_t errlen)
+{
+	return settings_user_dir(path, size, "XDG_CONFIG_HOME", ".config", sub, err, errlen);
+}
+
+int config_user_data_dir(char *path, size_t size, const char *sub, char *err, size_t errlen)
+{
+	return settings_user_dir(path, size, "XDG_DATA_HOME", ".local/share", sub, err, errlen);
+}
+
+/* The user's gpulab.ini, then the user's drop-ins. */
+static int load_user(struct config *c, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *var = xdg && xdg[0] == '/' ? "XDG_CONFIG_HOME" : "HOME";
+	int rc = config_user_config_dir(dir, sizeof dir, "/gpulab", err, errlen);
+	if (!rc && !dir[0])
+		settings_saw(c, "XDG_CONFIG_HOME and HOME", "user", SEEN_UNSET, NULL);
+	if (rc || !dir[0])
+		return rc;
+	if ((rc = settings_path(path, dir, "/gpulab.ini", "", var, err, errlen))
+	    || (rc = settings_load_seen(c, path, 0, "user", err, errlen)))
+		return rc;
+	if ((rc = settings_path(path, dir, "/conf.d", "", var, err, errlen)))
+		return rc;
+	return load_dropins(c, path, "user drop-in", var, err, errlen);
 }
 
 int config_load_all(struct config *c, const char *sysconfdir, const char *explicit_file,
@@ -326,17 +392,19 @@ int config_load_all(struct config *c, const char *sysconfdir, const char *explic
 	int rc;
 
 	if ((rc = settings_path(path, sysconfdir, "/gpulab.ini", "", var, err, errlen))
-	    || (rc = config_load(c, path, 0, err, errlen)))
+	    || (rc = settings_load_seen(c, path, 0, "system", err, errlen)))
 		return rc;
 	if ((rc = settings_path(path, sysconfdir, "/conf.d", "", var, err, errlen))
-	    || (rc = load_dropins(c, path, err, errlen)))
+	    || (rc = load_dropins(c, path, "system drop-in", var, err, errlen)))
 		return rc;
-	if ((rc = settings_user_file(path, err, errlen)) || (path[0] && (rc = config_load(c, path, 0, err, errlen))))
+	if ((rc = load_user(c, err, errlen)))
 		return rc;
 	const char *env = getenv("GPULAB_CONFIG");
-	if (env && *env && (rc = config_load(c, env, 1, err, errlen)))
+	if (env && *env && (rc = settings_load_seen(c, env, 1, "GPULAB_CONFIG", err, errlen)))
 		return rc;
-	if (explicit_file && (rc = config_load(c, explicit_file, 1, err, errlen)))
+	if (!(env && *env))
+		settings_saw(c, "GPULAB_CONFIG", "GPULAB_CONFIG", SEEN_UNSET, NULL);
+	if (explicit_file && (rc = settings_load_seen(c, explicit_file, 1, "--config", err, errlen)))
 		return rc;
 	return 0;
 }
@@ -389,5 +457,10 @@ void config_free(struct config *c)
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
+	for (size_t i = 0; i < c->nseen; i++) {
+		free(c->seen[i].path);
+		free(c->seen[i].why);
+	}
+	free(c->seen);
 	*c = (struct config){ 0 };
 }

@@ -292,8 +292,9 @@ static void load_one(struct plugin *p, const struct config *c)
 		snprintf(err, sizeof err, "%s: %s returned no descriptor", p->path, GPULAB_ENTRY_SYMBOL);
 		goto fail;
 	}
-	char why[768];
+	char why[768] = "out of memory";
 	if (registry_check_version(d, why, sizeof why) || adopt(p, d, why, sizeof why)
+	    || (!p->name && !(p->name = strdup(p->desc->name ? p->desc->name : "(null)"))) /* gpulab check's */
 	    || registry_check(p->desc, p->name, why, sizeof why)) {
 		snprintf(err, sizeof err, "%s: %s", p->path, why);
 		goto fail;
@@ -348,6 +349,23 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 			return -1;
 		load_one(p, c);
 	}
+	return 0;
+}
+
+int registry_load_file(struct registry *r, const char *path, const char *origin)
+{
+	struct plugin *v = realloc(r->v, (r->n + 1) * sizeof *v);
+	struct config none = { 0 };
+	if (!v)
+		return -1;
+	r->v = v;
+	struct plugin *p = &r->v[r->n++];
+	*p = (struct plugin){ .path = strdup(path), .ini = origin };
+	if (!p->path)
+		return -1;
+	load_one(p, &none);
+	if (!p->name && !(p->name = strdup(path))) /* refused before its name was read */
+		return -1;
 	return 0;
 }
 

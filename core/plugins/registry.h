@@ -30,6 +30,12 @@ struct registry {
  * or -1 if memory ran out; plugins that fail carry their error. */
 int registry_load(struct registry *r, const struct config *c, const char *plugin_path);
 
+/* Load the plugin at `path` (absolute) as `gpulab check` does, named by
+ * its own descriptor, with no INI file: `origin` says where it came from.
+ * Returns 0, or -1 if memory ran out; a plugin that fails carries its
+ * error (and its path for a name). */
+int registry_load_file(struct registry *r, const char *path, const char *origin);
+
 /* Check a descriptor's ABI version and struct sizes, which must come
  * first: nothing else can be read before they are known.  Then check
  * the descriptor, in the core's layout: names, callbacks, declarations.

@@ -51,41 +51,55 @@ static void each_unmatched(const struct compare_doc *c, FILE *out,
 
 /* --- the table -------------------------------------------------------------------------- */
 
+/* The table's first column: the exercise and its parameters, escaped (a
+ * record may hold anything, as error lines do), padded to COMPARE_LABEL;
+ * a longer one has its line to itself and the numbers go under it, so
+ * that a row fits 100 columns ("too few samples" the longest verdict). */
+#define COMPARE_LABEL 48
+static void table_label(FILE *out, const char *ex, const char *params)
+{
+	char e[512], p[1024], label[1600];
+	snprintf(label, sizeof label, "%s %s", escape_into(e, sizeof e, ex), escape_into(p, sizeof p, params));
+	if (strlen(label) > COMPARE_LABEL)
+		fprintf(out, "%s\n%*s", label, COMPARE_LABEL, "");
+	else
+		fprintf(out, "%-*s", COMPARE_LABEL, label);
+}
+
 static void table_head(void *doc, FILE *out)
 {
 	const struct compare_doc *c = doc;
 	const struct record *a = c->a, *b = c->b;
-	fprintf(out, "base %s%s%s, new %s%s%s: medians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
+	fprintf(out, "base %s%s%s\nnew  %s%s%s\nmedians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
 		a->exercise ? a->exercise : "", a->exercise ? " of " : "", a->path, b->exercise ? b->exercise : "",
 		b->exercise ? " of " : "", b->path, STATS_ALPHA);
 	if (c->o->min_change > 0)
 		fprintf(out, "a change under %g%% counts as the same, however small its p\n", c->o->min_change);
-	fprintf(out, "%-28s %-32s %10s %10s %9s %8s  %s\n", "exercise", "params", "base ms", "new ms", "change", "p",
-		"verdict");
+	fprintf(out, "%-*s %8s %8s %8s %7s  %s\n", COMPARE_LABEL, "exercise and params", "base ms", "new ms", "change",
+		"p", "verdict");
 }
 
 static void table_pair(void *doc, size_t i, FILE *out)
 {
 	struct pair_names t;
 	const struct record_pair *pr = pair_text(doc, i, &t);
-	char e[512], p[1024]; /* the records' text may hold anything: escaped, as error lines are */
-	fprintf(out, "%-28s %-32s", escape_into(e, sizeof e, t.both), escape_into(p, sizeof p, pr->base->params));
+	table_label(out, t.both, pr->base->params);
 	if (t.have)
-		fprintf(out, " %10.4f %10.4f %+8.1f%%", pr->c.base.median, pr->c.cand.median, 100 * (pr->c.ratio - 1));
+		fprintf(out, " %8.4f %8.4f %+7.1f%%", pr->c.base.median, pr->c.cand.median, 100 * (pr->c.ratio - 1));
 	else
-		fprintf(out, " %10s %10s %9s", "-", "-", "-");
+		fprintf(out, " %8s %8s %8s", "-", "-", "-");
 	if (isfinite(pr->c.mw.p))
-		fprintf(out, " %8.4f", pr->c.mw.p);
+		fprintf(out, " %7.4f", pr->c.mw.p);
 	else
-		fprintf(out, " %8s", "-");
+		fprintf(out, " %7s", "-");
 	fprintf(out, "  %s\n", record_verdict_word(pr));
 }
 
 static void table_unmatched_one(FILE *out, const char *which, const char *ex, const char *params, int first)
 {
-	char e[512], t[1024];
-	fprintf(out, "%s%-28s %-32s  only in %s\n", first ? "unmatched:\n" : "", escape_into(e, sizeof e, ex),
-		escape_into(t, sizeof t, params), which);
+	fputs(first ? "unmatched:\n" : "", out);
+	table_label(out, ex, params);
+	fprintf(out, "  only in %s\n", which);
 }
 
 static void table_unmatched(void *doc, FILE *out)

@@ -167,13 +167,40 @@ const char *metrics_source(const struct metric_set *s, size_t i, char *buf, size
 	return buf;
 }
 
+/* `gpulab metrics` fits 100 columns, as all gpulab prints. */
+#define METRICS_WIDTH 100
+
+/* what, from column 39 to METRICS_WIDTH, its later lines from 39 too. */
+static void metrics_wrapped(FILE *out, const char *what)
+{
+	int at = 39;
+	while (*what) {
+		size_t len = strcspn(what, " ");
+		if (at > 39 && at + 1 + (int)len > METRICS_WIDTH) {
+			fprintf(out, "\n%39s", "");
+			at = 39;
+		} else if (at > 39) {
+			fputc(' ', out);
+			at++;
+		}
+		fprintf(out, "%.*s", (int)len, what);
+		at += (int)len;
+		what += len + (what[len] == ' ');
+	}
+	fputc('\n', out);
+}
+
 void metrics_print_aliases(FILE *out)
 {
 	fprintf(out, "The chapters' nvprof metrics, as --metrics takes them, and the Nsight Compute\n"
 		     "metrics gpulab collects instead.  Any Nsight Compute metric name works too.\n\n");
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
 		const struct alias *a = &aliases[i];
-		fprintf(out, "%-38s %s\n%-38s   = %s%s%s\n", a->name, a->what, "", a->metric, a->per ? " / " : "",
+		fprintf(out, "%-38s ", a->name);
+		metrics_wrapped(out, a->what);
+		/* a ratio whose two metrics do not fit 100 columns takes two lines */
+		int one_line = !a->per || 6 + strlen(a->metric) + 3 + strlen(a->per) <= METRICS_WIDTH;
+		fprintf(out, "    = %s%s%s\n", a->metric, a->per ? (one_line ? " / " : "\n      / ") : "",
 			a->per ? a->per : "");
 	}
 }

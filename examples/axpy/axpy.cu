@@ -77,8 +77,7 @@ int run(gpulab_ctx *ctx)
 	state *s = lab::state_of<state>(ctx);
 	unsigned grid = (unsigned)lab::div_up(ctx->elements, ctx->block);
 	axpy<<<grid, ctx->block, 0, lab::stream(ctx)>>>((float)lab::opts<opts>(ctx).a, s->x, s->y, ctx->elements);
-	LAB_LAUNCHED(ctx);
-	return GPULAB_OK;
+	return lab::launched(ctx);
 }
 
 /* Exact: the inputs are multiples of 1/256 and a is small, so a*x + y
@@ -111,12 +110,7 @@ const gpulab_exercise exercises[] = {
 	  .setup = setup, .reset = reset, .run = run, .verify = verify, .teardown = lab::teardown<state> },
 };
 
-const gpulab_plugin plugin = { GPULAB_PLUGIN_HEAD, .name = "axpy", .summary = "an example plugin built out of tree",
-			       .exercises = exercises, .n_exercises = 1 };
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+/* The descriptor and the one symbol the plugin exports. */
+LAB_PLUGIN("axpy", "an example plugin built out of tree", exercises)

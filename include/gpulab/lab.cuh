@@ -2,8 +2,12 @@
  * <gpulab/lab.cuh> - what every CUDA plugin of gpulab needs, so that a
  * plugin holds its kernels and its lesson, not plumbing:
  *
+ *   LAB_PLUGIN(...)         the plugin's descriptor and its entry point, in one line
  *   LAB_TRY, LAB_LAUNCHED   checked CUDA calls: one line naming the call
  *   LAB_TYPED(fn)           a step for both element types from fn<int>, fn<float>
+ *   LAB_TEARDOWN(S)         the teardown of a typed state S<int> or S<float>
+ *   lab::elem_size, lab::bytes
+ *                           the element type's size, and count elements' bytes
  *   LAB_SEED(Opts, field)   the shared `seed` parameter
  *   lab::state              device and pinned buffers freed on teardown,
  *                           also after a half-failed setup
@@ -14,7 +18,10 @@
  *   lab::fill, lab::rng     test data that sums exactly
  *   lab::sum_reference, lab::add_up, lab::expect_sum
  *                           a sum on the CPU, as the GPU adds, and its check
- *   lab::copy_back, lab::expect_equal, lab::expect_moved, lab::close_enough
+ *   lab::grid               blocks enough for a thread an element
+ *   lab::launched           a run's end: the launch's error, if any
+ *   lab::copy_back, lab::expect_equal, lab::expect_device, lab::expect_moved,
+ *   lab::close_enough
  *                           comparisons naming the first mismatch
  *   lab::persistent_grid    as many blocks of a kernel as the GPU holds at once
  *   lab::code_arch, lab::need_code
@@ -69,6 +76,26 @@
 		.def = "random", .help = "input seed; the report records the one drawn"  \
 	}
 
+/* A step's teardown for a state that is a template on the element type,
+ * S<int> or S<float> (each derived from lab::state), as made by
+ * lab::make_state in a LAB_TYPED setup:  .teardown = LAB_TEARDOWN(state) */
+#define LAB_TEARDOWN(S) (lab::typed_teardown<S>)
+
+/* The plugin's descriptor and the one symbol it exports, from its name,
+ * summary and array of exercises; the descriptor's optional fields, in
+ * their order, may follow:
+ *   LAB_PLUGIN("scale", "what it teaches", exercises, .baseline = "naive")
+ * Once in a plugin, at file scope, outside any namespace. */
+#define LAB_PLUGIN(Name, Summary, Exercises, ...)                                                     \
+	static const gpulab_plugin lab_plugin_ = { GPULAB_PLUGIN_HEAD, .name = Name, .summary = Summary,   \
+						   .exercises = Exercises,                                 \
+						   .n_exercises = sizeof(Exercises) / sizeof((Exercises)[0]), \
+						   __VA_ARGS__ };                                          \
+	GPULAB_PLUGIN_ENTRY                                                                           \
+	{                                                                                             \
+		return &lab_plugin_;                                                                  \
+	}
+
 namespace lab {
 
 inline cudaStream_t stream(const gpulab_ctx *ctx)
@@ -87,7 +114,16 @@ inline bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 inline uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* Blocks of ctx->block threads enough for one thread an element. */
+inline unsigned grid(const gpulab_ctx *ctx) { return (unsigned)div_up(ctx->elements, ctx->block); }
+
 inline const char *type_name(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? "int" : "float"; }
+
+/* The size of one element of the run's type, and of count of them: what
+ * plan() declares its traffic and footprint in. */
+inline size_t elem_size(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
+
+inline uint64_t bytes(const gpulab_ctx *ctx, uint64_t count) { return count * elem_size(ctx); }
 
 template <int (*I)(gpulab_ctx *), int (*F)(gpulab_ctx *)>
 int typed(gpulab_ctx *ctx)
@@ -192,6 +228,16 @@ void teardown(gpulab_ctx *ctx)
 	ctx->state = nullptr;
 }
 
+/* LAB_TEARDOWN's: the teardown of S<int> or S<float>, by the run's type. */
+template <template <typename> class S>
+void typed_teardown(gpulab_ctx *ctx)
+{
+	if (ctx->dtype == GPULAB_INT32)
+		teardown<S<int>>(ctx);
+	else
+		teardown<S<float>>(ctx);
+}
+
 /* Fill an output with 0xff bytes (NaN for floats, -1 for ints) before a
  * run, so that an element the kernel never writes cannot pass. */
 inline int poison(gpulab_ctx *ctx, void *p, size_t bytes)
@@ -280,6 +326,13 @@ int host_vector(gpulab_ctx *ctx, std::vector<T> &v, size_t n)
 		ctx->error(ctx, "no host memory for %zu elements", n);
 		return GPULAB_ENOMEM;
 	}
+}
+
+/* A run's last step: GPULAB_OK, or the launch's error named. */
+inline int launched(gpulab_ctx *ctx)
+{
+	LAB_LAUNCHED(ctx);
+	return GPULAB_OK;
 }
 
 /* The device's n elements at p, into v. */
@@ -385,6 +438,16 @@ int expect_equal(gpulab_ctx *ctx, const char *name, const T *got, const T *want,
 			return GPULAB_WRONG;
 		}
 	return GPULAB_OK;
+}
+
+/* The device's n elements at p, copied back, exactly equal to want's
+ * (expect_equal). */
+template <typename T>
+int expect_device(gpulab_ctx *ctx, const char *name, const T *p, const T *want, uint64_t n, where w = {})
+{
+	std::vector<T> got;
+	int rc = copy_back(ctx, got, p, n);
+	return rc != GPULAB_OK ? rc : expect_equal(ctx, name, got.data(), want, n, w);
 }
 
 /* Is `got` the sum `want` of n values whose magnitudes add to sum_abs?

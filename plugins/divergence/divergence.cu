@@ -103,8 +103,7 @@ int run(gpulab_ctx *ctx)
 	case 2: mathKernel2<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
 	default: mathKernel3<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
 	}
-	LAB_LAUNCHED(ctx);
-	return GPULAB_OK;
+	return lab::launched(ctx);
 }
 
 /* Exactly the reference; a NaN (never written) fails too. */
@@ -159,18 +158,7 @@ const gpulab_exercise exercises[] = {
 	  BOOK, .data = &v_math3_debug, DEBUG_LESSON },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD,
-	.name = "divergence",
-	.summary = "warp divergence: branches within a warp run one after the other",
-	.exercises = exercises,
-	.n_exercises = sizeof exercises / sizeof exercises[0],
-	.baseline = "math1",
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("divergence", "warp divergence: branches within a warp run one after the other", exercises,
+	   .baseline = "math1")

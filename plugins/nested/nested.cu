@@ -177,8 +177,7 @@ int run_tree(gpulab_ctx *ctx)
 	case HELLO_GRID: nestedHelloWorldGrid<<<(unsigned)sh.blocks, (unsigned)sh.threads, 0, q>>>(0, log); break;
 	default: nestedHelloWorldDepth<<<2, 3, 0, q>>>(0, (int)sh.depth, 0, log); break;
 	}
-	LAB_LAUNCHED(ctx);
-	return GPULAB_OK;
+	return lab::launched(ctx);
 }
 
 /* Per depth first (what a reader of the tree wants to know), then the
@@ -405,18 +404,6 @@ const gpulab_exercise exercises[] = {
 	  REDUCTION, .data = &v_host, .metrics = lesson_metrics },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD,
-	.name = "nested",
-	.summary = "dynamic parallelism (CDP2): kernels that launch kernels",
-	.exercises = exercises,
-	.n_exercises = sizeof exercises / sizeof exercises[0],
-	.reference = "host_reduce",
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("nested", "dynamic parallelism (CDP2): kernels that launch kernels", exercises, .reference = "host_reduce")

@@ -173,8 +173,6 @@ dim3 tiles(const gpulab_ctx *ctx, const contract &con)
 	return dim3((unsigned)lab::div_up(x, con.tile_x), (unsigned)lab::div_up(y, con.tile_y));
 }
 
-size_t elem(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? sizeof(int) : sizeof(float); }
-
 /* Compile (so a file that does not compile costs nothing else, and needs
  * no GPU), and check what the contract's grid can reach. */
 int plan(gpulab_ctx *ctx)
@@ -196,7 +194,7 @@ int plan(gpulab_ctx *ctx)
 				"larger tiles, or grid=persistent", opts_of(ctx).kernel, gx, gy, k.con.tile_x, k.con.tile_y);
 		return GPULAB_EPARAM;
 	}
-	size_t e = elem(ctx), guards = 6 * lab::state::guard_bytes;
+	size_t e = lab::elem_size(ctx), guards = 6 * lab::state::guard_bytes;
 	ctx->elements = x * y;
 	if (of(ctx) == &c_reduce) {
 		ctx->bytes_read = ctx->elements * e;
@@ -299,7 +297,7 @@ int reset(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
 	size_t count = of(ctx) == &c_reduce ? (size_t)s->grid.x : ctx->elements;
-	return lab::poison(ctx, s->out, count * elem(ctx));
+	return lab::poison(ctx, s->out, count * lab::elem_size(ctx));
 }
 
 int run(gpulab_ctx *ctx)
@@ -311,10 +309,10 @@ int run(gpulab_ctx *ctx)
 	     *sum_args[] = { &s->in, &s->in2, &s->out, &x, &y };
 	void **args = of(ctx) == &c_reduce ? reduce_args : of(ctx) == &c_transpose ? transpose_args : sum_args;
 	if (of(ctx) == &c_reduce && s->finish_device) /* the sum starts at 0, inside the timed run */
-		LAB_TRY(ctx, cudaMemsetAsync(s->out, 0, elem(ctx), q));
+		LAB_TRY(ctx, cudaMemsetAsync(s->out, 0, lab::elem_size(ctx), q));
 	LAB_TRY(ctx, cudaLaunchKernel((const void *)s->fn, s->grid, s->block, args, 0, q));
 	if (of(ctx) == &c_reduce)
-		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->out, (s->finish_device ? 1 : s->grid.x) * elem(ctx),
+		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->out, (s->finish_device ? 1 : s->grid.x) * lab::elem_size(ctx),
 					     cudaMemcpyDeviceToHost, q));
 	return GPULAB_OK;
 }
@@ -414,14 +412,6 @@ const gpulab_exercise exercises[] = {
 	  .gate = "nx=1 ny=1;nx=31 ny=33;nx=33 ny=31;nx=1 ny=4099;nx=4099 ny=1;nx=1000 ny=777;nx=3 ny=2049" },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD, .name = "try", .summary = "your own kernel, compiled at run time, on a challenge's bench",
-	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0]
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("try", "your own kernel, compiled at run time, on a challenge's bench", exercises)

@@ -1,0 +1,119 @@
+/*
+ * `gpulab new NAME`: a plugin skeleton in the new directory NAME/, from
+ * the files installed in $(pkgdatadir)/skeleton (GPULAB_SKELETON names
+ * another directory): each file, and its name, with "skeleton" replaced
+ * by NAME.  Nothing is left half-written: on any failure the files
+ * written so far and the directory are removed.
+ */
+#include "config.h"
+
+#include "cli/commands.h"
+#include "exitcode.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A plugin's name in an INI section is at most this long, so that
+ * [exercise NAME.scale] still fits inih's 49 bytes with room to rename. */
+#define NEW_NAME_MAX 32
+#define NEW_FILE_MAX (64 * 1024)
+
+static const char *const new_files[] = { "skeleton.cu", "Makefile", "skeleton.ini" };
+#define NEW_NFILES (sizeof new_files / sizeof new_files[0])
+
+/* [a-z][a-z0-9_]*, at most NEW_NAME_MAX bytes: a plugin name, a file
+ * name and a make target alike. */
+static int new_name_ok(const char *name)
+{
+	size_t len = strlen(name);
+	return len && len <= NEW_NAME_MAX && name[0] >= 'a' && name[0] <= 'z'
+	       && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == len;
+}
+
+/* text with every "skeleton" replaced by name, written to path. */
+static int new_write(const char *path, const char *text, const char *name)
+{
+	FILE *f = fopen(path, "wx");
+	if (!f)
+		return -1;
+	for (const char *at; (at = strstr(text, "skeleton")); text = at + 8)
+		fprintf(f, "%.*s%s", (int)(at - text), text, name);
+	fputs(text, f);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The template file `file` of dir, whole, into buf; -1 with errno. */
+static int new_read(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, len - 1, f);
+	int bad = ferror(f) || !feof(f);
+	fclose(f);
+	buf[n] = 0;
+	if (bad || memchr(buf, 0, n)) {
+		errno = EFBIG;
+		return -1;
+	}
+	return 0;
+}
+
+/* Each template into name/, its file name made from name; the path of
+ * a failure in `failed`.  Removes what it wrote when one fails. */
+static int new_copy(const char *dir, const char *name, char *failed, size_t len)
+{
+	static char text[NEW_FILE_MAX];
+	char out[NEW_NFILES][PATH_MAX];
+	size_t i;
+	for (i = 0; i < NEW_NFILES; i++) {
+		const char *f = new_files[i];
+		const char *ext = strncmp(f, "skeleton", 8) ? NULL : f + 8;
+		snprintf(out[i], sizeof out[i], "%s/%s%s", name, ext ? name : f, ext ? ext : "");
+		if (new_read(dir, f, text, sizeof text)) {
+			snprintf(failed, len, "%s/%s: %s (GPULAB_SKELETON names another template directory)", dir, f,
+				 strerror(errno));
+			break;
+		}
+		if (new_write(out[i], text, name)) {
+			snprintf(failed, len, "%s: %s", out[i], strerror(errno));
+			unlink(out[i]);
+			break;
+		}
+	}
+	if (i == NEW_NFILES)
+		return 0;
+	while (i-- > 0)
+		unlink(out[i]);
+	rmdir(name);
+	return -1;
+}
+
+int cmd_new(const struct options *o)
+{
+	const char *dir = getenv("GPULAB_SKELETON") && *getenv("GPULAB_SKELETON") ? getenv("GPULAB_SKELETON")
+										    : GPULAB_SKELETONDIR;
+	char why[PATH_MAX + 256];
+	if (o->npatterns != 1)
+		return fail(EXIT_USAGE, "new: name the plugin to make, one NAME (gpulab new hist)");
+	const char *name = o->patterns[0];
+	if (!new_name_ok(name))
+		return fail(EXIT_USAGE, "new: '%s' is not a plugin name: a-z, 0-9 and _, a letter first, at most %d bytes",
+			    name, NEW_NAME_MAX);
+	if (mkdir(name, 0755) != 0)
+		return fail(EXIT_USAGE, "new: cannot make the directory '%s': %s", name,
+			    errno == EEXIST ? "it exists; choose another NAME or remove it" : strerror(errno));
+	if (new_copy(dir, name, why, sizeof why))
+		return fail(EXIT_CONFIG, "new: %s", why);
+	printf("%s/: %s.cu, Makefile, %s.ini\n"
+	       "next: cd %s && make && make install && gpulab run %s   (make check: no GPU needed)\n",
+	       name, name, name, name, name);
+	return 0;
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# The exercise author's first hour (issue 38), without a GPU, on the
+# uninstalled build: help for each command, list PATTERN and one exercise
+# in full, config's trace and origins, the user's conf.d and plugin
+# directory, `gpulab new`'s refusals, `gpulab check` on the test plugins,
+# and every line of these commands within 100 columns.
+set -u
+bin=${GPULAB_BIN:?} plugins=${GPULAB_TEST_PLUGINS:?}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+mkdir -p "$tmp/sys/conf.d" "$tmp/cfg/gpulab/conf.d" "$tmp/data/gpulab/plugins"
+printf '[plugin fake]\nfile = fake.so\n' > "$tmp/sys/conf.d/fake.ini"
+# the user's drop-in names a plugin found only in the user's plugin directory
+cp "$plugins/oldminor.so" "$tmp/data/gpulab/plugins/mine.so"
+printf '[plugin oldminor]\nfile = mine.so\n[exercise fake.keyed]\ndepth = 5\n' > "$tmp/cfg/gpulab/conf.d/mine.ini"
+export GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$plugins" XDG_CONFIG_HOME="$tmp/cfg" \
+	XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= COLUMNS=100
+g() { "$bin" "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?; }
+narrow() { # every line of the last command within 100 columns
+	awk -v what="$*" 'length($0) > 100 { print "FAIL: " what ": " length($0) " columns: " $0; bad = 1 }
+		END { exit bad }' "$tmp/out" "$tmp/err" || fails=$((fails + 1))
+}
+has() { grep -qF -- "$1" "$tmp/out" || bad "$2: no '$1' in: $(head -c 600 "$tmp/out")"; }
+
+for c in list info metrics run compare report try learn grade config new check help version; do
+	g help "$c"; [ $rc -eq 0 ] || bad "help $c: exit $rc"; has "usage: gpulab" "help $c"; narrow help "$c"
+	[ "$c" = version ] || has "examples:" "help $c"
+	g "$c" --help; cp "$tmp/out" "$tmp/long"; g "$c" -h
+	cmp -s "$tmp/out" "$tmp/long" || bad "$c -h and $c --help differ"
+done
+g run fake.ok --help; has "--max-noise PCT" "run --help"
+# 80 columns, but for a line that is one configured path (a prefix may be long)
+g help; awk 'length($0) > 80 && !/^  \/[^ ]*$/ { print "FAIL: help: " length($0) " columns: " $0; bad = 1 }
+	END { exit bad }' "$tmp/out" || fails=$((fails + 1))
+# the man page renders without a warning at 80 columns, where groff is
+man=$(dirname "${GPULAB_WRAPPER:?}")/man/gpulab.1
+if command -v groff > /dev/null && [ -f "$man" ]; then
+	groff -t -man -Tutf8 -ww -rLL=80n -rLT=80n "$man" 2> "$tmp/err" > /dev/null
+	[ -s "$tmp/err" ] && bad "gpulab.1 at 80 columns: $(head -3 "$tmp/err")"
+fi
+g help frobnicate; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "help frobnicate: exit $rc"
+g --version; has "plugin ABI 2." "--version"
+g frobnicate; narrow unknown command
+
+g list; [ $rc -eq 0 ] || bad "list: exit $rc $(cat "$tmp/err")"; narrow list
+has "oldminor.keyed" "list: the user's drop-in"; has "$tmp/data/gpulab/plugins/mine.so" "list: the user's plugin directory"
+has "by default a point repeats until its" "list: -r's true default"
+g list 'fake.k*'; has "fake.keyed" "list glob"; grep -q "fake.ok" "$tmp/out" && bad "list glob shows fake.ok"
+g list fake.keyed; narrow list one
+has "-p mode" "list one"; has "one of fast|slow" "list one"; has "default fast" "list one"
+g list nothing.here; [ $rc -eq 5 ] || bad "list nothing.here: exit $rc"
+
+g config; [ $rc -eq 0 ] || bad "config: exit $rc"; narrow config
+has "read     system drop-in  $tmp/sys/conf.d/fake.ini" "config"
+has "missing  system          $tmp/sys/gpulab.ini" "config"
+has "read     user drop-in    $tmp/cfg/gpulab/conf.d/mine.ini" "config"
+has "$tmp/data/gpulab/plugins" "config: the user's plugin directory"
+g config fake.keyed -p mode=slow; narrow config fake.keyed
+has "$tmp/cfg/gpulab/conf.d/mine.ini:4: depth = 5" "config origin"
+has "-p mode=slow" "config origin"; has "the default tile = 4x2" "config origin"
+mkdir "$tmp/cfg/gpulab/conf.d/dir.ini"
+g config; [ $rc -eq 3 ] || bad "config with a directory drop-in: exit $rc"
+has "refused  user drop-in    $tmp/cfg/gpulab/conf.d/dir.ini" "config refused"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config refused: not one line: $(cat "$tmp/err")"
+rmdir "$tmp/cfg/gpulab/conf.d/dir.ini"
+
+# the other commands' widths: metrics, compare (records copied to short
+# paths: the paths given may overflow), a host-only run and its record
+g metrics; narrow metrics
+cp "${srcdir:-..}/tests/records/h200-reduce-2p24.json" "$tmp/a.json"
+cp "${srcdir:-..}/tests/records/h200-reduce-2p24-new.json" "$tmp/b.json"
+g compare "$tmp/a.json" "$tmp/b.json"; [ $rc -eq 0 ] || bad "compare: exit $rc"; narrow compare
+has "reduce.unroll8 n=16777216 block=512 type=int" "compare"
+g compare "$tmp/a.json" "$tmp/b.json" --min-change 5; narrow compare --min-change
+g run 'fake.*' -r 6 -o "$tmp/run.json"; narrow run
+
+cd "$tmp" || exit 99
+for name in 'a/b' 'Hist' '../x' '' "$(printf 'x\033')" "$(printf '%040d' 0 | tr 0 a)"; do
+	g new "$name"; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "new '$name': exit $rc $(cat "$tmp/err")"
+done
+mkdir exists; g new exists; [ $rc -eq 2 ] || bad "new over a directory: exit $rc"
+GPULAB_SKELETON="${GPULAB_SKELETON:-}" g new hist
+[ $rc -eq 0 ] && [ -f hist/hist.cu ] && [ -f hist/Makefile ] && [ -f hist/hist.ini ] || bad "new hist: exit $rc $(cat "$tmp/err")"
+grep -q skeleton hist/* && bad "new hist: 'skeleton' left in its files"
+code=$(grep -cvE '^\s*($|/\*|\*|//)' hist/hist.cu); [ "$code" -le 60 ] || bad "the skeleton has $code lines of code"
+
+# fake.chooser's lie=early calls ctx->chose from plan, the bug check must find
+g check "$plugins/fake.so"; [ $rc -eq 4 ] || bad "check fake.so: exit $rc: $(cat "$tmp/out")"
+has "fake.chooser: plan() at -p lie=early: the exercise chose ways" "check fake.so"
+[ "$(wc -l < "$tmp/out")" -eq 1 ] || bad "check fake.so: not one problem: $(cat "$tmp/out")"
+# the plugins this build made are clean
+for so in "$(dirname "${GPULAB_WRAPPER:?}")"/plugins/*/.libs/*.so; do
+	[ -f "$so" ] || continue
+	g check "$so"; [ $rc -eq 0 ] || bad "check $so: exit $rc: $(cat "$tmp/out")" # the path given may overflow 100 columns
+done
+g check "$plugins/nocb.so"; [ $rc -eq 4 ] || bad "check nocb.so: exit $rc"; has "no verify callback" "check nocb.so"
+g check "$tmp/nothing.so"; [ $rc -eq 4 ] || bad "check of no file: exit $rc"
+g check; [ $rc -eq 2 ] || bad "check without a file: exit $rc"
+
+[ $fails -eq 0 ] && echo "author.sh: all passed"
+[ $fails -eq 0 ]
