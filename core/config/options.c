@@ -27,7 +27,7 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "samples", optional_argument, NULL, OPT_SAMPLES },
 	{ "wide", no_argument, NULL, OPT_WIDE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "resume", no_argument, NULL, OPT_RESUME },
@@ -140,6 +140,21 @@ static int parse_batch(struct options *o, const char *arg, char *err, size_t err
 	return 0;
 }
 
+/* --samples: the samples in the JSON report, at most 4096 a point;
+ * --samples all (or =all): every one, there and in the record. */
+static int parse_samples(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	o->samples = 1;
+	if (!arg)
+		return 0;
+	if (strcmp(arg, "all")) {
+		snprintf(err, errlen, "--samples=%s: expected all, or nothing", arg);
+		return EXIT_USAGE;
+	}
+	o->samples_all = 1;
+	return 0;
+}
+
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -155,7 +170,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_QUIET: o->quiet = 1; break;
 	case OPT_METRICS: o->metrics = arg; break;
 	case OPT_PROFILE: o->profile = 1; break;
-	case OPT_SAMPLES: o->samples = 1; break;
+	case OPT_SAMPLES: rc = parse_samples(o, arg, err, errlen); break;
 	case OPT_WIDE: o->wide = 1; break;
 	case 'o': o->output = arg; break;
 	case OPT_RESUME: o->resume = 1; break;
@@ -219,6 +234,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;
 		}
+		/* --samples all, as two words: the optional argument getopt takes only as --samples=all */
+		if (c == OPT_SAMPLES && !optarg && optind < argc && !strcmp(argv[optind], "all"))
+			optarg = argv[optind++];
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;
 		if (o->command)

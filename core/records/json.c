@@ -584,8 +584,9 @@ void json_free(struct json *n)
 
 /* The whole of a regular file of at most max bytes.  O_NONBLOCK: a FIFO
  * opens at once and is then refused, where a plain open would wait for a
- * writer that may never come. */
-static char *slurp(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+ * writer that may never come.  growing: a file appended to meanwhile (a
+ * journal) is read as far as it was when opened; else that is an error. */
+static char *slurp(const char *path, size_t max, size_t *len, char *err, size_t errlen, int growing)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -602,7 +603,8 @@ static char *slurp(const char *path, size_t max, size_t *len, char *err, size_t 
 		say(err, errlen, "%s: out of memory", path);
 	} else {
 		/* one byte more than fstat saw, to notice a file still growing */
-		while (n <= (size_t)st.st_size && (r = read(fd, buf + n, (size_t)st.st_size + 1 - n)) > 0)
+		size_t want = (size_t)st.st_size + !growing;
+		while (n < want && (r = read(fd, buf + n, want - n)) > 0)
 			n += (size_t)r;
 		if (r < 0 || n > (size_t)st.st_size) {
 			say(err, errlen, "%s: %s", path, r < 0 ? strerror(errno) : "grew while being read");
@@ -616,11 +618,16 @@ static char *slurp(const char *path, size_t max, size_t *len, char *err, size_t 
 	return buf;
 }
 
+char *json_read_text(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
+{
+	return slurp(path, max_bytes, len, err, errlen, 1);
+}
+
 struct json *json_read_file(const char *path, size_t max_bytes, char *err, size_t errlen)
 {
 	char why[256];
 	size_t len;
-	char *text = slurp(path, max_bytes, &len, err, errlen);
+	char *text = slurp(path, max_bytes, &len, err, errlen, 0);
 	if (!text)
 		return NULL;
 	struct json *root = json_parse(text, len, why, sizeof why);

@@ -68,6 +68,11 @@ struct json *json_parse(const char *text, size_t len, char *err, size_t errlen);
  * device named by mistake is refused rather than waited on. */
 struct json *json_read_file(const char *path, size_t max_bytes, char *err, size_t errlen);
 
+/* The text of such a file, *len bytes, to free: one appended to while
+ * it is read (a journal) as far as it was when opened.  NULL with the
+ * reason, naming the file, in err. */
+char *json_read_text(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen);
+
 /* Frees a tree json_parse or json_read_file returned (NULL is fine). */
 void json_free(struct json *root);
 
