@@ -961,8 +961,14 @@ START_TEST(samples_bounded_numbers_exact)
 	ck_assert_int_eq(json_len(json_get(json_index(json_get(doc, "results"), 0), "samples_ms")), 5000);
 	ck_assert_str_eq(json_string(json_get(doc, "samples_kept")), "all");
 	json_free(doc);
+	gpulab("run", "fake.ok", "-n", "64", "-r", "500", "-w", "0", "--samples", "100", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(json_index(json_get(doc, "results"), 0), "samples_ms")), 100);
+	ck_assert_str_eq(json_number_text(json_get(doc, "samples_kept")), "100");
+	json_free(doc);
 	gpulab("run", "fake.ok", "--samples=some", NULL);
-	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--samples some: expected all, or a count"), "%s", o.err);
 }
 END_TEST
 

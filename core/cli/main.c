@@ -71,7 +71,7 @@ static int cmd_record(const struct options *o)
 	char err[PATH_MAX + 1024];
 	if (o->npatterns != 2 || strcmp(o->patterns[0], "upgrade"))
 		return fail(EXIT_USAGE, "record: expected `record upgrade FILE` (-o OUT to write another file)");
-	int rc = record_upgrade(o->patterns[1], o->output, o->samples_all, err, sizeof err);
+	int rc = record_upgrade(o->patterns[1], o->output, o->samples_keep, err, sizeof err);
 	return rc ? fail(rc, "record upgrade: %s", err) : 0;
 }
 

@@ -338,7 +338,7 @@ static void kept_rows(const struct report *r, FILE *f)
 
 /* What the journal starts with, written with its first entry: the
  * header, and the points a resumed record kept. */
-static int output_begin(struct record_out *out, const struct report *r, int samples_all)
+static int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep)
 {
 	struct line l;
 	int rc = EXIT_NOMEM;
@@ -347,7 +347,7 @@ static int output_begin(struct record_out *out, const struct report *r, int samp
 	out->json = *r;
 	out->json.format = FORMAT_JSON;
 	out->json.samples = 1;
-	out->json.samples_all = samples_all;
+	out->json.samples_keep = samples_keep;
 	if (line_open(&l)) {
 		report_journal_header(&out->json, l.f);
 		kept_rows(&out->json, l.f);
@@ -653,11 +653,11 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog, .group = g };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
-			    .samples_all = o->samples_all, .wide = o->wide, .stop = o->stop, .ranks = places,
+			    .samples_keep = o->samples_keep, .wide = o->wide, .stop = o->stop, .ranks = places,
 			    .nranks = g ? g->size : 0 };
 	mark_pending(jobs, n);
 	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
-	if (!refused && !(worst = output_begin(&out, &r, o->samples_all)))
+	if (!refused && !(worst = output_begin(&out, &r, o->samples_keep)))
 		worst = run_points(o, &b, &r, jobs, n, &out);
 	bench_free(&b);
 	profiler_close(prof);

@@ -4,6 +4,7 @@
 #include "config/opterr.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,17 +142,23 @@ static int parse_batch(struct options *o, const char *arg, char *err, size_t err
 }
 
 /* --samples: the samples in the JSON report, at most 4096 a point;
- * --samples all (or =all): every one, there and in the record. */
+ * --samples N (or =N): at most N, there and in the record; --samples all:
+ * every one. */
 static int parse_samples(struct options *o, const char *arg, char *err, size_t errlen)
 {
+	double n;
 	o->samples = 1;
 	if (!arg)
 		return 0;
-	if (strcmp(arg, "all")) {
-		snprintf(err, errlen, "--samples=%s: expected all, or nothing", arg);
+	if (!strcmp(arg, "all")) {
+		o->samples_keep = UINT_MAX;
+		return 0;
+	}
+	if (number("--samples", arg, 1, 1e9, 1, &n, err, errlen) || n != (unsigned)n) {
+		snprintf(err, errlen, "--samples %s: expected all, or a count of samples from 1 to 1000000000", arg);
 		return EXIT_USAGE;
 	}
-	o->samples_all = 1;
+	o->samples_keep = (unsigned)n;
 	return 0;
 }
 
@@ -234,8 +241,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;
 		}
-		/* --samples all, as two words: the optional argument getopt takes only as --samples=all */
-		if (c == OPT_SAMPLES && !optarg && optind < argc && !strcmp(argv[optind], "all"))
+		/* --samples all or N, as two words: getopt takes an optional argument only as --samples=all */
+		if (c == OPT_SAMPLES && !optarg && optind < argc
+		    && (!strcmp(argv[optind], "all") || (argv[optind][0] && strspn(argv[optind], "0123456789") == strlen(argv[optind]))))
 			optarg = argv[optind++];
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;

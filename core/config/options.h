@@ -64,7 +64,8 @@ struct options {
 	unsigned batch;            /* --batch K: runs per timed sample; 1 without */
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
 	int samples;               /* --samples: the samples in the JSON report */
-	int samples_all;           /* --samples all: every one, in the report and the record */
+	unsigned samples_keep;     /* --samples N or all: the most samples a point keeps, in the report
+				    * and the record; 0: the default (4096), UINT_MAX: all */
 	int wide;                  /* --wide: the table's every column, not the 100 that fit */
 	struct stopping stop;
 	double watchdog;           /* --watchdog S: 0 never; -1: not given */

@@ -10,6 +10,7 @@
 #include "run/group.h"
 #include "escape.h"
 
+#include <limits.h>
 #include <math.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,18 +82,57 @@ static void json_clocks(const struct job *j, FILE *out)
 	fputc('}', out);
 }
 
-void report_samples(FILE *out, const double *v, size_t n, int all)
+/* The exact text of a sample, remembered: a clock's samples repeat a
+ * few values (a host clock's nanoseconds, CUDA events' half
+ * microseconds), and the shortest text that reads back costs two or three
+ * snprintf and strtod, which a record of 4096 samples a point would
+ * otherwise pay on every one. */
+struct sample_texts {
+	double v[256];
+	char text[256][32];
+	unsigned char have[256];
+};
+
+static const char *sample_text(struct sample_texts *c, double v)
 {
-	size_t keep = all || n <= REPORT_SAMPLES_KEPT ? n : REPORT_SAMPLES_KEPT, k = 0;
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	unsigned slot = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> 56);
+	if (!c->have[slot] || memcmp(&c->v[slot], &v, sizeof v)) {
+		json_double_text(c->text[slot], sizeof c->text[slot], v);
+		c->v[slot] = v;
+		c->have[slot] = 1;
+	}
+	return c->text[slot];
+}
+
+static size_t samples_bound(unsigned keep)
+{
+	return keep ? keep : REPORT_SAMPLES_KEPT;
+}
+
+void report_samples_kept(FILE *out, unsigned keep)
+{
+	if (keep == UINT_MAX)
+		fputs(", \"samples_kept\": \"all\"", out);
+	else
+		fprintf(out, ", \"samples_kept\": %zu", samples_bound(keep));
+}
+
+void report_samples(FILE *out, const double *v, size_t n, unsigned bound)
+{
+	size_t keep = n <= samples_bound(bound) ? n : samples_bound(bound), k = 0;
 	uint64_t state = 0x9e3779b97f4a7c15ull ^ n;
+	struct sample_texts *c = calloc(1, sizeof *c);
 	char text[40];
 	fputc('[', out);
 	for (size_t i = 0; i < n && k < keep; i++)
-		if (report_sample_kept(&state, n - i, keep - k)) {
+		if (keep == n || report_sample_kept(&state, n - i, keep - k)) {
 			fputs(k++ ? ", " : "", out);
-			fputs(json_double_text(text, sizeof text, v[i]), out);
+			fputs(c ? sample_text(c, v[i]) : json_double_text(text, sizeof text, v[i]), out);
 		}
 	fputc(']', out);
+	free(c);
 }
 
 /* Selection sampling (Knuth's Algorithm S): the next of `left` samples
@@ -160,7 +200,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	json_clocks(j, out);
 	if (r->samples) {
 		fputs(", \"samples_ms\": ", out);
-		report_samples(out, x->samples, x->samples ? x->nsamples : 0, r->samples_all);
+		report_samples(out, x->samples, x->samples ? x->nsamples : 0, r->samples_keep);
 	}
 	job_command(j, r->cold, row_batch(r, j), rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
@@ -255,10 +295,7 @@ static void json_head(const struct report *r, const char *schema, const char *se
 	fprintf(out, "\"cold\": %s,%s\"batch\": %u,%s\"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, "
 		"\"timeout_s\": %g, \"min_runs\": %d}", r->cold ? "true" : "false", sep, r->batch > 1 ? r->batch : 1, sep,
 		100 * r->stop.max_noise, r->stop.min_time_s, r->stop.timeout_s, MIN_SAMPLES);
-	if (r->samples_all)
-		fputs(", \"samples_kept\": \"all\"", out);
-	else
-		fprintf(out, ", \"samples_kept\": %d", REPORT_SAMPLES_KEPT);
+	report_samples_kept(out, r->samples_keep);
 	if (ended) { /* a document says here how the run ended; a journal, in its closing line */
 		fprintf(out, ",%s\"interrupted\": %s", sep, r->interruption ? "true" : "false");
 		emit_json_string(out, "interruption", r->interruption);

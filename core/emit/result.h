@@ -44,7 +44,8 @@ struct report {
 	const struct clocks *clk;   /* NULL without a GPU */
 	const char *command;        /* the command line, as typed */
 	int samples;                /* JSON: the samples of every row */
-	int samples_all;            /* --samples all: every one, not REPORT_SAMPLES_KEPT */
+	unsigned samples_keep;      /* --samples N or all: the most a point keeps; 0: REPORT_SAMPLES_KEPT,
+				     * UINT_MAX: all */
 	int wide;                   /* table: every column (--wide); else those that fit 100 */
 	struct stopping stop;       /* the noise criterion the rows without -r ran to */
 	const char *interruption;   /* why the run stopped before its last point (a
@@ -77,12 +78,15 @@ void report_journal_point(const struct report *r, size_t i, FILE *out);
 void report_journal_extras(const struct report *r, FILE *out);
 void report_journal_end(const struct report *r, size_t points, FILE *out);
 
-/* "samples_ms"'s array: every sample of v with all (--samples all);
- * else at most REPORT_SAMPLES_KEPT, a uniform random subset in the order
+/* "samples_ms"'s array: at most keep of v's samples (0: REPORT_SAMPLES_KEPT,
+ * UINT_MAX: all, --samples all), a uniform random subset in the order
  * taken (report_sample_kept), seeded by n, so that the same samples keep
  * the same subset.  Each exact (emit_json_double).  runs, the median,
  * its interval, min and max are computed from all of them. */
-void report_samples(FILE *out, const double *v, size_t n, int all);
+void report_samples(FILE *out, const double *v, size_t n, unsigned keep);
+
+/* `, "samples_kept": N` (or "all") for the bound keep (as above). */
+void report_samples_kept(FILE *out, unsigned keep);
 
 /* Selection sampling: keep the next of `left` samples, `need` of them
  * still to keep?  state: the generator's, seeded by the caller. */

@@ -22,7 +22,7 @@ static int journal_says(const char *key)
 	return 0;
 }
 
-static void journal_head(FILE *f, const struct json *doc, int samples_all)
+static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep)
 {
 	fprintf(f, "{\"schema\": \"%s\"", REPORT_JOURNAL_SCHEMA);
 	for (size_t i = 0; i < json_len(doc); i++)
@@ -32,14 +32,12 @@ static void journal_head(FILE *f, const struct json *doc, int samples_all)
 			fputs(": ", f);
 			ondisk_write_tree(f, json_index(doc, i));
 		}
-	if (samples_all)
-		fputs(", \"samples_kept\": \"all\"}\n", f);
-	else
-		fprintf(f, ", \"samples_kept\": %d}\n", REPORT_SAMPLES_KEPT);
+	report_samples_kept(f, samples_keep);
+	fputs("}\n", f);
 }
 
 /* samples_ms, bounded as a run bounds them (emit/result.h). */
-static int bounded_samples(FILE *f, const struct json *s, int samples_all)
+static int bounded_samples(FILE *f, const struct json *s, unsigned samples_keep)
 {
 	size_t n = json_len(s);
 	double *v = malloc((n ? n : 1) * sizeof *v);
@@ -47,12 +45,12 @@ static int bounded_samples(FILE *f, const struct json *s, int samples_all)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		v[i] = json_number_at(s, i);
-	report_samples(f, v, n, samples_all);
+	report_samples(f, v, n, samples_keep);
 	free(v);
 	return 0;
 }
 
-static int row(FILE *f, const struct json *r, int samples_all)
+static int row(FILE *f, const struct json *r, unsigned samples_keep)
 {
 	int bad = 0;
 	fputc('{', f);
@@ -61,7 +59,7 @@ static int row(FILE *f, const struct json *r, int samples_all)
 		emit_json(f, json_key(r, i));
 		fputs(": ", f);
 		if (!strcmp(json_key(r, i), "samples_ms"))
-			bad |= bounded_samples(f, json_get(r, "samples_ms"), samples_all);
+			bad |= bounded_samples(f, json_get(r, "samples_ms"), samples_keep);
 		else
 			ondisk_write_tree(f, json_index(r, i));
 	}
@@ -71,7 +69,7 @@ static int row(FILE *f, const struct json *r, int samples_all)
 
 /* The whole journal but its closing line, and that line (none where the
  * run did not finish). */
-static int journal_text(const struct record *r, int samples_all, char **body, size_t *nbody, char **end, size_t *nend)
+static int journal_text(const struct record *r, unsigned samples_keep, char **body, size_t *nbody, char **end, size_t *nend)
 {
 	const struct json *results = json_get(r->doc, "results");
 	FILE *f = open_memstream(body, nbody), *e = f ? open_memstream(end, nend) : NULL;
@@ -80,10 +78,10 @@ static int journal_text(const struct record *r, int samples_all, char **body, si
 			fclose(f);
 		return EXIT_NOMEM;
 	}
-	journal_head(f, r->doc, samples_all);
+	journal_head(f, r->doc, samples_keep);
 	int bad = 0;
 	for (size_t i = 0; i < json_len(results); i++)
-		bad |= row(f, json_index(results, i), samples_all);
+		bad |= row(f, json_index(results, i), samples_keep);
 	if (r->finished) {
 		fprintf(e, "{\"end\": {\"interrupted\": %s", json_bool(json_get(r->doc, "interrupted")) == 1 ? "true" : "false");
 		emit_json_string(e, "interruption", json_string(json_get(r->doc, "interruption")));
@@ -93,7 +91,7 @@ static int journal_text(const struct record *r, int samples_all, char **body, si
 	return bad ? EXIT_NOMEM : 0;
 }
 
-int record_upgrade(const char *in, const char *out, int samples_all, char *err, size_t len)
+int record_upgrade(const char *in, const char *out, unsigned samples_keep, char *err, size_t len)
 {
 	struct journal j;
 	struct record r = { .path = in };
@@ -105,7 +103,7 @@ int record_upgrade(const char *in, const char *out, int samples_all, char *err, 
 		snprintf(err, len, "%s: %s", target, why);
 		return rc;
 	}
-	if (!(rc = record_load(&r, err, len)) && (rc = journal_text(&r, samples_all, &body, &nbody, &end, &nend)))
+	if (!(rc = record_load(&r, err, len)) && (rc = journal_text(&r, samples_keep, &body, &nbody, &end, &nend)))
 		snprintf(err, len, "%s: out of memory", in);
 	if (!rc && (rc = journal_header(&j, body, nbody)))
 		snprintf(err, len, "%s: out of memory", in);

@@ -14,6 +14,6 @@
 #include <stddef.h>
 
 /* 0; or EXIT_USAGE / EXIT_NOMEM with one line, naming the file, in err. */
-int record_upgrade(const char *in, const char *out, int samples_all, char *err, size_t len);
+int record_upgrade(const char *in, const char *out, unsigned samples_keep, char *err, size_t len);
 
 #endif
