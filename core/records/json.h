@@ -78,6 +78,18 @@ void json_free(struct json *root);
 
 enum json_kind json_type(const struct json *n);
 
+/* Trees of trees (a journal's lines as one document, records/ondisk.c).
+ * An empty array; v appended to it; v made obj's member named key (a key
+ * obj has already is refused).  The container owns v from then on, and v
+ * is freed where it cannot be added: 0, or -1. */
+struct json *json_array_new(void);
+int json_append(struct json *arr, struct json *v);
+int json_adopt(struct json *obj, const char *key, struct json *v);
+
+/* What a tree weighs against the limits: *values its values outside
+ * packed arrays, *numbers the numbers in them (both added to). */
+void json_weight(const struct json *n, size_t *values, size_t *numbers);
+
 /* An object's member named key (the first NUL ends it), or NULL. */
 const struct json *json_get(const struct json *obj, const char *key);
 

@@ -41,24 +41,33 @@ static const struct json *end_of(const struct json *line)
 	return json_len(line) == 1 && json_type(e) == JSON_OBJECT ? e : NULL;
 }
 
-/* text into a growing buffer; 0 or -1 (memory). */
-static int put(FILE *f, const char *text, size_t n)
-{
-	return fwrite(text, 1, n, f) == n ? 0 : -1;
-}
-
 struct lines {
 	const char *path, *text;
 	size_t len;
 	struct ondisk *d;
 	char *err;
 	size_t errlen;
+	size_t values, numbers; /* what the lines weigh together, against json.h's limits */
 };
 
-/* Each line after the header checked alone, and the points written to f,
- * joined by commas; the closing line's members in *end (its tree, to
- * free).  0, or -1 with err said. */
-static int points(struct lines *l, size_t at, FILE *f, struct json **end)
+/* Line `line`'s tree added to the rest: its weight, within the limits a
+ * document has.  0, or -1 with err said. */
+static int weigh(struct lines *l, const struct json *v, size_t line)
+{
+	json_weight(v, &l->values, &l->numbers);
+	if (l->values > JSON_MAX_NODES || l->numbers > JSON_MAX_NUMBERS) {
+		snprintf(l->err, l->errlen, "%s: line %zu: more than %u %s", l->path, line,
+			 l->values > JSON_MAX_NODES ? JSON_MAX_NODES : JSON_MAX_NUMBERS,
+			 l->values > JSON_MAX_NODES ? "values" : "numbers in arrays");
+		return -1;
+	}
+	return 0;
+}
+
+/* Each line after the header parsed alone, its point appended to
+ * results; the closing line's tree in *end (to free).  0, or -1 with err
+ * said. */
+static int points(struct lines *l, size_t at, struct json *results, struct json **end)
 {
 	char why[256];
 	for (size_t line = 2; at < l->len; line++) {
@@ -76,54 +85,68 @@ static int points(struct lines *l, size_t at, FILE *f, struct json **end)
 			json_free(v);
 			return -1;
 		}
-		if (end_of(v)) {
-			*end = v;
-			continue;
-		}
-		json_free(v);
-		if ((l->d->points++ && put(f, ",\n", 2)) || put(f, s, n))
+		if (weigh(l, v, line)) {
+			json_free(v);
 			return -1;
+		}
+		if (end_of(v))
+			*end = v;
+		else if (json_append(results, v))
+			return -1;
+		else
+			l->d->points++;
 	}
 	return 0;
 }
 
-/* The journal as a document's text: the header's members, how the run
- * ended, and its points. */
-static struct json *journal_tree(struct lines *l, size_t head_len)
+/* A scalar's tree, from its JSON text. */
+static struct json *scalar(const char *text)
 {
-	char *doc = NULL, why[256];
-	size_t size = 0, close = head_len;
-	struct json *end = NULL, *tree = NULL;
-	FILE *f = open_memstream(&doc, &size);
-	while (close && l->text[close - 1] != '}')
-		close--;
-	if (!f || !close)
-		goto out;
-	put(f, l->text, close - 1);
-	fputs(", \"results\": [\n", f);
-	if (points(l, head_len + 1, f, &end))
-		goto out;
-	const struct json *e = end_of(end);
-	int stopped = json_bool(json_get(e, "interrupted")) == 1;
-	const char *why_stopped = json_string(json_get(e, "interruption"));
-	l->d->finished = e != NULL;
-	fprintf(f, "], \"finished\": %s, \"interrupted\": %s", e ? "true" : "false", !e || stopped ? "true" : "false");
-	emit_json_string(f, "interruption", e ? (stopped ? why_stopped : NULL)
-					      : "the run did not finish: its journal has no closing entry");
-	fputs("}\n", f);
-	if (fclose(f) == 0) {
-		f = NULL;
-		if (!(tree = json_parse(doc, size, why, sizeof why)))
-			snprintf(l->err, l->errlen, "%s: %s", l->path, why);
+	return json_parse(text, strlen(text), NULL, 0);
+}
+
+/* "interruption": the closing line's reason, or why there is none. */
+static struct json *interruption(const struct json *e)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	struct json *v = NULL;
+	if (!f)
+		return NULL;
+	if (!e)
+		emit_json(f, "the run did not finish: its journal has no closing entry");
+	else if (json_bool(json_get(e, "interrupted")) == 1 && json_string(json_get(e, "interruption")))
+		emit_json(f, json_string(json_get(e, "interruption")));
+	else
+		fputs("null", f);
+	if (fclose(f) == 0)
+		v = json_parse(text, size, NULL, 0);
+	free(text);
+	return v;
+}
+
+/* The journal as the tree of a document: the header's members (head,
+ * which it takes), its points as "results", and how the run ended.  The
+ * lines are parsed once each, and their trees become the document's. */
+static struct json *journal_tree(struct lines *l, struct json *head, size_t head_len)
+{
+	struct json *end = NULL, *results = json_array_new();
+	int bad = !results || json_adopt(head, "results", results);
+	if (!bad && (bad = points(l, head_len + 1, results, &end)) == 0) {
+		const struct json *e = end_of(end);
+		l->d->finished = e != NULL;
+		bad = json_adopt(head, "finished", scalar(e ? "true" : "false"))
+		      || json_adopt(head, "interrupted", scalar(!e || json_bool(json_get(e, "interrupted")) == 1 ? "true" : "false"))
+		      || json_adopt(head, "interruption", interruption(e));
 	}
-out:
-	if (f)
-		fclose(f);
-	if (!tree && !l->err[0])
-		snprintf(l->err, l->errlen, "%s: out of memory", l->path);
 	json_free(end);
-	free(doc);
-	return tree;
+	if (!bad)
+		return head;
+	if (!l->err[0])
+		snprintf(l->err, l->errlen, "%s: out of memory", l->path);
+	json_free(head);
+	return NULL;
 }
 
 struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen)
@@ -135,10 +158,10 @@ struct json *ondisk_parse(const char *path, const char *text, size_t len, struct
 	err[0] = 0;
 	int opens = opens_as_journal(text, len);
 	struct json *head = nl && opens ? json_parse(text, (size_t)(nl - text), NULL, 0) : NULL;
-	if (journal_schema(head) && !json_get(head, "results")) {
-		json_free(head);
+	if (journal_schema(head) && !json_get(head, "results") && !json_get(head, "finished")
+	    && !json_get(head, "interrupted") && !json_get(head, "interruption")) {
 		d->journal = 1;
-		return journal_tree(&l, (size_t)(nl - text));
+		return journal_tree(&l, head, (size_t)(nl - text));
 	}
 	json_free(head);
 	struct json *doc = json_parse(text, len, why, sizeof why);
