@@ -4,6 +4,7 @@
 #include "run/interrupt.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,77 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* The syncer: fdatasync whenever an append marked the journal dirty,
+ * until told to stop with nothing left to sync. */
+static void *sync_loop(void *arg)
+{
+	struct journal *j = arg;
+	pthread_mutex_lock(&j->mu);
+	for (;;) {
+		while (!j->dirty && !j->stop)
+			pthread_cond_wait(&j->wake, &j->mu);
+		if (!j->dirty)
+			break;
+		j->dirty = 0;
+		pthread_mutex_unlock(&j->mu);
+		int rc = outfile_sync(j->fd, 1), e = errno;
+		pthread_mutex_lock(&j->mu);
+		if (rc && !j->sync_errno)
+			j->sync_errno = e;
+	}
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+/* The syncer started, with every signal blocked on it, so that no
+ * handler runs there; where it cannot be, appends sync themselves. */
+static void start_syncer(struct journal *j)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->wake, NULL);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	j->has_syncer = pthread_create(&j->syncer, NULL, sync_loop, j) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!j->has_syncer) {
+		pthread_cond_destroy(&j->wake);
+		pthread_mutex_destroy(&j->mu);
+	}
+}
+
+/* What was appended synced: by the syncer, or here where there is none.
+ * 0, or -1 with errno from this sync or one the syncer made before. */
+static int sync_later(struct journal *j)
+{
+	int e;
+	if (!j->has_syncer)
+		return outfile_sync(j->fd, 1);
+	pthread_mutex_lock(&j->mu);
+	e = j->sync_errno;
+	j->dirty = 1;
+	pthread_cond_signal(&j->wake);
+	pthread_mutex_unlock(&j->mu);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+/* The syncer told to finish what is dirty, and joined; the last sync
+ * made here. */
+static void stop_syncer(struct journal *j)
+{
+	if (!j->has_syncer)
+		return;
+	pthread_mutex_lock(&j->mu);
+	j->stop = 1;
+	pthread_cond_signal(&j->wake);
+	pthread_mutex_unlock(&j->mu);
+	pthread_join(j->syncer, NULL);
+	pthread_cond_destroy(&j->wake);
+	pthread_mutex_destroy(&j->mu);
+	j->has_syncer = 0;
+}
+
 /* The header and the first entry, whole and synced, put in the target's
  * place: the lock on the temporary is the target's from then on. */
 static int commit(struct journal *j, const char *text, size_t n)
@@ -67,6 +139,7 @@ static int commit(struct journal *j, const char *text, size_t n)
 	j->committed = 1;
 	j->written += j->nheader + n;
 	interrupt_temporary(NULL);
+	start_syncer(j);
 	return outfile_sync_dir(j->path);
 }
 
@@ -78,7 +151,7 @@ int journal_append(struct journal *j, const char *text, size_t n, char *err, siz
 	interrupt_hold();
 	if (!j->committed)
 		rc = commit(j, text, n);
-	else if ((rc = write_all(j->fd, text, n)) == 0 && (rc = outfile_sync(j->fd, 1)) == 0)
+	else if ((rc = write_all(j->fd, text, n)) == 0 && (rc = sync_later(j)) == 0)
 		j->written += n;
 	interrupt_let_go();
 	if (rc) {
@@ -100,6 +173,9 @@ int journal_committed(const struct journal *j)
 
 void journal_close(struct journal *j)
 {
+	stop_syncer(j);
+	if (j->fd >= 0 && j->committed)
+		outfile_sync(j->fd, 1); /* the closing line, on the disk before gpulab says it is done */
 	if (j->fd >= 0 && !j->committed) {
 		unlink(j->tmp); /* still ours, and locked */
 		interrupt_temporary(NULL);

@@ -11,7 +11,16 @@
  * (with its permissions) only once complete; every later entry is one
  * write(2) appended to the file and synced (fdatasync) before the next
  * point runs.  A run that ends before its first entry leaves an earlier
- * record at the path as it was.  The signals are held while an entry is
+ * record at the path as it was.
+ *
+ * An entry's sync runs on a thread of the journal's own while the next
+ * point runs: on a busy disk an fdatasync takes tens of milliseconds, and
+ * a sweep of short points would wait on it for a third of its time.  A
+ * kill -9 loses nothing written (the page cache outlives the process); a
+ * power loss, at most the entries since the last sync ended, which every
+ * reader then finds cut or missing.  A sync that fails is reported by the
+ * next append; the closing line is synced before journal_close returns.
+ * The signals are held while an entry is
  * written; a second signal that ends the process meanwhile removes the
  * temporary, or leaves at worst a torn last line, which every reader
  * drops with a warning.
@@ -21,6 +30,7 @@
 
 #include "emit/outfile.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 struct journal {
@@ -32,6 +42,10 @@ struct journal {
 	char *header;       /* written with the first entry */
 	size_t nheader;
 	unsigned long long written; /* bytes written in all */
+	pthread_t syncer;   /* syncs what was appended (above) */
+	pthread_mutex_t mu;
+	pthread_cond_t wake;
+	int has_syncer, dirty, stop, sync_errno;
 };
 
 /* Check and lock path, open its temporary: 0, or EXIT_USAGE with why in
@@ -43,7 +57,8 @@ int journal_header(struct journal *j, const char *text, size_t n);
 
 /* One entry, a line: with the header into the temporary, synced, and
  * renamed over the target the first time; appended and synced after.
- * 0, or EXIT_USAGE with why in err. */
+ * 0, or EXIT_USAGE with why in err (a failed write, or a failed sync of
+ * an entry before). */
 int journal_append(struct journal *j, const char *text, size_t n, char *err, size_t len);
 
 /* The header alone committed, as the whole journal (a record upgraded
@@ -53,8 +68,8 @@ int journal_commit_header(struct journal *j, char *err, size_t len);
 /* Has the first entry reached the target? */
 int journal_committed(const struct journal *j);
 
-/* Unlock and close; where nothing was committed, the temporary is
- * removed and the target left as it was. */
+/* The last entries synced, unlocked and closed; where nothing was
+ * committed, the temporary is removed and the target left as it was. */
 void journal_close(struct journal *j);
 
 #endif
