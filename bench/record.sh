@@ -47,7 +47,7 @@ bytes_written()
 {
 	local record=$1
 	shift
-	strace -f -qq -e trace=openat,write,close -o "$work/strace" "$@" > /dev/null 2>> "$work/stderr"
+	strace -f -qq --seccomp-bpf -e trace=openat,write,close -o "$work/strace" "$@" > /dev/null 2>> "$work/stderr"
 	python3 - "$work/strace" "$record" <<'PY'
 import re, sys
 fds, total = {}, 0
