@@ -285,7 +285,7 @@ static void json_row(const struct report *r, size_t i, FILE *out)
 
 /* What a record says of the whole run, but its points and how it ended:
  * members of one object, each after sep. */
-static void json_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out)
+static void json_run_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out)
 {
 	fprintf(out, "{%s\"schema\": \"%s\",%s\"gpulab\": {\"version\": \"%s\", \"revision\": ", sep[0] == '\n' ? sep : "", schema, sep,
 		PACKAGE_VERSION);
@@ -307,7 +307,7 @@ static void json_head(const struct report *r, const char *schema, const char *se
 
 static void print_json(const struct report *r, FILE *out)
 {
-	json_head(r, REPORT_SCHEMA, "\n  ", 1, out);
+	json_run_head(r, REPORT_SCHEMA, "\n  ", 1, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {
 		fputs("    ", out);
@@ -341,7 +341,7 @@ static const struct writer *report_writer(enum format f)
 
 void report_journal_header(const struct report *r, FILE *out)
 {
-	json_head(r, REPORT_JOURNAL_SCHEMA, " ", 0, out);
+	json_run_head(r, REPORT_JOURNAL_SCHEMA, " ", 0, out);
 	fputs("}\n", out);
 }
 

@@ -43,7 +43,7 @@ static const char *type_name(enum json_kind t)
 }
 
 /* What was found, for a message: a count's text, or the type. */
-static const char *shown(const struct json *v, char *buf, size_t len)
+static const char *found_text(const struct json *v, char *buf, size_t len)
 {
 	if (json_type(v) == JSON_NUMBER)
 		snprintf(buf, len, "%.40s", json_number_text(v));
@@ -84,7 +84,7 @@ static int count(const struct where *w, const struct json *obj, const char *key,
 	char buf[64];
 	int rc = want(w, obj, key, 1u << JSON_NUMBER, "a count", optional, &v);
 	if (!rc && v && json_u64(v, &n))
-		return refuse_at(w, "\"%s\": expected a count, found %s", key, shown(v, buf, sizeof buf));
+		return refuse_at(w, "\"%s\": expected a count, found %s", key, found_text(v, buf, sizeof buf));
 	return rc;
 }
 
