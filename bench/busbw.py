@@ -10,8 +10,9 @@ notes' own figures come from its own events and median, warm-ups
 included, so only their ratio is used here.
     bench/busbw.py RECORD.json
 """
-import json
 import sys
+
+import gpulab_record
 
 from table import cell
 
@@ -29,7 +30,7 @@ def bus_bandwidth(row):
 
 
 def main(path):
-    rows = json.load(open(path))["results"]
+    rows = gpulab_record.load(path)["results"]  # a journal (-o) or a 1.x document
     print()
     print("| exercise | bytes | GPUs | GPU us | algbw GB/s | busbw GB/s | status |")
     print("|---|---:|---:|---:|---:|---:|---|")

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A gpulab run record's --metrics counters (docs/record.md) as a Markdown
 table, one row an exercise, one column a counter, for bench/*.sh."""
-import json
 import sys
+
+import gpulab_record
 
 
 def value(v):
@@ -12,8 +13,7 @@ def value(v):
 
 
 def main(path):
-    with open(path) as f:
-        record = json.load(f)
+    record = gpulab_record.load(path)  # a journal (-o) or a 1.x document
     if not str(record.get("schema", "")).startswith("gpulab-record/"):
         sys.exit(f"{path}: not a gpulab record")
     rows = [r for r in record["results"] if r.get("metrics")]

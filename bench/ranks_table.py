@@ -19,9 +19,11 @@ output, also the ring's floor through NCCL's point-to-point: its 2(w-1)
 steps, each a send and a receive of n/w bytes, at sendrecv_perf's time
 for that size (out-of-place), and the ring's speed as a share of it.
 """
-import json
+
 import re
 import sys
+
+import gpulab_record
 
 from busbw import bus_bandwidth
 from table import cell
@@ -32,8 +34,7 @@ NCCL_TESTS = {"all_reduce": "allreduce_nccl", "all_gather": "allgather",
 
 
 def load(path):
-    with open(path) as f:
-        record = json.load(f)
+    record = gpulab_record.load(path)  # a journal (-o) or a 1.x document
     if not str(record.get("schema", "")).startswith("gpulab-record/"):
         sys.exit(f"{path}: not a gpulab record")
     return record

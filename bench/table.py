@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A gpulab run record (docs/record.md) as a Markdown table, for bench/*.sh."""
-import json
 import sys
+
+import gpulab_record
 
 
 def cell(v, fmt):
@@ -9,8 +10,7 @@ def cell(v, fmt):
 
 
 def main(path):
-    with open(path) as f:
-        record = json.load(f)
+    record = gpulab_record.load(path)  # a journal (-o) or a 1.x document
     if not str(record.get("schema", "")).startswith("gpulab-record/"):
         sys.exit(f"{path}: not a gpulab record")
     print("| exercise | params | GPU ms | runs | noise % | host ms | GB/s | % peak | speedup | of ref | status |")

@@ -381,7 +381,7 @@ START_TEST(report_json_parses)
 	ck_assert(strstr(strstr(s, "reduce.unroll8"), "\"gbps\": null") != NULL);
 	ck_assert(strstr(s, "\"launches\": 2") != NULL);
 	/* the record of the run */
-	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.3\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.4\"") && strstr(s, "\"command\": \"gpulab run 'reduce.*'\"")
 		      && strstr(s, "\"date\": \"20") && strstr(s, "\"host\": ") && strstr(s, "\"revision\": "), "%s", s);
 	ck_assert_msg(strstr(s, "\"runs\": 10, \"noise_pct\": 1.25, \"converged\": true, \"stopped_by\": \"count\""), "%s", s);
 	ck_assert_msg(strstr(s, "\"compute_capability\": \"9.0\"") && strstr(s, "\"peak_gbps\": 3000.0")
@@ -489,12 +489,12 @@ START_TEST(record_matches_schema)
 	struct json *doc = json_parse(s, strlen(s), err, sizeof err);
 	ck_assert_msg(doc != NULL, "%s\n%s", err, s);
 	ck_assert_msg(schema_check(doc, schema, err, sizeof err) == 0, "%s\n%s", err, s);
-	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.3\"") && strstr(s, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
+	ck_assert_msg(strstr(s, "\"schema\": \"gpulab-record/1.4\"") && strstr(s, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
 		      && strstr(s, "\"status\": \"not run\", \"message\": \"interrupted by SIGINT\""), "%s", s);
 	json_free(doc);
 	/* a record of schema 1, before those, is still one */
-	const char *at = strstr(s, "gpulab-record/1.3");
-	memmove((char *)at + strlen("gpulab-record/1"), at + strlen("gpulab-record/1.3"), strlen(at + strlen("gpulab-record/1.3")) + 1);
+	const char *at = strstr(s, "gpulab-record/1.4");
+	memmove((char *)at + strlen("gpulab-record/1"), at + strlen("gpulab-record/1.4"), strlen(at + strlen("gpulab-record/1.4")) + 1);
 	char *cut = strstr(s, "  \"interrupted\"");
 	memmove(cut, strstr(cut, "  \"device\""), strlen(strstr(cut, "  \"device\"")) + 1);
 	char *nr = strstr(s, "\"status\": \"not run\"");
@@ -511,7 +511,7 @@ START_TEST(record_matches_schema)
 	jobs[0].res.samples = NULL;
 	jobs[2].params[NGENERIC].chosen[0] = jobs[2].params[GEN_TYPE].chosen[0] = 0;
 	/* and the validator itself refuses what breaks the schema */
-	const char *bad = "{\"schema\": \"gpulab-record/2\"}";
+	const char *bad = "{\"schema\": \"gpulab-record/3\"}";
 	doc = json_parse(bad, strlen(bad), err, sizeof err);
 	ck_assert_int_eq(schema_check(doc, schema, err, sizeof err), -1);
 	json_free(doc);

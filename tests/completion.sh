@@ -70,8 +70,10 @@ cd "$dir" || exit 99
 touch base.json new.json mine.cu notes.txt run.ini
 mkdir records
 
-expect 'check compare config grade help info learn list metrics new report run try' ''
+expect 'check compare config grade help info learn list metrics new record report run try' ''
 expect 'compare config' co
+expect 'upgrade' record ''
+expect '--config --help --output --samples --version -o' record upgrade -
 expect '--config --help --version' --
 expect 'divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug' \
 	run divergence.math

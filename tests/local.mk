@@ -125,7 +125,7 @@ tests_check_report_SOURCES = tests/check_report.c tests/schema.c tests/schema.h 
 tests_check_report_CFLAGS = $(TEST_CFLAGS)
 tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 TESTS += tests/check_report
-EXTRA_DIST += tests/records
+EXTRA_DIST += tests/records bench/gpulab_record.py
 # The same in headless Chromium: DOM, requests and a screenshot; skips
 # without chromium (which .ci/run installs) or python3.
 TESTS += tests/browser.sh

@@ -45,10 +45,12 @@ check "two ranks: exit 0" [ "$(rc)" = 0 ]
 check "one title: rank 0 prints, rank 1 does not" [ "$(grep -c '^exercise' "$dir/out")" = 1 ]
 check "one row a point" [ "$(grep -c '^fake.collective *int *[0-9]' "$dir/out")" = 3 ]
 check "nothing on stderr" [ ! -s "$dir/err" ]
+# the records are journals: bench/gpulab_record.py reads them as gpulab does
+export PYTHONPATH=${srcdir:-.}/bench${PYTHONPATH:+:$PYTHONPATH}
 check "the record lists two ranks" python3 - "$dir/rec.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-assert r["schema"] == "gpulab-record/1.3", r["schema"]
+import gpulab_record, sys
+r = gpulab_record.load(sys.argv[1])
+assert r["schema"] == "gpulab-record/2.0" and r["finished"], r["schema"]
 assert [k["rank"] for k in r["ranks"]] == [0, 1], r["ranks"]
 assert all(k["host"] for k in r["ranks"])
 assert [p["status"] for p in r["results"]] == ["ok"] * 3, [p["status"] for p in r["results"]]
@@ -82,7 +84,7 @@ check "one line says why" grep -q 'runs in one process, not as ranks' "$dir/err"
 # Not under a launcher: the same exercise as one process, no ranks in the record.
 "$GPULAB_BIN" run fake.collective -r 3 -o "$dir/one.json" >"$dir/out" 2>"$dir/err"
 check "alone: exit 0" [ $? = 0 ]
-check "alone: no ranks in the record" python3 -c 'import json,sys; assert "ranks" not in json.load(open(sys.argv[1]))' "$dir/one.json"
+check "alone: no ranks in the record" python3 -c 'import gpulab_record,sys; assert "ranks" not in gpulab_record.load(sys.argv[1])' "$dir/one.json"
 
 # On a GPU machine whose build has the multigpu plugin: NCCL's collectives
 # and the send/recv ring as ranks, one GPU each, verified at the sizes
@@ -100,8 +102,8 @@ if [ "$gpus" -ge 1 ] && [ -n "${GPULAB_WRAPPER:-}" ] && "$GPULAB_WRAPPER" list 2
 		--batch 3 --quiet -o "$dir/gpu.json" >"$dir/out" 2>"$dir/err"
 	check "$np rank(s), each collective at n = $sizes: exit 0" [ $? = 0 ]
 	check "every point verified" python3 - "$dir/gpu.json" "$np" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
+import gpulab_record, sys
+r = gpulab_record.load(sys.argv[1])
 bad = [(p["exercise"], p["params"].get("n"), p["status"]) for p in r["results"] if p["status"] != "ok"]
 assert not bad and len(r["results"]) >= 30, (bad, len(r["results"]))
 assert int(sys.argv[2]) < 2 or len(r["ranks"]) == int(sys.argv[2]), r.get("ranks")
@@ -110,7 +112,7 @@ PY
 	ranked timeout 120 mpirun --oversubscribe -np "$np" "$GPULAB_WRAPPER" run multigpu.ring_sendrecv -p chunk=1K,64K \
 		-n 1,3,1000003 -t int,float -r 2 -w 1 --batch 3 --quiet -o "$dir/sliced.json" >"$dir/out" 2>"$dir/err"
 	check "the send/recv ring in slices of 1 KiB and 64 KiB: exit 0" [ $? = 0 ]
-	check "every sliced point verified" python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); \
+	check "every sliced point verified" python3 -c 'import gpulab_record,sys; r = gpulab_record.load(sys.argv[1]); \
 assert [p["status"] for p in r["results"]] == ["ok"] * 12, r["results"]' "$dir/sliced.json"
 	ranked timeout 120 mpirun --oversubscribe -np $((gpus + 1)) "$GPULAB_WRAPPER" run multigpu.allreduce_nccl -r 2 \
 		>"$dir/out" 2>"$dir/err"

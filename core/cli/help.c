@@ -37,6 +37,8 @@ static void general(FILE *out)
 	      "                       each of an exercise's values comes from\n"
 	      "  new NAME             a plugin skeleton in NAME/, to build and install\n"
 	      "  check FILE.so        a plugin's declarations and plans, without a GPU\n"
+	      "  record upgrade FILE  a record of any schema rewritten as the journal run -o\n"
+	      "                       writes (docs/record.md)\n"
 	      "  help [COMMAND]       this, or a command's options and examples\n"
 	      "\n"
 	      "  -h, --help           the command's help: gpulab run --help\n"
@@ -127,9 +129,11 @@ static void run_help(FILE *out)
 		"                       of its samples is at most PCT %% (default %g)\n"
 		"      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
 		"      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
-		"  -o, --output FILE    also write the JSON record, every sample in it, to FILE\n"
+		"  -o, --output FILE    also write the record to FILE, a journal appended as each\n"
+		"                       point is done (docs/record.md); one writer at a time\n"
 		"      --resume         with -o FILE: keep FILE's points, run only those it lacks\n"
-		"      --samples        every timed sample in the JSON report\n"
+		"      --samples [N]    the samples in the JSON report, at most 4096 a point (a\n"
+		"                       uniform subset), or N, or with all every one; -o's too\n"
 		"      --wide           the table with every column (params, min, max, runs)\n"
 		"      --no-verify      skip the check against the CPU reference\n"
 		"      --quiet          no device-side printing\n"
@@ -288,6 +292,25 @@ static void check_help(FILE *out)
 	      out);
 }
 
+static void record_help(FILE *out)
+{
+	fputs("usage: gpulab record upgrade FILE [-o OUT] [--samples N|all]\n"
+	      "\n"
+	      "A record of any schema gpulab reads (a gpulab-record/1 document, or a\n"
+	      "journal) rewritten as the journal run -o writes (docs/record.md), at most\n"
+	      "4096 samples a point (a uniform subset): in place, atomically, with its\n"
+	      "permissions, under the writers' lock; or to OUT. A journal that did not\n"
+	      "finish stays one that did not finish.\n"
+	      "\n"
+	      "  -o, --output OUT     write OUT, and leave FILE as it is\n"
+	      "      --samples N|all  keep at most N samples a point, or every one\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpulab record upgrade old.json\n"
+	      "  gpulab record upgrade old.json -o new.json --samples 1024\n",
+	      out);
+}
+
 static void help_help(FILE *out)
 {
 	fputs("usage: gpulab help [COMMAND]\n"
@@ -318,11 +341,12 @@ static const struct command_help commands[] = {
 	{ "try", try_help },         { "learn", learn_help },   { "grade", grade_help },
 	{ "config", config_help },   { "new", new_help },
 	{ "check", check_help },     { "help", help_help },     { "version", version_help },
+	{ "record", record_help },
 };
 
 const char *help_commands(void)
 {
-	return "list, info, metrics, run, compare, report, try, learn, grade, config, new, check";
+	return "list, info, metrics, run, compare, report, try, learn, grade, config, new, check, record";
 }
 
 int help_print(const char *command, FILE *out)

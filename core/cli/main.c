@@ -12,9 +12,11 @@
 #include "exitcode.h"
 #include "fail.h"
 #include "records/compare.h"
+#include "records/upgrade.h"
 #include "run/device.h"
 #include "run/metrics.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +65,16 @@ static int cmd_report(const struct options *o)
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
+/* `gpulab record upgrade FILE [-o OUT] [--samples all]` (records/upgrade.h). */
+static int cmd_record(const struct options *o)
+{
+	char err[PATH_MAX + 1024];
+	if (o->npatterns != 2 || strcmp(o->patterns[0], "upgrade"))
+		return fail(EXIT_USAGE, "record: expected `record upgrade FILE` (-o OUT to write another file)");
+	int rc = record_upgrade(o->patterns[1], o->output, o->samples_keep, err, sizeof err);
+	return rc ? fail(rc, "record upgrade: %s", err) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -98,6 +110,8 @@ int main(int argc, char **argv)
 		return cmd_learn(&o);
 	if (!strcmp(o.command, "grade"))
 		return cmd_grade(&o);
+	if (!strcmp(o.command, "record"))
+		return cmd_record(&o);
 	if (o.template_only)
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (strcmp(o.command, "run") && strcmp(o.command, "list") && o.npatterns > 0)

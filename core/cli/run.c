@@ -14,7 +14,7 @@
 #include "fail.h"
 #include "run/job.h"
 #include "escape.h"
-#include "emit/outfile.h"
+#include "emit/journal.h"
 #include "records/resume.h"
 #include "run/interrupt.h"
 #include "plugins/match.h"
@@ -282,41 +282,137 @@ static void show_progress(const struct job *j, size_t i, size_t n)
 	fflush(stderr);
 }
 
-/* --output FILE: a path that cannot be written is found before anything
- * runs; the record replaces FILE as each point is done (checkpoint). */
-static int check_output(const char *path)
+/* --output FILE: checked and locked before anything runs (a device, a
+ * FIFO, a directory, another run's record: one line, exit 2, nothing
+ * run); the journal it becomes is appended to as each point is done
+ * (emit/journal.h). */
+struct record_out {
+	const char *path;   /* -o as given, for messages; NULL: no record */
+	struct journal j;
+	struct report json; /* the run's report, as the record has it */
+	size_t lines;       /* points in the journal */
+	int writable;       /* no write has failed: one failure is said once */
+};
+
+static int output_open(struct record_out *out, const char *path)
 {
-	struct outfile f;
-	char err[512];
+	char err[PATH_MAX + 512];
 	int rc;
-	if (path && (rc = outfile_open(&f, path, err, sizeof err)))
+	*out = (struct record_out){ .path = path, .writable = 1 };
+	if (path && (rc = journal_open(&out->j, path, err, sizeof err)))
 		return fail(rc, "--output %s: %s", path, err);
-	if (path)
-		outfile_abandon(&f);
 	return 0;
 }
 
-/* The record as it stands, in FILE's place: written whole to a temporary
- * beside it, then renamed, with the signals held meanwhile, so that FILE
- * is a complete record after every point, and no signal leaves the
- * temporary behind. */
-static int checkpoint(const char *path, const struct report *r)
+/* A line in memory: opened, then closed into its text (NULL where
+ * memory ran out), to free. */
+struct line {
+	char *text;
+	size_t n;
+	FILE *f;
+};
+
+static FILE *line_open(struct line *l)
 {
-	struct report json = *r;
-	struct outfile f;
-	char err[512];
-	int rc;
-	if (!path)
-		return 0;
-	json.format = FORMAT_JSON;
-	json.samples = 1;
-	interrupt_hold();
-	if ((rc = outfile_open(&f, path, err, sizeof err)) == 0) {
-		report_end(&json, f.f);
-		rc = outfile_commit(&f, err, sizeof err);
+	*l = (struct line){ 0 };
+	return l->f = open_memstream(&l->text, &l->n);
+}
+
+static char *line_close(struct line *l)
+{
+	if (l->f && fclose(l->f)) {
+		free(l->text);
+		l->text = NULL;
 	}
-	interrupt_let_go();
-	return rc ? fail(rc, "--output %s: %s", path, err) : 0;
+	l->f = NULL;
+	return l->text;
+}
+
+static void kept_rows(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->njobs; i++)
+		if (r->jobs[i].kept)
+			fprintf(f, "%s\n", r->jobs[i].kept);
+	report_journal_extras(r, f);
+}
+
+/* What the journal starts with, written with its first entry: the
+ * header, and the points a resumed record kept. */
+static int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep)
+{
+	struct line l;
+	int rc = EXIT_NOMEM;
+	if (!out->path)
+		return 0;
+	out->json = *r;
+	out->json.format = FORMAT_JSON;
+	out->json.samples = 1;
+	out->json.samples_keep = samples_keep;
+	if (line_open(&l)) {
+		report_journal_header(&out->json, l.f);
+		kept_rows(&out->json, l.f);
+	}
+	if (line_close(&l))
+		rc = journal_header(&out->j, l.text, l.n);
+	free(l.text);
+	for (size_t i = 0; i < r->njobs; i++)
+		out->lines += r->jobs[i].kept != NULL;
+	out->lines += r->nextra;
+	return rc ? fail(rc, "out of memory") : 0;
+}
+
+/* One line appended: 0, or the failure, said once (the rest are not tried). */
+static int output_line(struct record_out *out, char *text, size_t n)
+{
+	char err[512];
+	int rc = text ? 0 : EXIT_NOMEM;
+	if (!out->path || !out->writable) {
+		free(text);
+		return 0;
+	}
+	if (!rc && (rc = journal_append(&out->j, text, n, err, sizeof err)) == 0)
+		out->lines++;
+	free(text);
+	if (rc)
+		out->writable = 0;
+	return rc == EXIT_NOMEM ? fail(rc, "out of memory") : rc ? fail(rc, "--output %s: %s", out->path, err) : 0;
+}
+
+/* Point i's row, appended as it is done. */
+static int output_point(struct record_out *out, size_t i)
+{
+	struct line l;
+	if (!out->path)
+		return 0;
+	if (line_open(&l))
+		report_journal_point(&out->json, i, l.f);
+	line_close(&l);
+	return output_line(out, l.text, l.n);
+}
+
+/* The run ended: the points not run, and the closing line.  A run that
+ * a signal stopped before its first entry leaves FILE as it was. */
+static int output_end(struct record_out *out, const struct report *r, int by_signal)
+{
+	struct line l;
+	int rc = 0, worst = 0;
+	if (!out->path || (by_signal && !journal_committed(&out->j)))
+		return 0;
+	out->json.interruption = r->interruption;
+	for (size_t i = 0; i < r->njobs; i++)
+		if (r->jobs[i].res.outcome == OUTCOME_NOT_RUN && !r->jobs[i].kept && (rc = output_point(out, i)) && !worst)
+			worst = rc;
+	if (line_open(&l))
+		report_journal_end(&out->json, out->lines, l.f);
+	line_close(&l);
+	rc = output_line(out, l.text, l.n);
+	return worst ? worst : rc;
+}
+
+static void output_close(struct record_out *out)
+{
+	if (out->path)
+		journal_close(&out->j);
 }
 
 /* Every point still to run, marked so until it has: a record written
@@ -439,9 +535,10 @@ static void say_rank_failed(const struct gpulab_group *g, const struct job *j)
 
 /* Each point in turn, its row printed and the record written as it is
  * done, until the last, a signal, or a lost device. */
-static int run_points(const struct options *o, struct bench *b, struct report *r, struct job *jobs, size_t n)
+static int run_points(const struct options *o, struct bench *b, struct report *r, struct job *jobs, size_t n,
+		      struct record_out *out)
 {
-	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO), worst = 0, rc, writable = 1;
+	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO), worst = 0, rc;
 	report_begin(r, stdout);
 	fflush(stdout);
 	for (size_t i = 0; i < n && !interrupt_pending(); i++) {
@@ -455,10 +552,8 @@ static int run_points(const struct options *o, struct bench *b, struct report *r
 			break;
 		report_point(r, i, stdout);
 		fflush(stdout);
-		if (writable && (rc = checkpoint(o->output, r))) { /* said once; the last write tries again */
-			writable = 0;
-			worst = worst ? worst : rc;
-		}
+		if ((rc = output_point(out, i)) && !worst)
+			worst = rc;
 		if (jobs[i].res.lost)
 			break;
 	}
@@ -467,7 +562,8 @@ static int run_points(const struct options *o, struct bench *b, struct report *r
 
 /* One line on stderr where the run stopped before its end: why, what it
  * did, and where that is kept. */
-static void say_stopped(const struct options *o, const struct job *jobs, size_t n, const char *why, int by_signal)
+static void say_stopped(const struct options *o, const struct job *jobs, size_t n, const char *why, int by_signal,
+			int written)
 {
 	size_t done = 0, left = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -476,7 +572,8 @@ static void say_stopped(const struct options *o, const struct job *jobs, size_t 
 	}
 	fail(0, "%s%s: %zu point%s done, %zu not run%s%s%s", by_signal ? "interrupted by " : "", why, done,
 	     done == 1 ? "" : "s", left, o->output ? "; " : "", o->output ? o->output : "",
-	     o->output ? " has what was done, and the same command with --resume runs the rest" : "");
+	     !o->output ? "" : written ? " has what was done, and the same command with --resume runs the rest"
+	     : " is as it was: nothing was done to replace it with");
 }
 
 /* The run's exit code: 128 + the signal that stopped it; else 8 where a
@@ -496,7 +593,8 @@ static int exit_code(const struct job *jobs, size_t n, int by_signal, int worst)
 /* After the last point, a signal or a lost device: the points not run
  * say why, the report ends, the record is written a last time; the exit
  * code (exit_code). */
-static int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst)
+static int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst,
+		  struct record_out *out)
 {
 	char why[1024], msg[1024];
 	int rc;
@@ -504,12 +602,12 @@ static int finish(const struct options *o, struct report *r, struct job *jobs, s
 	int by_signal = why[0] && interrupt_pending();
 	mark_not_run(jobs, n, msg);
 	r->interruption = why[0] ? why : NULL;
-	if ((rc = checkpoint(o->output, r)) && !worst) /* first: a second signal may end the printing */
+	if ((rc = output_end(out, r, by_signal)) && !worst) /* first: a second signal may end the printing */
 		worst = rc;
 	report_end(r, stdout);
 	fflush(stdout);
 	if (why[0])
-		say_stopped(o, jobs, n, why, by_signal);
+		say_stopped(o, jobs, n, why, by_signal, out->path && journal_committed(&out->j));
 	return exit_code(jobs, n, by_signal, worst);
 }
 
@@ -535,13 +633,17 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 	struct clocks clk = { 0 };
 	struct resume res = { 0 };
 	struct rank_place *places = NULL;
+	struct record_out out;
 	int rc, worst = 0, gpu, refused;
-	if ((rc = open_job_device(jobs, n, &d, &gpu, g)) || (gpu && (rc = check_device(jobs, n, &d)))
-	    || (gpu && (rc = open_job_profiler(jobs, n, &prof))) || (rc = check_output(o->output)))
+	if ((rc = output_open(&out, o->output)) || (rc = open_job_device(jobs, n, &d, &gpu, g))
+	    || (gpu && (rc = check_device(jobs, n, &d))) || (gpu && (rc = open_job_profiler(jobs, n, &prof)))) {
+		output_close(&out);
 		return group_worst(g, rc);
+	}
 	if ((rc = group_worst(g, 0)) && g) /* another rank could not start */
 		fail(0, "rank %u: another rank could not start (its own line says why); every rank stops", g->rank);
 	if (rc || (rc = rank_places(g, &d, gpu, &places))) {
+		output_close(&out);
 		free(places);
 		return rc;
 	}
@@ -551,15 +653,17 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog, .group = g };
 	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
-			    .wide = o->wide, .stop = o->stop, .ranks = places, .nranks = g ? g->size : 0 };
+			    .samples_keep = o->samples_keep, .wide = o->wide, .stop = o->stop, .ranks = places,
+			    .nranks = g ? g->size : 0 };
 	mark_pending(jobs, n);
 	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
-	if (!refused)
-		worst = run_points(o, &b, &r, jobs, n);
+	if (!refused && !(worst = output_begin(&out, &r, o->samples_keep)))
+		worst = run_points(o, &b, &r, jobs, n, &out);
 	bench_free(&b);
 	profiler_close(prof);
 	if (!refused)
-		worst = finish(o, &r, jobs, n, worst);
+		worst = finish(o, &r, jobs, n, worst, &out);
+	output_close(&out);
 	resume_free(&res);
 	clocks_close(&clk);
 	free(places);

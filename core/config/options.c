@@ -4,6 +4,7 @@
 #include "config/opterr.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "samples", optional_argument, NULL, OPT_SAMPLES },
 	{ "wide", no_argument, NULL, OPT_WIDE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "resume", no_argument, NULL, OPT_RESUME },
@@ -140,6 +141,27 @@ static int parse_batch(struct options *o, const char *arg, char *err, size_t err
 	return 0;
 }
 
+/* --samples: the samples in the JSON report, at most 4096 a point;
+ * --samples N (or =N): at most N, there and in the record; --samples all:
+ * every one. */
+static int parse_samples(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	double n;
+	o->samples = 1;
+	if (!arg)
+		return 0;
+	if (!strcmp(arg, "all")) {
+		o->samples_keep = UINT_MAX;
+		return 0;
+	}
+	if (number("--samples", arg, 1, 1e9, 1, &n, err, errlen) || n != (unsigned)n) {
+		snprintf(err, errlen, "--samples %s: expected all, or a count of samples from 1 to 1000000000", arg);
+		return EXIT_USAGE;
+	}
+	o->samples_keep = (unsigned)n;
+	return 0;
+}
+
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -155,7 +177,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_QUIET: o->quiet = 1; break;
 	case OPT_METRICS: o->metrics = arg; break;
 	case OPT_PROFILE: o->profile = 1; break;
-	case OPT_SAMPLES: o->samples = 1; break;
+	case OPT_SAMPLES: rc = parse_samples(o, arg, err, errlen); break;
 	case OPT_WIDE: o->wide = 1; break;
 	case 'o': o->output = arg; break;
 	case OPT_RESUME: o->resume = 1; break;
@@ -219,6 +241,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;
 		}
+		/* --samples all or N, as two words: getopt takes an optional argument only as --samples=all */
+		if (c == OPT_SAMPLES && !optarg && optind < argc
+		    && (!strcmp(argv[optind], "all") || (argv[optind][0] && strspn(argv[optind], "0123456789") == strlen(argv[optind]))))
+			optarg = argv[optind++];
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;
 		if (o->command)

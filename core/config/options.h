@@ -63,7 +63,9 @@ struct options {
 	int cold, verify, quiet;
 	unsigned batch;            /* --batch K: runs per timed sample; 1 without */
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
-	int samples;               /* --samples: every sample in the JSON report */
+	int samples;               /* --samples: the samples in the JSON report */
+	unsigned samples_keep;     /* --samples N or all: the most samples a point keeps, in the report
+				    * and the record; 0: the default (4096), UINT_MAX: all */
 	int wide;                  /* --wide: the table's every column, not the 100 that fit */
 	struct stopping stop;
 	double watchdog;           /* --watchdog S: 0 never; -1: not given */

@@ -3,6 +3,7 @@
 #include "escape.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void emit_csv(FILE *out, const char *s)
@@ -38,11 +39,32 @@ void emit_json(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+const char *json_double_text(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		return snprintf(buf, len, "null"), buf;
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) /* 2^53: every integer below is a double */
+		return snprintf(buf, len, "%.0f", v), buf;
+	for (int prec = 15; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+void emit_json_double(FILE *out, double v)
+{
+	char text[40];
+	fputs(json_double_text(text, sizeof text, v), out);
+}
+
 void emit_json_number(FILE *out, const char *key, int have, double v)
 {
 	fprintf(out, ", \"%s\": ", key);
 	if (have && isfinite(v))
-		fprintf(out, "%.6g", v);
+		emit_json_double(out, v);
 	else
 		fputs("null", out);
 }

@@ -14,8 +14,16 @@ void emit_csv(FILE *out, const char *s);
 /* A JSON string, with quotes, backslashes and control bytes escaped. */
 void emit_json(FILE *out, const char *s);
 
-/* `, "key": v` with v a number, or null where there is none (JSON has
- * no NaN or infinity). */
+/* A double as JSON that reads back as the same double: the shortest of
+ * %.15g, %.16g and %.17g that does; a whole number below 2^53 in plain
+ * digits (1048576, never 1.04858e+06).  null for NaN or infinity. */
+void emit_json_double(FILE *out, double v);
+
+/* The same into buf (at least 32 bytes). */
+const char *json_double_text(char *buf, size_t len, double v);
+
+/* `, "key": v` with v a number (emit_json_double), or null where there
+ * is none (JSON has no NaN or infinity). */
 void emit_json_number(FILE *out, const char *key, int have, double v);
 
 /* `, "key": "s"`, escaped as emit_json does, or null where s is NULL. */

@@ -10,6 +10,7 @@
 #include "run/group.h"
 #include "escape.h"
 
+#include <limits.h>
 #include <math.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +82,72 @@ static void json_clocks(const struct job *j, FILE *out)
 	fputc('}', out);
 }
 
+/* The exact text of a sample, remembered: a clock's samples repeat a
+ * few values (a host clock's nanoseconds, CUDA events' half
+ * microseconds), and the shortest text that reads back costs two or three
+ * snprintf and strtod, which a record of 4096 samples a point would
+ * otherwise pay on every one. */
+struct sample_texts {
+	double v[256];
+	char text[256][32];
+	unsigned char have[256];
+};
+
+static const char *sample_text(struct sample_texts *c, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	unsigned slot = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> 56);
+	if (!c->have[slot] || memcmp(&c->v[slot], &v, sizeof v)) {
+		json_double_text(c->text[slot], sizeof c->text[slot], v);
+		c->v[slot] = v;
+		c->have[slot] = 1;
+	}
+	return c->text[slot];
+}
+
+static size_t samples_bound(unsigned keep)
+{
+	return keep ? keep : REPORT_SAMPLES_KEPT;
+}
+
+void report_samples_kept(FILE *out, unsigned keep)
+{
+	if (keep == UINT_MAX)
+		fputs(", \"samples_kept\": \"all\"", out);
+	else
+		fprintf(out, ", \"samples_kept\": %zu", samples_bound(keep));
+}
+
+void report_samples(FILE *out, const double *v, size_t n, unsigned bound)
+{
+	size_t keep = n <= samples_bound(bound) ? n : samples_bound(bound), k = 0;
+	uint64_t state = 0x9e3779b97f4a7c15ull ^ n;
+	struct sample_texts *c = calloc(1, sizeof *c);
+	char text[40];
+	fputc('[', out);
+	for (size_t i = 0; i < n && k < keep; i++)
+		if (keep == n || report_sample_kept(&state, n - i, keep - k)) {
+			fputs(k++ ? ", " : "", out);
+			fputs(c ? sample_text(c, v[i]) : json_double_text(text, sizeof text, v[i]), out);
+		}
+	fputc(']', out);
+	free(c);
+}
+
+/* Selection sampling (Knuth's Algorithm S): the next of `left` samples
+ * is kept with probability need/left, so that every subset of the size
+ * is equally likely, drawn in one pass in the order they came.  Seeded
+ * by the count, so a record written twice keeps the same subset. */
+int report_sample_kept(uint64_t *state, uint64_t left, uint64_t need)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0 * (double)left < (double)need;
+}
+
 static void json_result(const struct report *r, const struct job *j, FILE *out)
 {
 	char name[256], rerun[1024];
@@ -88,7 +155,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	double speedup, share;
 	int m = measured(j);
 	compare(r, j, &speedup, &share);
-	fputs("    {\"exercise\": ", out);
+	fputs("{\"exercise\": ", out);
 	emit_json(out, job_name(j, name, sizeof name));
 	print_json_params(j, "params", 0, out);
 	fprintf(out, ", \"elements\": %llu", (unsigned long long)j->ctx.elements);
@@ -101,8 +168,13 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	emit_json_string(out, "stopped_by", m ? stop_reason_name(x->stopped_by) : NULL);
 	emit_json_string(out, "timing", m ? timing_mode_name(x->timing) : NULL);
 	if (has_interval(j))
-		fprintf(out, ", \"median_ci_ms\": [%.6g, %.6g], \"median_ci_pct\": %.4f", x->median_lo, x->median_hi,
-			interval_pct(j));
+	{
+		fputs(", \"median_ci_ms\": [", out);
+		emit_json_double(out, x->median_lo);
+		fputs(", ", out);
+		emit_json_double(out, x->median_hi);
+		fprintf(out, "], \"median_ci_pct\": %.4f", interval_pct(j));
+	}
 	fprintf(out, ", \"noisy\": %s", noisy(j) ? "true" : "false");
 	fprintf(out, ", \"batch\": %u", row_batch(r, j));
 	emit_json_number(out, "host_ms", m && j->pick.ex->host, x->host_med);
@@ -119,17 +191,16 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	for (int i = 0; i < x->nnotes; i++) {
 		fputs(i ? ", " : "", out);
 		emit_json(out, x->notes[i].name);
-		fprintf(out, ": %.6g", x->notes[i].value);
+		fputs(": ", out);
+		emit_json_double(out, x->notes[i].value); /* exact: n = 1048576, not 1.04858e+06 */
 	}
 	fputc('}', out);
 	print_json_params(j, "chosen", 1, out);
 	json_metrics(j, out);
 	json_clocks(j, out);
 	if (r->samples) {
-		fputs(", \"samples_ms\": [", out);
-		for (unsigned i = 0; x->samples && i < x->nsamples; i++)
-			fprintf(out, "%s%.6g", i ? ", " : "", x->samples[i]);
-		fputc(']', out);
+		fputs(", \"samples_ms\": ", out);
+		report_samples(out, x->samples, x->samples ? x->nsamples : 0, r->samples_keep);
 	}
 	job_command(j, r->cold, row_batch(r, j), rerun, sizeof rerun);
 	fputs(", \"rerun\": ", out);
@@ -165,7 +236,7 @@ static void json_device(const struct report *r, FILE *out)
 }
 
 /* "host", "date" (UTC), and the command as typed. */
-static void json_provenance(const struct report *r, FILE *out)
+static void json_provenance(const struct report *r, const char *sep, FILE *out)
 {
 	char host[256] = "", date[32] = "";
 	time_t now = time(NULL);
@@ -175,22 +246,22 @@ static void json_provenance(const struct report *r, FILE *out)
 	host[sizeof host - 1] = 0;
 	if (gmtime_r(&now, &tm))
 		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fputs("  \"host\": ", out);
+	fputs("\"host\": ", out);
 	emit_json(out, host);
 	fputs(", \"date\": ", out);
 	emit_json(out, date);
-	fputs(",\n  \"command\": ", out);
+	fprintf(out, ",%s\"command\": ", sep);
 	emit_json(out, r->command ? r->command : "");
-	fputs(",\n", out);
+	fprintf(out, ",%s", sep);
 }
 
 /* "ranks" (schema 1.3), under a launcher: every rank's machine and GPU,
  * in rank order; "device" above is rank 0's. */
-static void json_ranks(const struct report *r, FILE *out)
+static void json_ranks(const struct report *r, const char *sep, FILE *out)
 {
 	if (r->nranks < 2)
 		return;
-	fputs(",\n  \"ranks\": [", out);
+	fprintf(out, ",%s\"ranks\": [", sep);
 	for (size_t i = 0; i < r->nranks; i++) {
 		fprintf(out, "%s{\"rank\": %zu, \"host\": ", i ? ", " : "", i);
 		emit_json(out, r->ranks[i].host);
@@ -206,29 +277,40 @@ static void json_ranks(const struct report *r, FILE *out)
 /* Row i: as run, or as kept from the record resumed. */
 static void json_row(const struct report *r, size_t i, FILE *out)
 {
-	if (!r->jobs[i].kept) {
+	if (!r->jobs[i].kept)
 		json_result(r, &r->jobs[i], out);
-		return;
+	else
+		fputs(r->jobs[i].kept, out);
+}
+
+/* What a record says of the whole run, but its points and how it ended:
+ * members of one object, each after sep. */
+static void json_run_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out)
+{
+	fprintf(out, "{%s\"schema\": \"%s\",%s\"gpulab\": {\"version\": \"%s\", \"revision\": ", sep[0] == '\n' ? sep : "", schema, sep,
+		PACKAGE_VERSION);
+	emit_json(out, GPULAB_REVISION);
+	fprintf(out, ", \"abi\": \"%d.%d\"},%s", GPULAB_ABI_VERSION, GPULAB_ABI_MINOR, sep);
+	json_provenance(r, sep, out);
+	fprintf(out, "\"cold\": %s,%s\"batch\": %u,%s\"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, "
+		"\"timeout_s\": %g, \"min_runs\": %d}", r->cold ? "true" : "false", sep, r->batch > 1 ? r->batch : 1, sep,
+		100 * r->stop.max_noise, r->stop.min_time_s, r->stop.timeout_s, MIN_SAMPLES);
+	report_samples_kept(out, r->samples_keep);
+	if (ended) { /* a document says here how the run ended; a journal, in its closing line */
+		fprintf(out, ",%s\"interrupted\": %s", sep, r->interruption ? "true" : "false");
+		emit_json_string(out, "interruption", r->interruption);
 	}
-	fprintf(out, "    %s", r->jobs[i].kept);
+	fprintf(out, ",%s\"device\": ", sep);
+	json_device(r, out);
+	json_ranks(r, sep, out);
 }
 
 static void print_json(const struct report *r, FILE *out)
 {
-	fprintf(out, "{\n  \"schema\": \"%s\",\n  \"gpulab\": {\"version\": \"%s\", \"revision\": ", REPORT_SCHEMA,
-		PACKAGE_VERSION);
-	emit_json(out, GPULAB_REVISION);
-	fprintf(out, ", \"abi\": \"%d.%d\"},\n", GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
-	json_provenance(r, out);
-	fprintf(out, "  \"cold\": %s,\n  \"batch\": %u,\n  \"stopping\": {\"max_noise_pct\": %g, \"min_time_s\": %g, \"timeout_s\": %g, "
-		"\"min_runs\": %d},\n  \"interrupted\": %s", r->cold ? "true" : "false", r->batch > 1 ? r->batch : 1,
-		100 * r->stop.max_noise, r->stop.min_time_s, r->stop.timeout_s, MIN_SAMPLES, r->interruption ? "true" : "false");
-	emit_json_string(out, "interruption", r->interruption);
-	fputs(",\n  \"device\": ", out);
-	json_device(r, out);
-	json_ranks(r, out);
+	json_run_head(r, REPORT_SCHEMA, "\n  ", 1, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {
+		fputs("    ", out);
 		json_row(r, i, out);
 		fputs(i + 1 < r->njobs || r->nextra ? ",\n" : "\n", out);
 	}
@@ -255,6 +337,31 @@ static const struct writer *report_writer(enum format f)
 		[FORMAT_MD] = &report_markdown,
 	};
 	return by_format[f];
+}
+
+void report_journal_header(const struct report *r, FILE *out)
+{
+	json_run_head(r, REPORT_JOURNAL_SCHEMA, " ", 0, out);
+	fputs("}\n", out);
+}
+
+void report_journal_point(const struct report *r, size_t i, FILE *out)
+{
+	json_row(r, i, out);
+	fputc('\n', out);
+}
+
+void report_journal_extras(const struct report *r, FILE *out)
+{
+	for (size_t i = 0; i < r->nextra; i++)
+		fprintf(out, "%s\n", r->extra[i]);
+}
+
+void report_journal_end(const struct report *r, size_t points, FILE *out)
+{
+	fprintf(out, "{\"end\": {\"interrupted\": %s", r->interruption ? "true" : "false");
+	emit_json_string(out, "interruption", r->interruption);
+	fprintf(out, ", \"points\": %zu}}\n", points);
 }
 
 int report_streams(const struct report *r)

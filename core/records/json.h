@@ -68,10 +68,27 @@ struct json *json_parse(const char *text, size_t len, char *err, size_t errlen);
  * device named by mistake is refused rather than waited on. */
 struct json *json_read_file(const char *path, size_t max_bytes, char *err, size_t errlen);
 
+/* The text of such a file, *len bytes, to free: one appended to while
+ * it is read (a journal) as far as it was when opened.  NULL with the
+ * reason, naming the file, in err. */
+char *json_read_text(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen);
+
 /* Frees a tree json_parse or json_read_file returned (NULL is fine). */
 void json_free(struct json *root);
 
 enum json_kind json_type(const struct json *n);
+
+/* Trees of trees (a journal's lines as one document, records/ondisk.c).
+ * An empty array; v appended to it; v made obj's member named key (a key
+ * obj has already is refused).  The container owns v from then on, and v
+ * is freed where it cannot be added: 0, or -1. */
+struct json *json_array_new(void);
+int json_append(struct json *arr, struct json *v);
+int json_adopt(struct json *obj, const char *key, struct json *v);
+
+/* What a tree weighs against the limits: *values its values outside
+ * packed arrays, *numbers the numbers in them (both added to). */
+void json_weight(const struct json *n, size_t *values, size_t *numbers);
 
 /* An object's member named key (the first NUL ends it), or NULL. */
 const struct json *json_get(const struct json *obj, const char *key);

@@ -2,6 +2,9 @@
 
 #include "exitcode.h"
 #include "emit/result.h"
+#include "fail.h"
+#include "records/ondisk.h"
+#include "records/validate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,25 +47,36 @@ void record_key_across(struct record *a, struct record *b)
 		point_key(&b->v[i], 0, pa);
 }
 
-int record_load(struct record *r, char *err, size_t len)
+struct json *record_read(const char *path, char *err, size_t len)
 {
-	char why[512];
-	struct json *doc = json_read_file(r->path, RECORD_MAX_BYTES, why, sizeof why);
-	if (!doc) {
-		snprintf(err, len, "%s", why);
-		return EXIT_USAGE;
-	}
-	return record_take(r, doc, err, len);
+	struct ondisk d;
+	char warn[1024];
+	struct json *doc = ondisk_read(path, RECORD_MAX_BYTES, &d, err, len);
+	if (doc && ondisk_warning(path, &d, warn, sizeof warn)[0])
+		fail(0, "warning: %s", warn);
+	return doc;
 }
 
-int record_schema_known(const char *schema)
+int record_load(struct record *r, char *err, size_t len)
 {
-	size_t n = strlen(REPORT_SCHEMA_MAJOR);
-	if (!schema || strncmp(schema, REPORT_SCHEMA_MAJOR, n))
+	struct json *doc = record_read(r->path, err, len);
+	return doc ? record_take(r, doc, err, len) : EXIT_USAGE;
+}
+
+/* "gpulab-record/M" or "gpulab-record/M.N" of the major M. */
+static int schema_of_major(const char *schema, const char *major)
+{
+	size_t n = strlen(major);
+	if (!schema || strncmp(schema, major, n))
 		return 0;
 	if (!schema[n])
 		return 1;
 	return schema[n] == '.' && schema[n + 1] && strspn(schema + n + 1, "0123456789") == strlen(schema + n + 1);
+}
+
+int record_schema_known(const char *schema)
+{
+	return schema_of_major(schema, REPORT_SCHEMA_MAJOR) || schema_of_major(schema, "gpulab-record/2");
 }
 
 int record_take(struct record *r, struct json *doc, char *err, size_t len)
@@ -73,10 +87,24 @@ int record_take(struct record *r, struct json *doc, char *err, size_t len)
 	schema = json_string(json_get(r->doc, "schema"));
 	results = json_get(r->doc, "results");
 	if (!record_schema_known(schema) || json_type(results) != JSON_ARRAY) {
-		snprintf(err, len, "%s: not a %s record%s%s (gpulab run --output writes one)", r->path, REPORT_SCHEMA_MAJOR,
+		snprintf(err, len, "%s: not a gpulab-record/1 or /2 record%s%s (gpulab run --output writes one)", r->path,
 			 schema ? ": its schema is " : "", schema ? schema : "");
 		return EXIT_USAGE;
 	}
+	if (json_len(results) > RECORD_MAX_POINTS) {
+		snprintf(err, len, "%s: %zu results, more than the %d one run makes", r->path, json_len(results),
+			 RECORD_MAX_POINTS);
+		return EXIT_USAGE;
+	}
+	int rc = record_check_head(r->path, r->doc, err, len);
+	for (size_t i = 0; !rc && i < json_len(results); i++)
+		if (json_type(json_index(results, i)) != JSON_OBJECT || !json_string(json_get(json_index(results, i), "exercise")))
+			return snprintf(err, len, "%s: result %zu has no exercise", r->path, i + 1), EXIT_USAGE;
+		else
+			rc = record_check_row(r->path, i + 1, json_index(results, i), err, len);
+	if (rc)
+		return rc;
+	r->finished = json_bool(json_get(r->doc, "finished")) != 0;
 	r->n = json_len(results);
 	if (!(r->v = calloc(r->n ? r->n : 1, sizeof *r->v))) {
 		snprintf(err, len, "%s: out of memory", r->path);

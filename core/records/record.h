@@ -15,6 +15,9 @@
 
 /* A record as large as this is a mistake or an attack, not a run. */
 #define RECORD_MAX_BYTES (256u << 20)
+/* The most results a record may hold: what one run makes at the most
+ * (PARAM_MAX_POINTS). */
+#define RECORD_MAX_POINTS 10000
 
 struct record_point {
 	const struct json *row;
@@ -29,17 +32,23 @@ struct record {
 	struct json *doc;
 	struct record_point *v;
 	size_t n;
+	int finished;         /* 0: a journal without its closing entry */
 };
 
-/* Read the record at r->path: a gpulab-record/1 whose every result names
- * its exercise; with r->exercise set, only that exercise's points, of
+/* The record file at path, a journal or a 1.x document, as a document
+ * tree (records/ondisk.h); a warning line on stderr where its last entry
+ * was cut off or its run did not finish.  NULL with one line in err. */
+struct json *record_read(const char *path, char *err, size_t len);
+
+/* Read the record at r->path (record_read): a gpulab-record/1 or /2
+ * whose run and every result pass the one check (records/validate.h); with r->exercise set, only that exercise's points, of
  * which there must be one.  0; EXIT_USAGE or EXIT_NOMEM with one line, naming the
  * file, in err.  record_free() in either case. */
 int record_load(struct record *r, char *err, size_t len);
 void record_free(struct record *r);
 
-/* Is schema one a reader takes: gpulab-record/1, or a minor of it
- * (gpulab-record/1.1: fields added)? */
+/* Is schema one a reader takes: gpulab-record/1 or /2 (the journal), or
+ * a minor of either (gpulab-record/1.1: fields added)? */
 int record_schema_known(const char *schema);
 
 /* The same for a tree already read (r->path names it in messages); the

@@ -1,6 +1,7 @@
 #include "records/resume.h"
 
 #include "emit/field.h"
+#include "records/ondisk.h"
 #include "exitcode.h"
 
 #include <stdio.h>
@@ -54,34 +55,6 @@ static int same_conditions(const struct resume *r, char *err, size_t len)
 	return 0;
 }
 
-/* A JSON tree written back as JSON, on one line: numbers as written,
- * strings escaped as the record's own are (a string is cut at a \u0000
- * in it). */
-static void write_tree(FILE *out, const struct json *v)
-{
-	enum json_kind t = json_type(v);
-	if (t == JSON_ARRAY || t == JSON_OBJECT) {
-		fputc(t == JSON_ARRAY ? '[' : '{', out);
-		for (size_t i = 0; i < json_len(v); i++) {
-			fputs(i ? ", " : "", out);
-			if (t == JSON_OBJECT) {
-				emit_json(out, json_key(v, i));
-				fputs(": ", out);
-			}
-			write_tree(out, json_index(v, i));
-		}
-		fputc(t == JSON_ARRAY ? ']' : '}', out);
-	} else if (t == JSON_STRING) {
-		emit_json(out, json_string(v));
-	} else if (t == JSON_NUMBER) {
-		fputs(json_number_text(v), out);
-	} else if (t == JSON_BOOL) {
-		fputs(json_bool(v) ? "true" : "false", out);
-	} else {
-		fputs("null", out); /* null, and a packed array's node memory could not be had for */
-	}
-}
-
 /* A row of FILE as the text the new record holds it in; NULL where
  * memory ran out. */
 static char *row_text(const struct json *row)
@@ -91,7 +64,7 @@ static char *row_text(const struct json *row)
 	FILE *out = open_memstream(&text, &size);
 	if (!out)
 		return NULL;
-	write_tree(out, row);
+	ondisk_write_tree(out, row);
 	if (fclose(out)) {
 		free(text);
 		return NULL;
@@ -153,7 +126,7 @@ int resume_take(struct resume *r, const char *path, struct json *old, struct jso
 int resume_load(struct resume *r, const char *path, struct json *plan, char *err, size_t len)
 {
 	char why[512];
-	struct json *old = json_read_file(path, RECORD_MAX_BYTES, why, sizeof why);
+	struct json *old = record_read(path, why, sizeof why);
 	if (!old) {
 		*r = (struct resume){ 0 };
 		json_free(plan);

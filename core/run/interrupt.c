@@ -3,7 +3,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Atomics, not volatile: the handler may run on any thread of the
@@ -17,11 +19,41 @@ static atomic_int caught;
 static char doomed_path[4200];
 static atomic_int doomed;
 
+/* When the first was caught (CLOCK_MONOTONIC, ns); 0 while its handler
+ * has not yet said. */
+static atomic_llong first_ns;
+
+static long long now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t); /* async-signal-safe */
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The same signal again within INTERRUPT_SAME_NS of the first is the same
+ * one sent twice (timeout(1) sends it to the process and to its group;
+ * the copies may be handled at once, on two threads): counted once.  A
+ * first handler that has not yet stamped its time is at this very moment:
+ * the same one too. */
+static int echo_of_first(int sig, long long now)
+{
+	long long t = atomic_load(&first_ns);
+	return atomic_load(&caught) == sig && (t == 0 || now - t < INTERRUPT_SAME_NS);
+}
+
 static void on_signal(int sig)
 {
-	int none = 0;
-	if (atomic_compare_exchange_strong(&caught, &none, sig))
+	int none = 0, e = errno;
+	long long now = now_ns();
+	if (atomic_compare_exchange_strong(&caught, &none, sig)) {
+		atomic_store(&first_ns, now);
+		errno = e;
 		return;
+	}
+	if (echo_of_first(sig, now)) {
+		errno = e;
+		return;
+	}
 	if (atomic_load(&doomed))
 		unlink(doomed_path); /* async-signal-safe, as _exit is */
 	_exit(128 + sig);            /* the second: at once */
@@ -36,6 +68,7 @@ void interrupt_catch(void)
 	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
 		sigaddset(&sa.sa_mask, signals[i]); /* one handler at a time on a thread */
 	atomic_store(&caught, 0);
+	atomic_store(&first_ns, 0);
 	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
 		sigaction(signals[i], &sa, NULL);
 }

@@ -2,8 +2,13 @@
  * SIGINT, SIGTERM and SIGHUP during a run: the first is noted, and the
  * run stops at the next sample boundary, or between a point's steps
  * (run/bench.c), prints and records what it has done, and exits 128 +
- * the signal, as shells expect.  A second ends the
- * process at once from the handler.  While a record is being written the
+ * the signal, as shells expect.  The same signal again within a second
+ * is the same one sent twice (as `timeout -s INT` sends it, to the
+ * process and to its group), counted once, even where the two are
+ * handled at the same moment on two threads.  Any other, or the same one
+ * a second later, ends the process at once from the handler: the record
+ * on disk then lacks its closing entry, and every reader says the run did
+ * not finish.  While a record is being written the
  * signals wait (interrupt_hold), so that the write, which takes
  * milliseconds, ends first.  That holds them back on the calling thread
  * alone: the CUDA runtime's threads do not, and the kernel hands a signal
@@ -13,6 +18,9 @@
  */
 #ifndef GPULAB_INTERRUPT_H
 #define GPULAB_INTERRUPT_H
+
+/* The same signal this soon after the first is that one again. */
+#define INTERRUPT_SAME_NS 1000000000LL
 
 /* Catch the three signals from now on (SA_RESTART: a write under way
  * goes on). */

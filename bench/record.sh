@@ -1,0 +1,145 @@
+#!/bin/bash
+# What a record costs (issue 37), on the host-only fake plugin, so any
+# machine can run it: the bytes -o writes and the wall time it adds to a
+# 200-point sweep; the size of the 21-point `fake.ok -n 1:2^20` record
+# (10^6 runs a point) and how long compare, report and --resume take to
+# read it; compare of two 1000-point records, its time and memory.
+# Writes docs/bench-record.md (the table) and docs/bench-record.json
+# (the numbers), or OUT.md and OUT.json.
+#   bench/record.sh BUILD_DIR [OUT]
+# BUILD_DIR is a build tree after `make check` (its core/gpulab and the
+# fake plugin in tests/plugins/.libs).  Needs python3, strace (for the
+# bytes written) and GNU time (/usr/bin/time) for the memory.
+set -eu
+build=$(cd "${1:?usage: bench/record.sh BUILD_DIR [OUT]}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+out=${2:-$here/../docs/bench-record}
+out=${out%.md}
+reps=${REPS:-3}
+gpulab=$build/core/gpulab
+work=$(mktemp -d /tmp/gpulab-bench-record-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+printf '[plugin fake]\nfile = fake.so\n' > "$work/gpulab.ini"
+export GPULAB_SYSCONFDIR=$work GPULAB_PLUGIN_PATH=$build/tests/plugins/.libs XDG_CONFIG_HOME=$work GPULAB_CONFIG=
+results=$work/results.txt
+: > "$results"
+
+# timed NAME CMD...: wall, user+sys seconds and max RSS of CMD, best of
+# $reps by wall, as "NAME wall cpu kb" in $results.
+timed()
+{
+	local name=$1 best=
+	shift
+	for _ in $(seq "$reps"); do
+		/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" > /dev/null 2>> "$work/stderr"
+		read -r wall user sys kb < "$work/time"
+		line="$name $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $kb"
+		if [ -z "$best" ] || awk -v a="$wall" -v b="$(echo "$best" | cut -d' ' -f2)" 'BEGIN { exit !(a < b) }'; then
+			best=$line
+		fi
+	done
+	echo "$best" >> "$results"
+}
+
+# bytes_written RECORD CMD...: what CMD writes to RECORD and its
+# temporary, all told (strace's writes to their descriptors).
+bytes_written()
+{
+	local record=$1
+	shift
+	strace -f -qq --seccomp-bpf -e trace=openat,write,close -o "$work/strace" "$@" > /dev/null 2>> "$work/stderr"
+	python3 - "$work/strace" "$record" <<'PY'
+import re, sys
+fds, total = {}, 0
+for line in open(sys.argv[1]):
+    m = re.search(r'openat\(AT_FDCWD, "([^"]*)".*\) = (\d+)$', line)
+    if m:
+        fds[m.group(2)] = m.group(1).startswith(sys.argv[2])
+        continue
+    m = re.search(r'write\((\d+),.*\) = (\d+)$', line)
+    if m and fds.get(m.group(1)):
+        total += int(m.group(2))
+    m = re.search(r'close\((\d+)\)', line)
+    if m:
+        fds.pop(m.group(1), None)
+print(total)
+PY
+}
+
+# A 200-point sweep, 10^5 runs a point: with -o and without.
+sizes=$(seq -s, 1 100)
+sweep=(run fake.ok -n "$sizes" -t int,float -r 100000 -w 0)
+for _ in $(seq "$reps"); do # alternated, so the machine's load falls on both alike
+	REPS=1 timed sweep200_o "$gpulab" "${sweep[@]}" -o "$work/s200.json"
+	REPS=1 timed sweep200 "$gpulab" "${sweep[@]}"
+done
+echo "sweep200_bytes $(bytes_written "$work/s200.json" "$gpulab" "${sweep[@]}" -o "$work/s200.json")" >> "$results"
+echo "sweep200_size $(stat -c %s "$work/s200.json")" >> "$results"
+
+# The 21-point sweep of 10^6 runs a point, and its readers.
+"$gpulab" run fake.ok -n 1:2^20 -o "$work/r21.json" > /dev/null
+echo "r21_size $(stat -c %s "$work/r21.json")" >> "$results"
+timed r21_compare "$gpulab" compare "$work/r21.json" "$work/r21.json"
+timed r21_report "$gpulab" report "$work/r21.json" -o "$work/r21.html"
+timed r21_resume "$gpulab" run fake.ok -n 1:2^20 -o "$work/r21.json" --resume
+
+# Two 1000-point records, 4096 samples a point (the most a point keeps),
+# and two of 100 runs a point.
+thousand=$(seq -s, 1 500)
+for k in a b; do
+	"$gpulab" run fake.ok -n "$thousand" -t int,float -r 4096 -w 0 -o "$work/$k.json" > /dev/null
+	"$gpulab" run fake.ok -n "$thousand" -t int,float -r 100 -w 0 -o "$work/$k-100.json" > /dev/null
+done
+echo "p1000_size $(stat -c %s "$work/a.json")" >> "$results"
+echo "p1000_100_size $(stat -c %s "$work/a-100.json")" >> "$results"
+timed p1000_compare "$gpulab" compare "$work/a.json" "$work/b.json"
+timed p1000_100_compare "$gpulab" compare "$work/a-100.json" "$work/b-100.json"
+
+python3 - "$results" "$out" "$(uname -m)" "$(nproc)" "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY'
+import json, sys, datetime
+rows, out = {}, sys.argv[2]
+for line in open(sys.argv[1]):
+    name, *v = line.split()
+    rows.setdefault(name, []).append([float(x) for x in v])
+best = {k: min(v) for k, v in rows.items()}  # by wall, the first field
+one = lambda k, i=0: best[k][i]
+mb = lambda b: b / 1e6
+data = {
+    "date": datetime.date.today().isoformat(), "machine": f"{sys.argv[3]}, {sys.argv[4]} CPUs",
+    "revision": sys.argv[5],
+    "sweep200": {"wall_s_with_o": one("sweep200_o"), "wall_s_without_o": one("sweep200"),
+                 "cpu_s_with_o": one("sweep200_o", 1), "cpu_s_without_o": one("sweep200", 1),
+                 "bytes_written": int(one("sweep200_bytes")), "record_bytes": int(one("sweep200_size"))},
+    "sweep21": {"record_bytes": int(one("r21_size")),
+                "read_s": {k: one("r21_" + k) for k in ("compare", "report", "resume")},
+                "max_rss_kb": {k: int(one("r21_" + k, 2)) for k in ("compare", "report", "resume")}},
+    "compare1000": {"samples_4096": {"record_bytes": int(one("p1000_size")), "wall_s": one("p1000_compare"),
+                                     "cpu_s": one("p1000_compare", 1), "max_rss_kb": int(one("p1000_compare", 2))},
+                    "runs_100": {"record_bytes": int(one("p1000_100_size")), "wall_s": one("p1000_100_compare"),
+                                 "cpu_s": one("p1000_100_compare", 1),
+                                 "max_rss_kb": int(one("p1000_100_compare", 2))}},
+}
+with open(out + ".json", "w") as f:
+    json.dump(data, f, indent=2)
+    f.write("\n")
+s, r, c = data["sweep200"], data["sweep21"], data["compare1000"]
+with open(out + ".md", "w") as f:
+    f.write(f"""# What a record costs
+
+{data['date']}, {data['machine']}, gpulab {data['revision']}, the host-only fake plugin
+(`bench/record.sh`; the numbers in [bench-record.json](bench-record.json)). Times are the best
+of the runs by wall clock; CPU is user + system.
+
+| measure | value |
+|---|---:|
+| 200-point sweep (`fake.ok`, 10^5 runs a point): record size | {mb(s['record_bytes']):.2f} MB |
+| ... bytes written to it and its temporary | {mb(s['bytes_written']):.2f} MB ({s['bytes_written'] / s['record_bytes']:.3f}x the record) |
+| ... wall time with `-o` / without | {s['wall_s_with_o']:.2f} s / {s['wall_s_without_o']:.2f} s ({100 * (s['wall_s_with_o'] / s['wall_s_without_o'] - 1):+.1f}%) |
+| ... CPU time with `-o` / without | {s['cpu_s_with_o']:.2f} s / {s['cpu_s_without_o']:.2f} s ({100 * (s['cpu_s_with_o'] / s['cpu_s_without_o'] - 1):+.1f}%) |
+| `fake.ok -n 1:2^20` (21 points, 10^6 runs each): record size | {mb(r['record_bytes']):.2f} MB |
+| ... read by `compare` / `report` / `--resume` | {r['read_s']['compare']:.2f} s / {r['read_s']['report']:.2f} s / {r['read_s']['resume']:.2f} s |
+| `compare` of two 1000-point records, 4096 samples a point ({mb(c['samples_4096']['record_bytes']):.0f} MB each) | {c['samples_4096']['wall_s']:.2f} s wall, {c['samples_4096']['cpu_s']:.2f} s CPU, {c['samples_4096']['max_rss_kb'] / 1024:.0f} MiB |
+| `compare` of two 1000-point records, 100 runs a point ({mb(c['runs_100']['record_bytes']):.1f} MB each) | {c['runs_100']['wall_s']:.2f} s wall, {c['runs_100']['cpu_s']:.2f} s CPU, {c['runs_100']['max_rss_kb'] / 1024:.0f} MiB |
+""")
+print(open(out + ".md").read())
+PY

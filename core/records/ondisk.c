@@ -1,0 +1,229 @@
+#include "records/ondisk.h"
+
+#include "emit/field.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JOURNAL_MAJOR "gpulab-record/2"
+
+/* Does the object's schema name a journal (gpulab-record/2 or 2.N)? */
+static int journal_schema(const struct json *head)
+{
+	const char *s = json_string(json_get(head, "schema"));
+	size_t n = strlen(JOURNAL_MAJOR);
+	return json_type(head) == JSON_OBJECT && s && !strncmp(s, JOURNAL_MAJOR, n) && (!s[n] || s[n] == '.');
+}
+
+/* Does text open as a journal's header does: {"schema": "gpulab-record/2,
+ * spaces anywhere JSON allows them?  Only such a line is parsed as a
+ * header: a document on one line (16 MB of it) is not parsed twice. */
+static int opens_as_journal(const char *text, size_t len)
+{
+	static const char *const parts[] = { "{", "\"schema\"", ":", "\"" JOURNAL_MAJOR };
+	size_t at = 0;
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		size_t n = strlen(parts[i]);
+		while (at < len && strchr(" \t\r", text[at]))
+			at++;
+		if (len - at < n || memcmp(text + at, parts[i], n))
+			return 0;
+		at += n;
+	}
+	return 1;
+}
+
+/* The closing line: {"end": {...}} alone. */
+static const struct json *end_of(const struct json *line)
+{
+	const struct json *e = json_get(line, "end");
+	return json_len(line) == 1 && json_type(e) == JSON_OBJECT ? e : NULL;
+}
+
+struct lines {
+	const char *path, *text;
+	size_t len;
+	struct ondisk *d;
+	char *err;
+	size_t errlen;
+	size_t values, numbers; /* what the lines weigh together, against json.h's limits */
+};
+
+/* Line `line`'s tree added to the rest: its weight, within the limits a
+ * document has.  0, or -1 with err said. */
+static int weigh(struct lines *l, const struct json *v, size_t line)
+{
+	json_weight(v, &l->values, &l->numbers);
+	if (l->values > JSON_MAX_NODES || l->numbers > JSON_MAX_NUMBERS) {
+		snprintf(l->err, l->errlen, "%s: line %zu: more than %u %s", l->path, line,
+			 l->values > JSON_MAX_NODES ? JSON_MAX_NODES : JSON_MAX_NUMBERS,
+			 l->values > JSON_MAX_NODES ? "values" : "numbers in arrays");
+		return -1;
+	}
+	return 0;
+}
+
+/* Each line after the header parsed alone, its point appended to
+ * results; the closing line's tree in *end (to free).  0, or -1 with err
+ * said. */
+static int points(struct lines *l, size_t at, struct json *results, struct json **end)
+{
+	char why[256];
+	for (size_t line = 2; at < l->len; line++) {
+		const char *s = l->text + at, *nl = memchr(s, '\n', l->len - at);
+		size_t n = nl ? (size_t)(nl - s) : l->len - at;
+		if (!nl) { /* cut off while written: dropped */
+			l->d->torn_line = line, l->d->torn_bytes = n;
+			return 0;
+		}
+		at += n + 1;
+		struct json *v = json_parse(s, n, why, sizeof why);
+		if (!v || json_type(v) != JSON_OBJECT || *end) {
+			snprintf(l->err, l->errlen, "%s: line %zu: %s", l->path, line,
+				 !v ? why : *end ? "an entry after the closing one" : "an entry that is not an object");
+			json_free(v);
+			return -1;
+		}
+		if (weigh(l, v, line)) {
+			json_free(v);
+			return -1;
+		}
+		if (end_of(v))
+			*end = v;
+		else if (json_append(results, v))
+			return -1;
+		else
+			l->d->points++;
+	}
+	return 0;
+}
+
+/* A scalar's tree, from its JSON text. */
+static struct json *scalar(const char *text)
+{
+	return json_parse(text, strlen(text), NULL, 0);
+}
+
+/* "interruption": the closing line's reason, or why there is none. */
+static struct json *interruption(const struct json *e)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	struct json *v = NULL;
+	if (!f)
+		return NULL;
+	if (!e)
+		emit_json(f, "the run did not finish: its journal has no closing entry");
+	else if (json_bool(json_get(e, "interrupted")) == 1 && json_string(json_get(e, "interruption")))
+		emit_json(f, json_string(json_get(e, "interruption")));
+	else
+		fputs("null", f);
+	if (fclose(f) == 0)
+		v = json_parse(text, size, NULL, 0);
+	free(text);
+	return v;
+}
+
+/* The journal as the tree of a document: the header's members (head,
+ * which it takes), its points as "results", and how the run ended.  The
+ * lines are parsed once each, and their trees become the document's. */
+static struct json *journal_tree(struct lines *l, struct json *head, size_t head_len)
+{
+	struct json *end = NULL, *results = json_array_new();
+	int bad = !results || json_adopt(head, "results", results);
+	if (!bad && (bad = points(l, head_len + 1, results, &end)) == 0) {
+		const struct json *e = end_of(end);
+		l->d->finished = e != NULL;
+		bad = json_adopt(head, "finished", scalar(e ? "true" : "false"))
+		      || json_adopt(head, "interrupted", scalar(!e || json_bool(json_get(e, "interrupted")) == 1 ? "true" : "false"))
+		      || json_adopt(head, "interruption", interruption(e));
+	}
+	json_free(end);
+	if (!bad)
+		return head;
+	if (!l->err[0])
+		snprintf(l->err, l->errlen, "%s: out of memory", l->path);
+	json_free(head);
+	return NULL;
+}
+
+struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen)
+{
+	char why[256];
+	const char *nl = memchr(text, '\n', len);
+	struct lines l = { .path = path, .text = text, .len = len, .d = d, .err = err, .errlen = errlen };
+	*d = (struct ondisk){ .finished = 1 };
+	err[0] = 0;
+	int opens = opens_as_journal(text, len);
+	struct json *head = nl && opens ? json_parse(text, (size_t)(nl - text), NULL, 0) : NULL;
+	if (journal_schema(head) && !json_get(head, "results") && !json_get(head, "finished")
+	    && !json_get(head, "interrupted") && !json_get(head, "interruption")) {
+		d->journal = 1;
+		return journal_tree(&l, head, (size_t)(nl - text));
+	}
+	json_free(head);
+	struct json *doc = json_parse(text, len, why, sizeof why);
+	if (!doc)
+		snprintf(err, errlen, "%s: %s", path, why);
+	return doc;
+}
+
+struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = json_read_text(path, max, &len, err, errlen);
+	*d = (struct ondisk){ .finished = 1 };
+	if (!text)
+		return NULL;
+	if (len == 0) {
+		free(text);
+		snprintf(err, errlen, "%s: empty: no record", path);
+		return NULL;
+	}
+	struct json *doc = ondisk_parse(path, text, len, d, err, errlen);
+	free(text);
+	return doc;
+}
+
+const char *ondisk_warning(const char *path, const struct ondisk *d, char *buf, size_t len)
+{
+	char torn[128] = "", open[128] = "";
+	if (d->torn_line)
+		snprintf(torn, sizeof torn, "line %zu, cut off after %zu bytes as it was written, is dropped", d->torn_line,
+			 d->torn_bytes);
+	if (!d->finished)
+		snprintf(open, sizeof open, "the run did not finish (its journal has no closing entry): %zu point%s recorded",
+			 d->points, d->points == 1 ? "" : "s");
+	if (torn[0] || open[0])
+		snprintf(buf, len, "%s: %s%s%s", path, torn, torn[0] && open[0] ? "; " : "", open);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+void ondisk_write_tree(FILE *out, const struct json *v)
+{
+	enum json_kind t = json_type(v);
+	if (t == JSON_ARRAY || t == JSON_OBJECT) {
+		fputc(t == JSON_ARRAY ? '[' : '{', out);
+		for (size_t i = 0; i < json_len(v); i++) {
+			fputs(i ? ", " : "", out);
+			if (t == JSON_OBJECT) {
+				emit_json(out, json_key(v, i));
+				fputs(": ", out);
+			}
+			ondisk_write_tree(out, json_index(v, i));
+		}
+		fputc(t == JSON_ARRAY ? ']' : '}', out);
+	} else if (t == JSON_STRING) {
+		emit_json(out, json_string(v));
+	} else if (t == JSON_NUMBER) {
+		fputs(json_number_text(v), out);
+	} else if (t == JSON_BOOL) {
+		fputs(json_bool(v) ? "true" : "false", out);
+	} else {
+		fputs("null", out); /* null, and a packed array's node memory could not be had for */
+	}
+}

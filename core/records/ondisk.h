@@ -1,0 +1,53 @@
+/*
+ * A record file read back, in either form (docs/record.md):
+ *  - a journal (gpulab-record/2.x, what `run -o` writes): a header line,
+ *    one line per point, and a closing line once the run ended;
+ *  - a document (gpulab-record/1.x: what `--format json` prints, and
+ *    what -o wrote before the journal).
+ * Both become the tree of a document, so that every reader (compare,
+ * report, --resume) sees one shape: a journal's header members, then
+ * "interrupted" and "interruption" from its closing line, "finished",
+ * and "results", its points in the order written.
+ *
+ * A journal's every line is checked alone.  A last line without its
+ * newline is an entry cut off while it was written (a power loss, a
+ * kill): it is dropped, with a warning.  Any other line that is not one
+ * JSON object is corruption, refused with its line number.  A journal
+ * without its closing line is a run that did not finish: the tree says
+ * "finished": false and "interrupted": true, and the warning says so.
+ */
+#ifndef GPULAB_ONDISK_H
+#define GPULAB_ONDISK_H
+
+#include "records/json.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct ondisk {
+	int journal;       /* the file was a journal (else a 1.x document) */
+	int finished;      /* a journal with its closing line, or any document */
+	size_t points;     /* a journal's points */
+	size_t torn_line;  /* the line number of a last entry cut off and dropped; 0 none */
+	size_t torn_bytes; /* its bytes */
+};
+
+/* text[0..len) of the file path names (in messages) as a document tree;
+ * NULL with one line, naming path, in err. */
+struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen);
+
+/* The same, reading path (a regular file of at most max bytes; one
+ * still being appended to is read as far as it was when opened). */
+struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen);
+
+/* The warning a reader gives for what ondisk_* found, one line naming
+ * path ("" where there is nothing to say): an entry dropped, a run that
+ * did not finish. */
+const char *ondisk_warning(const char *path, const struct ondisk *d, char *buf, size_t len);
+
+/* A JSON tree written back as JSON, on one line: numbers as written,
+ * strings escaped as the record's own are (a string is cut at a \u0000
+ * in it). */
+void ondisk_write_tree(FILE *out, const struct json *v);
+
+#endif
