@@ -22,7 +22,7 @@ offers()
 {
 	local want=$1 got
 	_gpulab
-	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | paste -sd ' ')
 	if [ "$got" != "$want" ]; then
 		echo "FAIL: $COMP_LINE<Tab> (words: ${COMP_WORDS[*]:1}): got '$got', wanted '$want'"
 		failed=1

@@ -238,6 +238,12 @@ int cmd_check(const struct options *o)
 	int bad = 0;
 	if (o->npatterns == 0)
 		return fail(EXIT_USAGE, "check: name a plugin's shared object (gpulab check FILE.so)");
+	/* plan() is checked as a machine without a GPU sees it, on any
+	 * machine: otherwise the GPUs in hand change the verdict (multigpu's
+	 * p2p_copy rightly refuses its defaults where one GPU is visible,
+	 * and author.sh failed on a one-GPU machine).  Before any CUDA call,
+	 * so that the runtime never sees a device. */
+	setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
 	for (int i = 0; i < o->npatterns; i++)
 		bad += check_file(o->patterns[i], o);
 	return bad ? EXIT_PLUGIN : 0;
