@@ -108,8 +108,11 @@ static int mpi_gather(const void *mine, void *all, size_t len)
 /* The run is over.  Each rank first naps 50 ms, so that the launcher
  * forwards what the ranks said on stderr before they exit: Open MPI's
  * mpirun, seeing every rank exit at once, could end the job with a
- * rank's last line still unread (one time in five where the ranks
- * shared two cores, the line that says why every rank stops). */
+ * rank's last line still unread.  (The "one time in five on two shared
+ * cores" this nap was first meant for, the line that says why every
+ * rank stops, turned out to be that line spliced with another rank's,
+ * mpirun forwarding bytes and not lines; fail() now writes each line
+ * whole.  The nap stays for a rank's last words before it leaves.) */
 static void mpi_leave(void)
 {
 	int done = 0;
