@@ -6,4 +6,4 @@ dist_lessons_DATA = lessons/divergence.ini lessons/divergence-debug.ini lessons/
 	lessons/reduce-complete-unroll.ini lessons/sum-matrix-blocks.ini lessons/sum-matrix-occupancy.ini \
 	lessons/nested-nosync.ini lessons/smem-gmem.ini lessons/smem-pad.ini lessons/transpose-memcpy.ini \
 	lessons/rung-wide.ini lessons/rung-persistent.ini lessons/rung-cluster.ini lessons/transpose-tma.ini
-EXTRA_DIST += lessons/local.mk lessons/make.py docs/learn.md examples/learn/unroll8_shfl.cu
+EXTRA_DIST += lessons/local.mk docs/learn.md examples/learn/unroll8_shfl.cu
