@@ -106,18 +106,9 @@ const gpulab_exercise exercises[] = {
 	  COLLECTIVE(c_broadcast, multi_params, multi_opts, GPULAB_UNLIKE) },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD,
-	.name = "multigpu",
-	.summary = "reduction across GPUs: peer copies and loads, a hand-made ring all-reduce against NCCL's",
-	.exercises = exercises,
-	.n_exercises = sizeof exercises / sizeof exercises[0],
-	.reference = "allreduce_nccl",
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("multigpu",
+	   "reduction across GPUs: peer copies and loads, a hand-made ring all-reduce against NCCL's",
+	   exercises,
+	   .reference = "allreduce_nccl")

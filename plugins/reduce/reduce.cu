@@ -732,15 +732,10 @@ const gpulab_exercise exercises[] = {
 	{ .name = "cub", .summary = "cub::DeviceReduce::Sum (CCCL): two launches, one value out; the reference", REDUCE64(0, v_cub, params) },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD, .name = "reduce", .summary = "parallel reduction: the book's ladder against CUB",
-	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0], .baseline = "neighbored",
-	.reference = "cub"
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("reduce",
+	   "parallel reduction: the book's ladder against CUB",
+	   exercises,
+	   .baseline = "neighbored",
+	   .reference = "cub")

@@ -179,15 +179,10 @@ const gpulab_exercise exercises[] = {
 	  SUM(p_flat, k_best) },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD, .name = "sum_matrix", .summary = "2D grids and blocks: how block shape changes a matrix sum",
-	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0], .baseline = "block32x32",
-	.reference = "copy"
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("sum_matrix",
+	   "2D grids and blocks: how block shape changes a matrix sum",
+	   exercises,
+	   .baseline = "block32x32",
+	   .reference = "copy")

@@ -524,15 +524,10 @@ const gpulab_exercise exercises[] = {
 	  TRANSPOSE_WITH(v_tma, tma_params) },
 };
 
-const gpulab_plugin plugin = {
-	GPULAB_PLUGIN_HEAD, .name = "transpose", .summary = "matrix transpose: coalescing, shared-memory tiles and bank conflicts",
-	.exercises = exercises, .n_exercises = sizeof exercises / sizeof exercises[0], .baseline = "naive_row",
-	.reference = "memcpy"
-};
-
 } // namespace
 
-GPULAB_PLUGIN_ENTRY
-{
-	return &plugin;
-}
+LAB_PLUGIN("transpose",
+	   "matrix transpose: coalescing, shared-memory tiles and bank conflicts",
+	   exercises,
+	   .baseline = "naive_row",
+	   .reference = "memcpy")
