@@ -3,6 +3,7 @@
  * parameters and metrics as text.  The writers (table.c, csv.c,
  * markdown.c, result.c's JSON) print them; none decides a value itself. */
 #include "emit/row.h"
+#include "emit/field.h"
 
 #include "escape.h"
 #include "run/stats.h"
@@ -161,12 +162,15 @@ double peak_pct(const struct report *r, const struct job *j)
 	return r->dev && r->dev->peak_gbps > 0 ? 100 * j->res.gbps / r->dev->peak_gbps : 0;
 }
 
+/* Each note exactly, as the record has it (a seed or an n of 2^40 in
+ * %g's six digits named another value). */
 void notes_text(const struct job *j, char *buf, size_t len, char sep)
 {
+	char v[40];
 	buf[0] = 0;
 	for (int i = 0; i < j->res.nnotes; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%g", i ? (char[]){ sep, 0 } : "",
-			 j->res.notes[i].name, j->res.notes[i].value);
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", i ? (char[]){ sep, 0 } : "",
+			 j->res.notes[i].name, json_double_text(v, sizeof v, j->res.notes[i].value));
 }
 
 /* What the exercise chose for its automatic keys, "key=value" joined

@@ -7,6 +7,7 @@
 #include "run/watchdog.h"
 
 #include <math.h>
+#include <stdint.h>
 
 #include <cuda_runtime_api.h>
 /* NVTX 3 is header-only: it costs nothing until a profiler is attached */
@@ -15,11 +16,22 @@
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void)
+/* The host clock in whole nanoseconds.  A time is the difference of two
+ * readings divided once: (t1 - t0) / 1e6 is the double nearest the
+ * exact milliseconds, whose shortest text is short ("0.001234"), where
+ * the difference of two milliseconds-since-boot doubles carries 17
+ * digits of rounding into every sample a record keeps and a reader
+ * parses back. */
+static int64_t host_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double ms_since(int64_t t0)
+{
+	return (double)(host_ns() - t0) / 1e6;
 }
 
 /* Record a failure; the first message (the plugin's own) wins. */
@@ -72,7 +84,8 @@ struct timing {
 	double window[STABLE_WINDOW]; /* the noise at the last checks, for settled() */
 	unsigned checks;
 	cudaEvent_t start, stop;
-	double t0, waited_s;        /* when sampling began (ms), and under a launcher how long it has gone (s) */
+	int64_t t0;                 /* when sampling began (ns) */
+	double waited_s;            /* under a launcher, how long it has gone (s) */
 };
 
 /* Room for one more sample. */
@@ -133,7 +146,7 @@ static int enough(const struct bench *b, const struct job *j, struct timing *t, 
  * stops after the same sample. */
 static double waited(const struct bench *b, const struct timing *t)
 {
-	return b->group ? t->waited_s : (now_ms() - t->t0) / 1e3;
+	return b->group ? t->waited_s : ms_since(t->t0) / 1e3;
 }
 
 /* Before every run, timed or profiled, and untimed: the exercise's input
@@ -232,9 +245,9 @@ static int timed_run_unguarded(struct bench *b, struct job *j, struct timing *t,
 	unsigned k = batch_of(j, slot);
 	int rc = GPULAB_OK, held;
 	if (host_only(j)) {
-		double t0 = now_ms();
+		int64_t t0 = host_ns();
 		rc = run_k(j, k);
-		*ms = (now_ms() - t0) / k;
+		*ms = (double)(host_ns() - t0) / (1e6 * k); /* one division: see host_ns */
 		return rc == GPULAB_OK ? 0 : step_failed(j, rc, "run failed");
 	}
 	held = hold_run(b, j, slot);
@@ -296,7 +309,7 @@ static int by_peer(struct job *j, int code)
  * or that a signal reached, stops them all at the same sample. */
 static int together(struct bench *b, struct job *j, struct timing *t, int rc, double *ms, double *h)
 {
-	double v[5] = { rc > 0 ? rc : 0, rc == HALTED || interrupt_pending(), *ms, *h, (now_ms() - t->t0) / 1e3 };
+	double v[5] = { rc > 0 ? rc : 0, rc == HALTED || interrupt_pending(), *ms, *h, ms_since(t->t0) / 1e3 };
 	if (!b->group)
 		return rc;
 	if (group_max(b->group, v, 5))
@@ -325,10 +338,10 @@ static int repetition(struct bench *b, struct job *j, struct timing *t, long slo
 		rc = timed_run(b, j, t, slot, &ms);
 		nvtxRangePop();
 	} while (rc == REDO);
-	double h0 = now_ms();
+	int64_t h0 = host_ns();
 	if (rc == 0 && e->host && (rc = e->host(&j->ctx)) != GPULAB_OK)
 		rc = step_failed(j, rc, "host step failed");
-	double h = e->host ? now_ms() - h0 : 0;
+	double h = e->host ? ms_since(h0) : 0;
 	if ((rc = together(b, j, t, rc, &ms, &h)))
 		return rc;
 	if (slot >= 0 && !host_only(j))
@@ -377,10 +390,10 @@ static int measure(struct bench *b, struct job *j)
 	cudaError_t ce;
 	if (!host_only(j) && ((ce = cudaEventCreate(&t.start)) != cudaSuccess || (ce = cudaEventCreate(&t.stop)) != cudaSuccess))
 		rc = failed(j, EXIT_CUDA, "cudaEventCreate failed", ce);
-	t.t0 = now_ms();
+	t.t0 = host_ns();
 	for (long i = 0; rc == 0 && i < (long)j->warmup; i++) /* a signal under a launcher: together() */
 		rc = interrupt_pending() && !b->group ? HALTED : repetition(b, j, &t, i - (long)j->warmup); /* negative: warm-up */
-	t.t0 = now_ms(), t.waited_s = 0;
+	t.t0 = host_ns(), t.waited_s = 0;
 	enum stop_reason why = STOP_COUNT;
 	while (rc == 0 && !enough(b, j, &t, waited(b, &t), &why)) {
 		if (interrupt_pending() && !b->group)
