@@ -23,33 +23,38 @@ static uint64_t order_key(double v)
 }
 
 /* Sorted ascending, as qsort with by_value sorts the finite values these
- * are: an LSD radix sort on order_key, a byte a pass, the passes whose
- * byte is the same in every key skipped.  A point's samples run to a
+ * are: an LSD radix sort on order_key, a byte a pass (the eight bytes'
+ * counts taken in one read), the passes whose byte is the same in every
+ * key skipped.  A point's samples run to a
  * million, compare sorts 4096 a side for every pair of a sweep, and
  * qsort's call a comparison was most of their time. */
 static void sort_values(double *x, size_t n)
 {
 	double *tmp = n > 64 ? malloc(n * sizeof *tmp) : NULL;
-	if (!tmp) {
+	size_t (*count)[257] = tmp ? calloc(8, sizeof *count) : NULL;
+	if (!count) {
+		free(tmp);
 		qsort(x, n, sizeof *x, by_value);
 		return;
 	}
+	for (size_t i = 0; i < n; i++) /* the eight bytes' counts in one read */
+		for (uint64_t k = order_key(x[i]), b = 0; b < 8; b++)
+			count[b][(k >> 8 * b & 0xff) + 1]++;
 	double *from = x, *to = tmp;
-	for (int shift = 0; shift < 64; shift += 8) {
-		size_t count[257] = { 0 };
-		for (size_t i = 0; i < n; i++)
-			count[(order_key(from[i]) >> shift & 0xff) + 1]++;
-		if (count[(order_key(from[0]) >> shift & 0xff) + 1] == n)
+	for (int b = 0; b < 8; b++) {
+		size_t *c = count[b];
+		if (c[(order_key(from[0]) >> 8 * b & 0xff) + 1] == n)
 			continue; /* one byte value: nothing moves */
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
+		for (int v = 0; v < 256; v++)
+			c[v + 1] += c[v];
 		for (size_t i = 0; i < n; i++)
-			to[count[order_key(from[i]) >> shift & 0xff]++] = from[i];
+			to[c[order_key(from[i]) >> 8 * b & 0xff]++] = from[i];
 		double *t = from;
 		from = to, to = t;
 	}
 	if (from != x)
 		memcpy(x, from, n * sizeof *x);
+	free(count);
 	free(tmp);
 }
 
@@ -72,13 +77,20 @@ static double quantile(const double *x, size_t n, double p)
 	return lo + 1 < n ? x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]) : x[lo];
 }
 
-int stats_summarise(const double *v, size_t n, struct stats *out)
+/* A copy of v[0..n) sorted, or NULL (out of memory, a value not finite). */
+static double *sorted_copy(const double *v, size_t n)
 {
-	double *x, sum = 0, dev = 0;
+	double *x;
 	if (!n || !all_finite(v, n) || !(x = malloc(n * sizeof *x)))
-		return -1;
+		return NULL;
 	memcpy(x, v, n * sizeof *x);
 	sort_values(x, n);
+	return x;
+}
+
+static void summarise_sorted(const double *x, size_t n, struct stats *out)
+{
+	double sum = 0, dev = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
 	out->n = n;
@@ -94,6 +106,14 @@ int stats_summarise(const double *v, size_t n, struct stats *out)
 	out->q1 = quantile(x, n, 0.25);
 	out->q3 = quantile(x, n, 0.75);
 	out->iqr = out->q3 - out->q1;
+}
+
+int stats_summarise(const double *v, size_t n, struct stats *out)
+{
+	double *x = sorted_copy(v, n);
+	if (!x)
+		return -1;
+	summarise_sorted(x, n, out);
 	free(x);
 	return 0;
 }
@@ -119,12 +139,8 @@ int stats_median_ci(const double *v, size_t n, double conf, double *lo, double *
 {
 	double *x;
 	size_t k;
-	if (!(conf > 0 && conf < 1) || !n || !all_finite(v, n) || !(k = binomial_rank(n, (1 - conf) / 2)))
+	if (!(conf > 0 && conf < 1) || !n || !(k = binomial_rank(n, (1 - conf) / 2)) || !(x = sorted_copy(v, n)))
 		return -1;
-	if (!(x = malloc(n * sizeof *x)))
-		return -1;
-	memcpy(x, v, n * sizeof *x);
-	sort_values(x, n);
 	*lo = x[k - 1], *hi = x[n - k];
 	free(x);
 	return 0;
@@ -136,18 +152,11 @@ int stats_median_unsure(double median, double lo, double hi)
 }
 
 /* --- Mann-Whitney U ----------------------------------------------------------- */
-/* a's rank sum in a and b pooled, ties given their mean rank, and the
- * ties' sum of t^3 - t for the variance: each side sorted, then merged,
+/* a's rank sum in a and b pooled, both sorted, ties given their mean
+ * rank, and the ties' sum of t^3 - t for the variance: the two merged,
  * a run of equal values at a time. */
-static int rank_sum(const double *a, size_t na, const double *b, size_t nb, double *r1, double *ties)
+static void rank_sum(const double *x, size_t na, const double *y, size_t nb, double *r1, double *ties)
 {
-	double *x = malloc((na + nb ? na + nb : 1) * sizeof *x), *y = x + na;
-	if (!x)
-		return -1;
-	memcpy(x, a, na * sizeof *x);
-	memcpy(y, b, nb * sizeof *y);
-	sort_values(x, na);
-	sort_values(y, nb);
 	*r1 = *ties = 0;
 	for (size_t i = 0, k = 0, below = 0; i < na || k < nb;) {
 		double v = k == nb || (i < na && x[i] <= y[k]) ? x[i] : y[k];
@@ -161,8 +170,6 @@ static int rank_sum(const double *a, size_t na, const double *b, size_t nb, doub
 		*ties += t * t * t - t;
 		below += from_a + from_b;
 	}
-	free(x);
-	return 0;
 }
 
 /* The exact distribution costs (m n) doubles; past this, where no
@@ -200,11 +207,11 @@ static double exact_sf(double u, size_t m, size_t n)
 	return tail / total;
 }
 
-int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mw *out)
+/* The test on a and b sorted (neither empty): 0, or -1 out of memory. */
+static int mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb, struct mw *out)
 {
 	double r1, ties, n = (double)(na + nb), pairs = (double)na * (double)nb;
-	if (!na || !nb || !all_finite(a, na) || !all_finite(b, nb) || rank_sum(a, na, b, nb, &r1, &ties))
-		return -1;
+	rank_sum(a, na, b, nb, &r1, &ties);
 	double u = r1 - (double)na * (double)(na + 1) / 2, d = u - pairs / 2;
 	double sigma = sqrt(pairs / 12 * ((n + 1) - ties / (n * (n - 1))));
 	out->u = u;
@@ -222,6 +229,15 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, s
 	return 0;
 }
 
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mw *out)
+{
+	double *x = sorted_copy(a, na), *y = x ? sorted_copy(b, nb) : NULL;
+	int rc = y ? mann_whitney_sorted(x, na, y, nb, out) : -1;
+	free(x);
+	free(y);
+	return rc;
+}
+
 int stats_mw_enough(size_t na, size_t nb)
 {
 	return na >= STATS_MW_MIN && nb >= STATS_MW_MIN;
@@ -234,15 +250,22 @@ enum stats_result stats_verdict(const double *base, size_t nbase, const double *
 	*out = (struct stats_comparison){ .ratio = NAN, .mw = { NAN, NAN, NAN, 0 } };
 	if (!(alpha > 0 && alpha < 1))
 		return STATS_INVALID;
-	if (nbase && ncand) {
-		if (stats_summarise(base, nbase, &out->base) || stats_summarise(cand, ncand, &out->cand))
-			return STATS_INVALID;
-		out->ratio = out->cand.median / out->base.median;
-	}
-	if (!stats_mw_enough(nbase, ncand))
+	if (!nbase || !ncand)
 		return STATS_TOO_FEW;
-	if (stats_mann_whitney(cand, ncand, base, nbase, &out->mw))
-		return STATS_INVALID;
+	/* each side sorted once, for its summary and the test: compare
+	 * asks this of every pair of a sweep, 4096 samples a side */
+	double *b = sorted_copy(base, nbase), *c = b ? sorted_copy(cand, ncand) : NULL;
+	int rc = -1;
+	if (c) {
+		summarise_sorted(b, nbase, &out->base);
+		summarise_sorted(c, ncand, &out->cand);
+		out->ratio = out->cand.median / out->base.median;
+		rc = stats_mw_enough(nbase, ncand) ? mann_whitney_sorted(c, ncand, b, nbase, &out->mw) : 1;
+	}
+	free(b);
+	free(c);
+	if (rc)
+		return rc > 0 ? STATS_TOO_FEW : STATS_INVALID;
 	if (!(out->mw.p < alpha))
 		return STATS_SAME;
 	/* p < alpha puts U off its mean, so the side is never a tie */
