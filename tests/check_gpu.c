@@ -15,6 +15,8 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <time.h>
@@ -22,8 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 
 #define MAX_EXERCISES 128
+
+#ifndef GPU_PART
+#define GPU_PART "verify"
+#endif
 
 static struct exercise {
 	char name[128];
@@ -1127,6 +1134,70 @@ START_TEST(grade_ranks_fixtures)
 }
 END_TEST
 
+/* A GPU test that times or counts takes the GPU alone: an exclusive
+ * lock, where one that only verifies takes a shared one.  The three
+ * programs (check_gpu, check_gpu_timed, check_gpu_try, this file built
+ * with GPU_PART each) then run side by side under make -j, the whole
+ * suite no longer fitting a device call's ten minutes as one, and no
+ * speed is measured beside another test's kernels.  Taken in the test's
+ * own process (a checked fixture), let go when it exits. */
+static void gpu_lock(int how)
+{
+	int fd = open("gpu-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	ck_assert_msg(fd >= 0 && flock(fd, how) == 0, "gpu-tests.lock: %s", strerror(errno));
+}
+
+static void gpu_shared(void)
+{
+	gpu_lock(LOCK_SH);
+}
+
+static void gpu_alone(void)
+{
+	gpu_lock(LOCK_EX);
+}
+
+static void no_teardown(void)
+{
+}
+
+/* The tests of one part: "verify" (every exercise, shape and rung
+ * verifies), "timed" (timing, counters, signals, lessons) or "try"
+ * (learners' kernels and grade). */
+static void add_part(TCase *t, const char *part)
+{
+	if (!strcmp(part, "verify")) {
+		tcase_add_checked_fixture(t, gpu_shared, no_teardown);
+		tcase_add_loop_test(t, exercise_verifies, 0, nexercises);
+		tcase_add_loop_test(t, exercise_block_sizes, 0, nexercises);
+		tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
+		tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
+		tcase_add_test(t, counts_past_int);
+		tcase_add_test(t, collectives_verify);
+		tcase_add_test(t, tma_takes_any_shape);
+		tcase_add_test(t, best_finishes_verify);
+		tcase_add_test(t, rungs_verify);
+		tcase_add_test(t, rung_clusters_fill_the_grid);
+		tcase_add_test(t, rungs_batch_and_refusals);
+	} else if (!strcmp(part, "timed")) {
+		tcase_add_checked_fixture(t, gpu_alone, no_teardown);
+		tcase_add_test(t, options_on_gpu);
+		tcase_add_test(t, timing_holds_streams);
+		tcase_add_test(t, batches_time_one_run);
+		tcase_add_test(t, metrics_count_what_kernels_do);
+		tcase_add_test(t, metrics_defaults_and_errors);
+		tcase_add_test(t, interrupted_sweep_resumes);
+		tcase_add_test(t, learn_lessons_give_verdicts);
+	} else { /* try */
+		tcase_add_checked_fixture(t, gpu_alone, no_teardown);
+		tcase_add_test(t, try_kernels_are_ranked);
+		tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
+		tcase_add_test(t, try_cache_is_hit);
+		tcase_add_test(t, try_trap_mid_sweep);
+		tcase_add_test(t, grade_ranks_fixtures);
+	}
+}
+
 int main(void)
 {
 	/* A failed check's message quotes gpulab's output, which can pass
@@ -1160,31 +1231,9 @@ int main(void)
 	printf("%d exercises on this GPU:\n%s", nexercises, o.out);
 
 	Suite *s = suite_create("gpu");
-	TCase *t = tcase_create("gpu");
+	TCase *t = tcase_create(GPU_PART);
 	tcase_set_timeout(t, 900);
-	tcase_add_loop_test(t, exercise_verifies, 0, nexercises);
-	tcase_add_loop_test(t, exercise_block_sizes, 0, nexercises);
-	tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
-	tcase_add_loop_test(t, plugin_sweeps, 0, sizeof sweeps / sizeof sweeps[0]);
-	tcase_add_test(t, counts_past_int);
-	tcase_add_test(t, collectives_verify);
-	tcase_add_test(t, tma_takes_any_shape);
-	tcase_add_test(t, options_on_gpu);
-	tcase_add_test(t, timing_holds_streams);
-	tcase_add_test(t, batches_time_one_run);
-	tcase_add_test(t, best_finishes_verify);
-	tcase_add_test(t, rungs_verify);
-	tcase_add_test(t, rung_clusters_fill_the_grid);
-	tcase_add_test(t, rungs_batch_and_refusals);
-	tcase_add_test(t, metrics_count_what_kernels_do);
-	tcase_add_test(t, metrics_defaults_and_errors);
-	tcase_add_test(t, try_kernels_are_ranked);
-	tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
-	tcase_add_test(t, try_cache_is_hit);
-	tcase_add_test(t, interrupted_sweep_resumes);
-	tcase_add_test(t, try_trap_mid_sweep);
-	tcase_add_test(t, learn_lessons_give_verdicts);
-	tcase_add_test(t, grade_ranks_fixtures);
+	add_part(t, GPU_PART);
 	suite_add_tcase(s, t);
 	return run_suite(s, 1);
 }
