@@ -578,7 +578,11 @@ static int timed_and_checked(struct bench *b, struct job *j)
 	if ((rc = between_steps(b, j)) || (rc = measure(b, j)) || (rc = between_steps(b, j))
 	    || (rc = agreed(b, j, check(b, j))))
 		return rc;
-	return j->metrics.ncols ? (rc = between_steps(b, j)) ? rc : profile(b, j) : 0;
+	/* a host-only exercise launches nothing to count, and where no job
+	 * needs a GPU no profiler was opened: its counters stay unread */
+	if (!j->metrics.ncols || host_only(j) || !b->prof)
+		return 0;
+	return (rc = between_steps(b, j)) ? rc : profile(b, j);
 }
 
 int bench_run(struct bench *b, struct job *j)
