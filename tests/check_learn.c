@@ -48,6 +48,12 @@ START_TEST(lesson_parses)
 	ck_assert_int_eq(l.cmp.op, RULE_GE);
 	ck_assert(l.cmp.value == 2 && l.target_times == 1.5);
 	ck_assert_str_eq(l.target_ref.exercise, "fake.sleepy");
+	ck_assert_str_eq(l.req.metric, ""); /* no counter to keep */
+	lesson_free(&l);
+	const char *with = mutate("text = Do it.\n", "text = Do it.\nrequire = shared_ld_bank_conflict <= 0\n");
+	ck_assert_msg(parse(with, &l, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(l.req.metric, "shared_ld_bank_conflict");
+	ck_assert(l.req.rule.op == RULE_LE && l.req.rule.value == 0);
 	lesson_free(&l);
 }
 END_TEST
@@ -97,6 +103,11 @@ static const struct {
 	{ "unit = x", "this line has no equals sign", "sample.ini:11: malformed line" },
 	{ "unit = x", "= x", "sample.ini:11: a value with no key" },
 	{ "book = ", "book = a\0b", "a NUL byte" },
+	{ "text = Do it.\n", "text = Do it.\nrequire = shared_load_transactions_per_request\n",
+	  "key 'require': expected 'LABEL OP NUMBER'" },
+	{ "text = Do it.\n", "text = Do it.\nrequire = a;b <= 2\n", "key 'require': 'a;b' is not a counter's label" },
+	{ "text = Do it.\n", "text = Do it.\nrequire = x => 2\n", "key 'require': '=> 2' is not a rule" },
+	{ "text = Do it.\n", "text = Do it.\nrequire = x <= 2 3\n", "key 'require': expected 'LABEL OP NUMBER'" },
 };
 
 START_TEST(lesson_refuses_hostile_input)
@@ -206,6 +217,29 @@ START_TEST(figure_from_a_record)
 	fig.kind = FIGURE_METRIC;
 	ck_assert_int_eq(figure_measure(&rec, &fig, &f, err, sizeof err), -1);
 	record_free(&rec);
+}
+END_TEST
+
+/* The task's counter read from the learner's row: an H100 record with
+ * divergence.math2's row renamed try.divergence, as try names it. */
+START_TEST(task_counter_from_a_record)
+{
+	static char text[1 << 16];
+	char src[4200], err[1024], *dir = temp_dir(), *at;
+	double v = 0;
+	snprintf(src, sizeof src, "%s/tests/records/h100-divergence-metrics.json", getenv("srcdir") ? getenv("srcdir") : "..");
+	ck_assert(read_text(src, text, sizeof text) && (at = strstr(text, "\"exercise\": \"divergence.math2\"")));
+	memcpy(at + 13, "try.divergence\"  ", 17); /* the same length: "divergence.math2" is 16 bytes */
+	struct record rec = { .path = (char *)write_file(dir, "try.json", text) };
+	ck_assert_msg(record_load(&rec, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(task_counter(&rec, "divergence", "warp_execution_efficiency", &v, err, sizeof err) == 0, "%s", err);
+	ck_assert(v == 100);
+	ck_assert_msg(task_counter(&rec, "divergence", "shared_ld_bank_conflict", &v, err, sizeof err) == -1
+		      && strstr(err, "try.divergence: no counter 'shared_ld_bank_conflict' in the run"), "%s", err);
+	ck_assert_msg(task_counter(&rec, "reduce", "branch_efficiency", &v, err, sizeof err) == -1
+		      && strstr(err, "the run has no point of try.reduce"), "%s", err);
+	record_free(&rec);
+	free(dir);
 }
 END_TEST
 
@@ -351,6 +385,15 @@ START_TEST(learn_submit_records_the_task)
 	gpulab("learn", "holds", "--submit", "crash.cu", NULL); /* try in a process of its own: learn says so and ends */
 	ck_assert_msg(o.status == 128 + SIGABRT && strstr(o.err, "gpulab: learn: gpulab try crashed: Aborted"), "%d %s %s",
 		      o.status, o.out, o.err);
+	/* fast enough, but a counter the task keeps cannot be read on the host */
+	char counts[8192];
+	snprintf(counts, sizeof counts, "%s", mutate("text = Do it.\n", "text = Do it.\nrequire = dram_read_throughput <= 2\n"));
+	memcpy(strstr(counts, "order = 5"), "order = 7", 9);
+	write_file(strchr(env_lessons, '=') + 1, "counts.ini", counts);
+	gpulab("learn", "counts", "--submit", "good.cu", NULL);
+	ck_assert_msg(o.status == EXIT_SLOWER && strstr(o.out, "not passed: try.gated: no counter 'dram_read_throughput'")
+		      && strstr(o.out, "over the target of 1.50x, but not the task's counter (above)"), "%d %s %s",
+		      o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\npassed: ") && strstr(o.out, "over the target of 1.50x"), "%d %s %s",
 		      o.status, o.out, o.err);
@@ -470,6 +513,7 @@ int main(void)
 	tcase_add_test(unit, installed_lessons_load);
 	tcase_add_test(unit, verdict_of_each_kind);
 	tcase_add_test(unit, figure_from_a_record);
+	tcase_add_test(unit, task_counter_from_a_record);
 	tcase_add_test(unit, progress_round_trip_and_refusals);
 	tcase_add_test(cmd, learn_map_progress_and_verdicts);
 	tcase_add_test(cmd, learn_submit_records_the_task);

@@ -230,6 +230,11 @@ static void learn_task(const struct lesson *l)
 	learn_wrap("\nYour task: ", l->task);
 	snprintf(line, sizeof line, "at least %.2fx as fast as %s, measured beside it", l->target_times, l->target_ref.exercise);
 	learn_wrap("  target            ", line);
+	if (l->req.metric[0]) {
+		snprintf(line, sizeof line, "%s %s %g (--metrics %s shows it)", l->req.metric, rule_op_text(l->req.rule.op),
+			 l->req.rule.value, l->req.metric);
+		learn_wrap("  and keep          ", line);
+	}
 	printf("  start from        gpulab try %s --template > mine.cu\n", l->challenge);
 	printf("  submit            gpulab learn %s --submit mine.cu\n", l->name);
 }
@@ -301,17 +306,34 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 	return rc ? rc : kept;
 }
 
+/* The task's counter, where it sets one: 1 kept, 0 not (said why). */
+static int learn_require(const struct lesson *l, const struct record *rec)
+{
+	char err[1024];
+	double v;
+	if (!l->req.metric[0])
+		return 1;
+	if (task_counter(rec, l->challenge, l->req.metric, &v, err, sizeof err))
+		return printf("\nnot passed: %s\n", err), 0;
+	int kept = verdict_judge(&l->req.rule, v, v) == VERDICT_HOLDS;
+	printf("\n%s %g: %s the task's %s %g\n", l->req.metric, v, kept ? "keeps" : "breaks", rule_op_text(l->req.rule.op),
+	       l->req.rule.value);
+	return kept;
+}
+
 static int learn_submit(const struct options *o, const struct lesson *l)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
-	char err[1024], line[512];
+	char err[1024], line[512], args[LESSON_MAX_TEXT + 128];
 	double times = NAN;
 	char *first[] = { l->challenge, (char *)o->submit };
-	int rc;
+	int rc, kept = 1;
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
-	rc = learn_run(o, "try", first, 2, l->args, t.record);
+	/* the counter the task keeps is read in an untimed run of its own */
+	snprintf(args, sizeof args, "%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " --metrics " : "", l->req.metric);
+	rc = learn_run(o, "try", first, 2, args, t.record);
 	rec.path = t.record;
 	if (rc > 128) {
 		learn_tmp_remove(&t);
@@ -321,18 +343,21 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 		printf("\nnot passed: nothing was timed (the line above says why)\n");
 	else if (record_load(&rec, err, sizeof err) || task_measure(&rec, l->challenge, &l->target_ref, &times, err, sizeof err))
 		printf("\nnot passed: %s\n", err), times = NAN;
+	else
+		kept = learn_require(l, &rec);
 	record_free(&rec);
 	learn_tmp_remove(&t);
-	int passed = times >= l->target_times;
+	int fast = times >= l->target_times, passed = fast && kept;
 	if (isfinite(times)) {
-		snprintf(line, sizeof line, "%s: %.3fx as fast as %s, %.1f%% %s the target of %.2fx",
+		snprintf(line, sizeof line, "%s: %.3fx as fast as %s, %.1f%% %s the target of %.2fx%s",
 			 passed ? "passed" : "not passed", times, l->target_ref.exercise,
-			 fabs(times / l->target_times - 1) * 100, passed ? "over" : "under", l->target_times);
+			 fabs(times / l->target_times - 1) * 100, fast ? "over" : "under", l->target_times,
+			 kept ? "" : ", but not the task's counter (above)");
 		learn_wrap("\n", line);
 	}
-	int kept = learn_record(l, -1, NAN, times, passed);
+	int saved = learn_record(l, -1, NAN, times, passed);
 	/* the challenge's own rows may fail (not the learner's doing): the verdict is the learner's row */
-	return passed ? kept : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
+	return passed ? saved : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
 }
 
 int cmd_learn(const struct options *o)

@@ -39,7 +39,7 @@ static const struct lesson_field lesson_fields[] = {
 	F("lesson", "figure", figure, 1), F("lesson", "rule", rule, 1), F("lesson", "unit", unit, 0),
 	F("lesson", "why", why, 1), F("lesson", "docs", docs, 1), F("lesson", "because", because, 0),
 	F("task", "challenge", challenge, 1), F("task", "args", args, 0), F("task", "target", target, 1),
-	F("task", "text", task, 1),
+	F("task", "text", task, 1), F("task", "require", require, 0),
 };
 #undef F
 #define NFIELDS (sizeof lesson_fields / sizeof lesson_fields[0])
@@ -189,6 +189,15 @@ static int lesson_point_parse(struct lesson_point *pt, const char *s, char *why,
 	return 0;
 }
 
+/* A counter's label (gpulab metrics) into out[0..size). */
+static int lesson_label(char *out, size_t size, const char *m, char *why, size_t len)
+{
+	if (strlen(m) >= size || strspn(m, LESSON_VALUE_CHARS) != strlen(m))
+		return snprintf(why, len, "'%.80s' is not a counter's label (gpulab metrics)", m), -1;
+	strcpy(out, m);
+	return 0;
+}
+
 static int lesson_figure_parse(struct lesson_figure *f, const char *s, char *why, size_t len)
 {
 	char buf[LESSON_MAX_TEXT], *w[5];
@@ -206,13 +215,7 @@ static int lesson_figure_parse(struct lesson_figure *f, const char *s, char *why
 		return -1;
 	if (f->kind != FIGURE_METRIC && lesson_point_parse(&f->b, w[2], why, len))
 		return -1;
-	if (f->kind != FIGURE_SPEEDUP) {
-		const char *m = w[n - 1];
-		if (strlen(m) >= sizeof f->metric || strspn(m, LESSON_VALUE_CHARS) != strlen(m))
-			return snprintf(why, len, "'%.80s' is not a counter's label (gpulab metrics)", m), -1;
-		strcpy(f->metric, m);
-	}
-	return 0;
+	return f->kind != FIGURE_SPEEDUP ? lesson_label(f->metric, sizeof f->metric, w[n - 1], why, len) : 0;
 }
 
 /* A finite number in (-1e12, 1e12), the whole of s. */
@@ -254,6 +257,20 @@ static int lesson_target_parse(struct lesson *l, const char *s, char *why, size_
 	return lesson_point_parse(&l->target_ref, w[1], why, len);
 }
 
+/* "shared_load_transactions_per_request <= 2": a label, then a rule. */
+static int lesson_require_parse(struct lesson_require *r, const char *s, char *why, size_t len)
+{
+	char buf[LESSON_MAX_TEXT], *w[4], rule[LESSON_MAX_TEXT];
+	if (lesson_words(s, buf, sizeof buf, w, 4) != 3)
+		return snprintf(why, len, "expected 'LABEL OP NUMBER', as 'shared_load_transactions_per_request <= 2'"), -1;
+	if (lesson_label(r->metric, sizeof r->metric, w[0], why, len))
+		return -1;
+	snprintf(rule, sizeof rule, "%s %s", w[1], w[2]);
+	if (lesson_rule_parse(&r->rule, rule))
+		return snprintf(why, len, "'%.80s' is not a rule: >=, >, <= or < and a number", rule), -1;
+	return 0;
+}
+
 /* A page of docs/, and an anchor in it: "book-vs-hopper.md#2-the-reduction-ladder". */
 static int lesson_docs_valid(const char *s)
 {
@@ -282,6 +299,8 @@ static int lesson_check(struct lesson_reading *p)
 		return BAD("rule", "'%.80s' is not a rule: >=, >, <= or < and a number", l->rule);
 	if (lesson_target_parse(l, l->target, why, sizeof why))
 		return BAD("target", "%.200s", why);
+	if (l->require && lesson_require_parse(&l->req, l->require, why, sizeof why))
+		return BAD("require", "%.200s", why);
 	if (!param_valid_name(l->challenge))
 		return BAD("challenge", "'%.80s' is not a challenge name (reduce, transpose, sum_matrix)", l->challenge);
 	if (lesson_words(l->run, buf, sizeof buf, w, LESSON_MAX_ARGS) < 1)

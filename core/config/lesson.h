@@ -50,6 +50,14 @@ struct lesson_rule {
 	double value;
 };
 
+/* A counter the task's kernel must keep beside its speed ("no
+ * shared-memory bank conflicts"): its label and the rule; label "" for
+ * none. */
+struct lesson_require {
+	char metric[64];
+	struct lesson_rule rule;
+};
+
 struct lesson {
 	char name[LESSON_MAX_NAME + 1];
 	int order;                 /* where it comes on the map, 1 to 999 */
@@ -60,10 +68,12 @@ struct lesson {
 	char *figure, *rule, *unit;
 	char *why, *docs, *because; /* because: why it may not hold on this GPU (optional) */
 	char *challenge, *args, *target, *task;
+	char *require;             /* "LABEL OP NUMBER" (optional) */
 	struct lesson_figure fig;
 	struct lesson_rule cmp;
 	double target_times;       /* the task: at least this many times as fast as target_ref */
 	struct lesson_point target_ref;
+	struct lesson_require req;
 };
 
 /* The lesson in text[0..len), for a file called `file` (messages name it,

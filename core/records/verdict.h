@@ -45,6 +45,11 @@ int figure_measure(const struct record *rec, const struct lesson_figure *f, stru
 int task_measure(const struct record *rec, const char *challenge, const struct lesson_point *ref, double *times,
 		 char *err, size_t len);
 
+/* The counter `metric` of the challenge's row (try.CHALLENGE) of rec,
+ * for the task's `require`.  0; or -1 with why. */
+int task_counter(const struct record *rec, const char *challenge, const char *metric, double *value, char *err,
+		 size_t len);
+
 /* A point's row of rec (its first), or NULL. */
 const struct json *figure_row(const struct record *rec, const struct lesson_point *pt);
 
