@@ -18,13 +18,14 @@ installcheck-local:
 	$(MAKE) $(AM_MAKEFLAGS) installcheck-skeleton
 
 # `gpulab new`'s skeleton, built against the installed SDK by its own
-# Makefile and installed by it for a user of its own (HOME in the build
+# Makefile (which finds gpulab.pc where `gpulab new` says it is: no
+# PKG_CONFIG_PATH, unless DESTDIR moved it) and installed by it for a user of its own (HOME in the build
 # tree, no system configuration): `gpulab list` finds it in that user's
 # directories alone, and `gpulab check` passes it and every installed
 # plugin, without a GPU.
 skeleton_env = HOME=$(abs_builddir)/skeleton-build/home XDG_CONFIG_HOME= XDG_DATA_HOME= GPULAB_CONFIG= \
 	GPULAB_PLUGIN_PATH="$(DESTDIR)$(pkglibdir)" GPULAB_SKELETON="$(DESTDIR)$(pkgdatadir)/skeleton" GPULAB_SYSCONFDIR=$(abs_builddir)/skeleton-build/nothing \
-	PKG_CONFIG_PATH="$(DESTDIR)$(pkgconfigdir)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
+	$(if $(DESTDIR),PKG_CONFIG_PATH="$(DESTDIR)$(pkgconfigdir)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}")
 installcheck-skeleton:
 	rm -rf skeleton-build && $(MKDIR_P) skeleton-build/home skeleton-build/nothing
 	cd skeleton-build && $(skeleton_env) "$(DESTDIR)$(bindir)/gpulab" new hist

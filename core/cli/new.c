@@ -35,14 +35,23 @@ static int new_name_ok(const char *name)
 	       && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == len;
 }
 
-/* text with every "skeleton" replaced by name, written to path. */
+/* text with every "skeleton" replaced by name, and "@pkgconfigdir@" by
+ * the directory of this gpulab's gpulab.pc (so that the Makefile finds
+ * it under any prefix, with no PKG_CONFIG_PATH), written to path. */
 static int new_write(const char *path, const char *text, const char *name)
 {
+	static const char dirword[] = "@pkgconfigdir@";
 	FILE *f = fopen(path, "wx");
 	if (!f)
 		return -1;
-	for (const char *at; (at = strstr(text, "skeleton")); text = at + 8)
-		fprintf(f, "%.*s%s", (int)(at - text), text, name);
+	for (;;) {
+		const char *a = strstr(text, "skeleton"), *b = strstr(text, dirword);
+		const char *at = a && (!b || a < b) ? a : b;
+		if (!at)
+			break;
+		fprintf(f, "%.*s%s", (int)(at - text), text, at == a ? name : GPULAB_PKGCONFIGDIR);
+		text = at + (at == a ? strlen("skeleton") : strlen(dirword));
+	}
 	fputs(text, f);
 	return fclose(f) == 0 ? 0 : -1;
 }
