@@ -13,7 +13,9 @@
  * sequence of readings, and every figure made from them, is the same
  * each run.
  */
+#ifndef _GNU_SOURCE /* where configure's flags already define it */
 #define _GNU_SOURCE
+#endif
 #include <stdatomic.h>
 #include <sys/types.h>
 #include <time.h>
