@@ -33,6 +33,8 @@ static int parse(const char *text, struct lesson *l, char *err, size_t len)
 	return lesson_parse(l, "dir/sample.ini", text, strlen(text), err, len);
 }
 
+static const char *mutate(const char *from, const char *to);
+
 START_TEST(lesson_parses)
 {
 	struct lesson l;
