@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <time.h>
@@ -329,6 +330,22 @@ static void setup_learn(void)
 	free(sys), free(xdg), free(lessons), free(state);
 }
 
+/* The lessons' records directory holds records alone: no run's
+ * directory (.run-*) is left behind. */
+static int only_records(void)
+{
+	char dir[4300];
+	snprintf(dir, sizeof dir, "%s/records", state_dir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int clean = d != NULL;
+	while (d && (e = readdir(d)))
+		clean &= strncmp(e->d_name, ".run-", 5) != 0;
+	if (d)
+		closedir(d);
+	return clean;
+}
+
 static void gpulab(const char *first, ...)
 {
 	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", "FAKE_SLEEP_MS=2", NULL };
@@ -358,6 +375,13 @@ START_TEST(learn_map_progress_and_verdicts)
 	gpulab("learn", "holds", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "  verdict           holds on this host: ")
 		      && strstr(o.out, "Your task: Do it.") && fits(o.out), "%d %s %s", o.status, o.out, o.err);
+	/* the experiment's record is kept, an ordinary one: compare reads it */
+	char kept[4400];
+	snprintf(kept, sizeof kept, "%s/records/holds.json", state_dir);
+	ck_assert_msg(strstr(o.out, "Its record: ") && strstr(o.out, kept), "%s", o.out);
+	gpulab("compare", kept, kept, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.sleepy"), "%d %s %s", o.status, o.out, o.err);
+	ck_assert_msg(only_records(), "a run's directory is left in %s/records", state_dir);
 	gpulab("learn", "fails", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "does not hold here: ") && strstr(o.out, "against <= 1x"), "%d %s %s",
 		      o.status, o.out, o.err);
@@ -399,6 +423,9 @@ START_TEST(learn_submit_records_the_task)
 	gpulab("learn", "holds", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\npassed: ") && strstr(o.out, "over the target of 1.50x"), "%d %s %s",
 		      o.status, o.out, o.err);
+	char kept[4400];
+	snprintf(kept, sizeof kept, "%s/records/holds-task.json", state_dir);
+	ck_assert_msg(strstr(o.out, kept) && access(kept, R_OK) == 0 && only_records(), "%s", o.out);
 	gpulab("learn", NULL);
 	ck_assert_msg(strstr(o.out, "1 tasks passed") && strstr(o.out, "task passed, best ") && strstr(o.out, "Next: gpulab learn fails"),
 		      "%s", o.out);

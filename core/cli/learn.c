@@ -111,18 +111,37 @@ static void learn_map(const struct lesson_set *s, const struct progress *p)
 
 /* --- running a lesson ----------------------------------------------------------------- */
 
+/* A run's record is written in a directory of its own under the
+ * lessons' records (progress_records_dir), and kept there by a rename
+ * once it was read: a run that never wrote one (no GPU, a gate failed)
+ * leaves the last good record in place. */
 struct learn_tmp {
-	char dir[4096], record[4200];
+	char keep[4200], dir[4300], record[4400];
 };
 
 static int learn_tmp_make(struct learn_tmp *t)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(t->dir, sizeof t->dir, "%s/gpulab-learn-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	char err[1024];
+	int rc = progress_records_dir(t->keep, sizeof t->keep, err, sizeof err);
+	if (rc)
+		return fail(rc, "%s", err);
+	snprintf(t->dir, sizeof t->dir, "%s/.run-XXXXXX", t->keep);
 	if (!mkdtemp(t->dir))
-		return fail(EXIT_USAGE, "learn: cannot make a temporary directory in %s", tmp && *tmp == '/' ? tmp : "/tmp");
+		return fail(EXIT_USAGE, "learn: cannot make a directory in %s: %s", t->keep, strerror(errno));
 	snprintf(t->record, sizeof t->record, "%s/record.json", t->dir);
 	return 0;
+}
+
+/* The record kept as the lesson's NAME.json (or NAME-task.json), in
+ * place of the last one, and said where. */
+static void learn_tmp_keep(struct learn_tmp *t, const struct lesson *l, const char *suffix)
+{
+	char path[4400 + LESSON_MAX_NAME];
+	snprintf(path, sizeof path, "%s/%s%s.json", t->keep, l->name, suffix);
+	if (rename(t->record, path) == 0)
+		printf("Its record: %s\n", path);
+	else
+		fail(0, "learn: cannot keep the record as %s: %s", path, strerror(errno));
 }
 
 static void learn_tmp_remove(struct learn_tmp *t)
@@ -298,6 +317,8 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 	else
 		verdict = (int)learn_judge(l, &f);
 	record_free(&rec);
+	if (verdict >= 0)
+		learn_tmp_keep(&t, l, "");
 	learn_tmp_remove(&t);
 	learn_wrap("\nWhy: ", l->why);
 	printf("More: docs/%s\n", l->docs);
@@ -346,7 +367,6 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 	else
 		kept = learn_require(l, &rec);
 	record_free(&rec);
-	learn_tmp_remove(&t);
 	int fast = times >= l->target_times, passed = fast && kept;
 	if (isfinite(times)) {
 		snprintf(line, sizeof line, "%s: %.3fx as fast as %s, %.1f%% %s the target of %.2fx%s",
@@ -354,7 +374,9 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 			 fabs(times / l->target_times - 1) * 100, fast ? "over" : "under", l->target_times,
 			 kept ? "" : ", but not the task's counter (above)");
 		learn_wrap("\n", line);
+		learn_tmp_keep(&t, l, "-task");
 	}
+	learn_tmp_remove(&t);
 	int saved = learn_record(l, -1, NAN, times, passed);
 	/* the challenge's own rows may fail (not the learner's doing): the verdict is the learner's row */
 	return passed ? saved : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;

@@ -148,20 +148,41 @@ int progress_parse(struct progress *p, const char *file, const char *text, size_
 	return EXIT_CONFIG;
 }
 
+/* dir and the directories above it, where missing: 0, or EXIT_CONFIG. */
+static int progress_make_dirs(char *dir, char *err, size_t errlen)
+{
+	for (char *s = dir + 1; (s = strchr(s, '/')); *s++ = '/') {
+		*s = 0;
+		mkdir(dir, 0700);
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return snprintf(err, errlen, "learn: cannot make %s: %s", dir, strerror(errno)), EXIT_CONFIG;
+	return 0;
+}
+
+int progress_records_dir(char *buf, size_t len, char *err, size_t errlen)
+{
+	char path[4200];
+	int rc = progress_path(path, sizeof path, err, errlen);
+	if (rc)
+		return rc;
+	*strrchr(path, '/') = 0; /* progress_path's is absolute */
+	if (snprintf(buf, len, "%s/records", path) >= (int)len)
+		return snprintf(err, errlen, "learn: the records' path is too long"), EXIT_CONFIG;
+	return progress_make_dirs(buf, err, errlen);
+}
+
 /* The lock beside path, made with its directory where missing. */
 static int progress_take_lock(struct progress *p, char *err, size_t errlen)
 {
 	char dir[4200], lock[4300];
+	int rc;
 	snprintf(dir, sizeof dir, "%s", p->path);
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = 0;
-		for (char *s = dir + 1; (s = strchr(s, '/')); *s++ = '/') {
-			*s = 0;
-			mkdir(dir, 0700);
-		}
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return snprintf(err, errlen, "learn: cannot make %s: %s", dir, strerror(errno)), EXIT_CONFIG;
+		if ((rc = progress_make_dirs(dir, err, errlen)))
+			return rc;
 	}
 	snprintf(lock, sizeof lock, "%s.lock", p->path);
 	if ((p->lock = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 || flock(p->lock, LOCK_EX))

@@ -40,6 +40,12 @@ struct progress {
  * $HOME/.local/state/gpulab/progress.ini.  0, or EXIT_CONFIG with why. */
 int progress_path(char *buf, size_t len, char *err, size_t errlen);
 
+/* The directory beside it that keeps each lesson's records (the last
+ * experiment's, LESSON.json, and the last submission's, LESSON-task.json:
+ * ordinary run records, for `gpulab report` and `compare`), made where
+ * missing: $XDG_STATE_HOME/gpulab/records.  0, or EXIT_CONFIG with why. */
+int progress_records_dir(char *buf, size_t len, char *err, size_t errlen);
+
 /* Read it (none yet: no entries); with lock, take the lock first (the
  * directory is made where missing).  0; or EXIT_CONFIG (EXIT_NOMEM) with
  * one line in err.  progress_free() either way. */
