@@ -85,7 +85,7 @@ GPULAB_SKELETON="${GPULAB_SKELETON:-}" g new hist
 [ $rc -eq 0 ] && [ -f hist/hist.cu ] && [ -f hist/Makefile ] && [ -f hist/hist.ini ] || bad "new hist: exit $rc $(cat "$tmp/err")"
 grep -q skeleton hist/* && bad "new hist: 'skeleton' left in its files"
 # the Makefile finds this gpulab's gpulab.pc with no PKG_CONFIG_PATH
-grep -q '^export PKG_CONFIG_PATH := .*:)/.*/pkgconfig$' hist/Makefile || bad "new hist: no gpulab.pc directory in its Makefile"
+grep -q '^PC_PATH := .*:)/.*/pkgconfig$' hist/Makefile || bad "new hist: no gpulab.pc directory in its Makefile"
 code=$(grep -cvE '^\s*($|/\*|\*|//)' hist/hist.cu); [ "$code" -le 60 ] || bad "the skeleton has $code lines of code"
 
 # fake.chooser's lie=early calls ctx->chose from plan, the bug check must find
