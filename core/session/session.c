@@ -1,6 +1,6 @@
 /*
- * A session: a list of planned jobs run on the device, with its record
- * and --resume (session/session.h).
+ * A session: the chosen exercises' jobs planned, then run on the device
+ * with the record and --resume (session/session.h).
  */
 #include "session/session.h"
 
@@ -9,17 +9,22 @@
 #include "records/resume.h"
 #include "run/bench.h"
 #include "run/clocks.h"
+#include "run/interrupt.h"
 #include "run/profile.h"
 #include "session/finish.h"
 #include "session/gpu.h"
 #include "session/output.h"
+#include "session/plan.h"
 #include "session/points.h"
 #include "session/ranks.h"
 #include "session/resumed.h"
 
 #include <stdlib.h>
 
-int run_all(const struct options *o, struct job *jobs, size_t n, const struct gpulab_group *g)
+/* The planned jobs run: the device, the record and the profiler opened
+ * (every rank started alike, under a launcher), the points run, the run
+ * ended.  The exit code. */
+static int run_all(const struct options *o, struct job *jobs, size_t n, const struct gpulab_group *g)
 {
 	struct device_info d;
 	struct profiler *prof = NULL;
@@ -61,4 +66,38 @@ int run_all(const struct options *o, struct job *jobs, size_t n, const struct gp
 	clocks_close(&clk);
 	free(places);
 	return worst;
+}
+
+int session_run(struct session *ss, const struct options *o, const struct config *c, const struct registry *r,
+		struct selection *s)
+{
+	char err[2048];
+	int rc;
+	yardsticks_first(s);
+	ss->nsweeps = s->n;
+	if ((rc = check_cli_keys(o, s)) || (rc = make_jobs(o, c, s, &ss->sweeps, &ss->jobs, &ss->njobs)))
+		return rc;
+	if (o->metrics && (rc = profiler_built(err, sizeof err)))
+		return fail(rc, "%s", err);
+	if ((rc = join_ranks(o, r, &ss->group, &ss->mine)))
+		return rc;
+	const struct options *mine = ss->group ? &ss->mine : o;
+	if ((rc = plan_all(mine, s, ss->sweeps, ss->jobs, ss->njobs, ss->group)))
+		return rc;
+	interrupt_catch();
+	rc = run_all(mine, ss->jobs, ss->njobs, ss->group);
+	interrupt_release();
+	return rc;
+}
+
+void session_free(struct session *ss)
+{
+	group_leave(ss->group);
+	for (size_t i = 0; ss->jobs && i < ss->njobs; i++)
+		job_free(&ss->jobs[i]);
+	free(ss->jobs);
+	for (size_t i = 0; ss->sweeps && i < ss->nsweeps; i++)
+		sweep_free(&ss->sweeps[i]);
+	free(ss->sweeps);
+	*ss = (struct session){ 0 };
 }
