@@ -78,6 +78,16 @@ int make_jobs(const struct options *o, const struct config *c, const struct sele
 	return 0;
 }
 
+void free_jobs(struct job *jobs, size_t n, struct sweep *sweeps, size_t nsweeps)
+{
+	for (size_t i = 0; jobs && i < n; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	for (size_t i = 0; sweeps && i < nsweeps; i++)
+		sweep_free(&sweeps[i]);
+	free(sweeps);
+}
+
 /* Is this pick its plugin's baseline or reference? */
 static int yardstick(const struct pick *p)
 {

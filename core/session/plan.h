@@ -33,6 +33,10 @@ int refused(struct job *j, int rc, size_t njobs);
 int make_jobs(const struct options *o, const struct config *c, const struct selection *s, struct sweep **sweeps,
 	      struct job **jobs, size_t *n);
 
+/* Free n jobs and nsweeps sweeps, as make_jobs (or try's gate) made
+ * them; either array may be NULL. */
+void free_jobs(struct job *jobs, size_t n, struct sweep *sweeps, size_t nsweeps);
+
 /* Each plugin's baseline and reference moved to the front, to be
  * measured before the rows that compare with them. */
 void yardsticks_first(struct selection *s);

@@ -93,11 +93,6 @@ int session_run(struct session *ss, const struct options *o, const struct config
 void session_free(struct session *ss)
 {
 	group_leave(ss->group);
-	for (size_t i = 0; ss->jobs && i < ss->njobs; i++)
-		job_free(&ss->jobs[i]);
-	free(ss->jobs);
-	for (size_t i = 0; ss->sweeps && i < ss->nsweeps; i++)
-		sweep_free(&ss->sweeps[i]);
-	free(ss->sweeps);
+	free_jobs(ss->jobs, ss->njobs, ss->sweeps, ss->nsweeps);
 	*ss = (struct session){ 0 };
 }

@@ -9,6 +9,7 @@
 #include "fail.h"
 #include "run/bench.h"
 #include "run/device.h"
+#include "session/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +52,7 @@ static int gate_options(const struct options *user, const struct gpulab_exercise
 
 void gate_free(struct gate *g)
 {
-	for (size_t i = 0; g->jobs && i < g->njobs; i++)
-		job_free(&g->jobs[i]);
-	free(g->jobs);
-	for (size_t i = 0; g->sweeps && i < g->ncases; i++)
-		sweep_free(&g->sweeps[i]);
-	free(g->sweeps);
+	free_jobs(g->jobs, g->njobs, g->sweeps, g->ncases);
 	free(g->cases);
 	free(g->opts);
 }
