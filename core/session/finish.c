@@ -86,8 +86,8 @@ static int exit_code(const struct job *jobs, size_t n, int by_signal, int worst)
 /* After the last point, a signal or a lost device: the points not run
  * say why, the report ends, the record is written a last time; the exit
  * code (exit_code). */
-int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst,
-		  struct record_out *out)
+int session_finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst,
+		   struct record_out *out)
 {
 	char why[1024], msg[1024];
 	int rc;

@@ -12,7 +12,7 @@
 #include "session/output.h"
 
 /* After the last point, a signal or a lost device: the run's exit code. */
-int finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst,
-	   struct record_out *out);
+int session_finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst,
+		   struct record_out *out);
 
 #endif

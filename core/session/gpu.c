@@ -35,8 +35,8 @@ int check_device(struct job *jobs, size_t n, const struct device_info *d)
 {
 	size_t free_b = device_free_bytes();
 	for (size_t i = 0; i < n; i++) {
-		int rc = needs_gpu(&jobs[i]) ? device_refuses(&jobs[i], d, free_b) : 0;
-		if (rc && (rc = refused(&jobs[i], rc, n)))
+		int rc = job_needs_gpu(&jobs[i]) ? device_refuses(&jobs[i], d, free_b) : 0;
+		if (rc && (rc = job_refused(&jobs[i], rc, n)))
 			return rc;
 	}
 	return 0;
@@ -54,7 +54,7 @@ int open_job_profiler(const struct job *jobs, size_t n, struct profiler **p)
 	if ((rc = profiler_open(p, err, sizeof err)))
 		return fail(rc, "%s", err);
 	for (size_t i = 0; i < n; i++)
-		if (needs_gpu(&jobs[i])
+		if (job_needs_gpu(&jobs[i])
 		    && (rc = profiler_check(*p, jobs[i].metrics.raw_ptrs, jobs[i].metrics.nraw, err, sizeof err))) {
 			profiler_close(*p);
 			return fail(rc, "%s: %s", job_name(&jobs[i], name, sizeof name), err);
@@ -64,13 +64,13 @@ int open_job_profiler(const struct job *jobs, size_t n, struct profiler **p)
 
 /* The device, where any job needs one: under a launcher the rank's own. */
 int open_job_device(const struct job *jobs, size_t n, struct device_info *d, int *have,
-			   const struct gpulab_group *g)
+		    const struct gpulab_group *g)
 {
 	char err[512];
 	int rc;
 	*have = 0;
 	for (size_t i = 0; i < n && !*have; i++)
-		*have = needs_gpu(&jobs[i]);
+		*have = job_needs_gpu(&jobs[i]);
 	if (*have && !g && (rc = device_open(d, err, sizeof err)))
 		return fail(rc, "%s", err);
 	if (*have && g && (rc = device_open_at(d, (int)g->local_rank, err, sizeof err)))

@@ -13,7 +13,7 @@
 #include <gpulab/plugin.h>
 
 /* Each job's block size and memory against device d: a job it cannot
- * take is refused (plan.h's refused).  0, or the exit code, said. */
+ * take is refused (plan.h's job_refused).  0, or the exit code, said. */
 int check_device(struct job *jobs, size_t n, const struct device_info *d);
 
 /* --metrics: CUPTI, permission and every metric checked before anything

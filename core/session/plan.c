@@ -35,24 +35,24 @@ int check_cli_keys(const struct options *o, const struct selection *s)
 	return 0;
 }
 
-int needs_gpu(const struct job *j)
+int job_needs_gpu(const struct job *j)
 {
 	return j->res.outcome != OUTCOME_SKIPPED && !(j->pick.ex->flags & GPULAB_HOST_ONLY);
 }
 
 /* Is j the run's one point: an exercise named alone (a point of a
  * sweep never is), or the only job? */
-int alone(const struct job *j, size_t njobs)
+int job_alone(const struct job *j, size_t njobs)
 {
 	return (j->pick.named && j->points == 1) || njobs == 1;
 }
 
 /* A refusal: in a run of several exercises the job is skipped and the
  * others run; an exercise named alone, or the only one, fails the run. */
-int refused(struct job *j, int rc, size_t njobs)
+int job_refused(struct job *j, int rc, size_t njobs)
 {
 	char name[256];
-	if (rc != EXIT_PARAM || alone(j, njobs))
+	if (rc != EXIT_PARAM || job_alone(j, njobs))
 		return fail(rc, "%s: %s", job_name(j, name, sizeof name), j->res.message);
 	j->res.outcome = OUTCOME_SKIPPED;
 	return 0;
@@ -62,7 +62,7 @@ int refused(struct job *j, int rc, size_t njobs)
  * order), and every point of them, as jobs: allocated once, since a
  * job's context points into the job itself. */
 int make_jobs(const struct options *o, const struct config *c, const struct selection *s, struct sweep **sweeps,
-		     struct job **jobs, size_t *n)
+	      struct job **jobs, size_t *n)
 {
 	*n = 0;
 	if (!(*sweeps = calloc(s->n ? s->n : 1, sizeof **sweeps)))
@@ -139,7 +139,7 @@ static int refuse_alone(struct job *j)
 
 /* Plan every job before any runs: a bad parameter costs no time. */
 int plan_all(const struct options *o, const struct selection *s, const struct sweep *sweeps, struct job *jobs,
-		    size_t n, const struct gpulab_group *g)
+	     size_t n, const struct gpulab_group *g)
 {
 	size_t skipped = 0, k = 0;
 	for (size_t i = 0; i < s->n; i++)
@@ -147,7 +147,7 @@ int plan_all(const struct options *o, const struct selection *s, const struct sw
 			int rc = job_plan(&jobs[k], &s->v[i], &sweeps[i], o, point);
 			if (rc == 0 && g && !(s->v[i].ex->flags & GPULAB_RANKS))
 				rc = refuse_alone(&jobs[k]);
-			if (rc && (rc = refused(&jobs[k], rc, n)))
+			if (rc && (rc = job_refused(&jobs[k], rc, n)))
 				return rc;
 			skipped += jobs[k].res.outcome == OUTCOME_SKIPPED;
 		}

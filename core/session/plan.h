@@ -19,14 +19,14 @@
 int check_cli_keys(const struct options *o, const struct selection *s);
 
 /* Does the job run on the device (not skipped, not host-only)? */
-int needs_gpu(const struct job *j);
+int job_needs_gpu(const struct job *j);
 
 /* Is j the run's one point: an exercise named alone, or the only job? */
-int alone(const struct job *j, size_t njobs);
+int job_alone(const struct job *j, size_t njobs);
 
 /* Refusal rc of job j: in a run of several exercises the job is skipped
  * (0); an exercise named alone, or the only one, fails the run (rc, said). */
-int refused(struct job *j, int rc, size_t njobs);
+int job_refused(struct job *j, int rc, size_t njobs);
 
 /* Every pick's sweep (*sweeps, one per pick) and room for all their
  * points (*jobs, *n of them).  0, or the exit code, said. */

@@ -53,7 +53,7 @@ static int run_point(struct bench *b, struct job *j, size_t i, size_t n, int pro
 	rc = bench_run(b, j);
 	if (progress)
 		fputs("\r\033[K", stderr); /* its row follows on a clean line */
-	if (rc == EXIT_PARAM && !alone(j, n)) {
+	if (rc == EXIT_PARAM && !job_alone(j, n)) {
 		j->res.outcome = OUTCOME_SKIPPED;
 		rc = 0;
 	}
@@ -63,7 +63,7 @@ static int run_point(struct bench *b, struct job *j, size_t i, size_t n, int pro
 /* Each point in turn, its row printed and the record written as it is
  * done, until the last, a signal, or a lost device. */
 int run_points(const struct options *o, struct bench *b, struct report *r, struct job *jobs, size_t n,
-		      struct record_out *out)
+	       struct record_out *out)
 {
 	int progress = n > 1 && !o->quiet && isatty(STDERR_FILENO), worst = 0, rc;
 	report_begin(r, stdout);

@@ -54,7 +54,7 @@ int rank_places(const struct gpulab_group *g, const struct device_info *d, int g
  * started alike, and all but rank 0 silenced but for errors, with no
  * record of their own: *mine is the options they run with. */
 int join_ranks(const struct options *o, const struct registry *r, const struct gpulab_group **g,
-		      struct options *mine)
+	       struct options *mine)
 {
 	char what[sizeof o->command_line + 128];
 	int rc = group_join(r, g);

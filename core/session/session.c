@@ -60,7 +60,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 	bench_free(&b);
 	profiler_close(prof);
 	if (!refused)
-		worst = finish(o, &r, jobs, n, worst, &out);
+		worst = session_finish(o, &r, jobs, n, worst, &out);
 	output_close(&out);
 	resume_free(&res);
 	clocks_close(&clk);

@@ -60,7 +60,7 @@ void gate_free(struct gate *g)
 /* Plan every case before any runs: a kernel that does not compile, or a
  * case it cannot take, costs no GPU time and needs no GPU. */
 int gate_plan(struct gate *g, const struct options *user, const struct config *c, const struct pick *p,
-		     const char *challenge)
+	      const char *challenge)
 {
 	char point[512];
 	size_t total = 0, k = 0;
