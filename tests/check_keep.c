@@ -13,6 +13,7 @@
 #include "records/json.h"
 #include "records/ondisk.h"
 #include "records/record.h"
+#include "records/resume.h"
 #include "schema.h"
 #include "testutil.h"
 
@@ -734,6 +735,184 @@ START_TEST(resume_reads_records_of_schema_1)
 }
 END_TEST
 
+/* --- --resume matches points on their typed values ------------------------- */
+
+/* The keys of a sweep's points, as the run's planned points give them to
+ * records/resume.h: n, block, type, reps (which says how, not which
+ * point), a shape and a path of the exercise's own. */
+static const struct gpulab_param match_decls[] = {
+	{ .key = "n", .type = GPULAB_PARAM_COUNT, .min = 1, .max = (int64_t)PARAM_MAX_N },
+	{ .key = "block", .type = GPULAB_PARAM_COUNT, .min = 1, .max = 1024 },
+	{ .key = "type", .type = GPULAB_PARAM_ENUM, .choices = "int|float" },
+	{ .key = "reps", .type = GPULAB_PARAM_COUNT, .min = 1, .max = 1000000 },
+	{ .key = "tile", .type = GPULAB_PARAM_SHAPE, .min = 1, .max = 1024 },
+	{ .key = "file", .type = GPULAB_PARAM_PATH },
+};
+#define MATCH_KEYS (sizeof match_decls / sizeof match_decls[0])
+
+/* A planned point of fake.sleepy: n, block 32, type int, reps 20, tile
+ * 32x8, file a.cu; all given. */
+static void planned(struct resume_param *p, struct resume_point *pt, uint64_t n)
+{
+	for (size_t k = 0; k < MATCH_KEYS; k++)
+		p[k] = (struct resume_param){ .decl = &match_decls[k], .given = 1 };
+	p[0].value.u = n;
+	p[1].value.u = 32;
+	p[2].value.e = 0;
+	p[3].value.u = 20;
+	p[4].value.s = (struct gpulab_shape){ 32, 8 };
+	p[5].value.str = "a.cu";
+	*pt = (struct resume_point){ .exercise = "fake.sleepy", .params = p, .nparams = MATCH_KEYS };
+}
+
+/* A record of rows, each "exercise|status|params", made by this gpulab on
+ * the host. */
+static struct json *record_of(const char *const *rows, size_t n)
+{
+	static char text[1 << 14];
+	char err[256];
+	size_t at = (size_t)snprintf(text, sizeof text, "{\"schema\": \"gpulab-record/1.4\", \"gpulab\": {\"version\": \"%s\", "
+				     "\"revision\": \"%s\"}, \"cold\": false, \"batch\": 1, \"device\": null, \"results\": [",
+				     PACKAGE_VERSION, GPULAB_REVISION);
+	for (size_t i = 0; i < n; i++) {
+		const char *bar = strchr(rows[i], '|'), *bar2 = strchr(bar + 1, '|');
+		at += (size_t)snprintf(text + at, sizeof text - at, "%s{\"exercise\": \"%.*s\", \"params\": {%s}, \"elements\": 1, "
+				       "\"median_ms\": null, \"min_ms\": null, \"max_ms\": null, \"noise_pct\": null, \"gbps\": null, "
+				       "\"peak_pct\": null, \"speedup\": null, \"ref_share\": null, \"runs\": 0, \"converged\": false, "
+				       "\"message\": \"\", \"status\": \"%.*s\", \"clocks\": null}", i ? ", " : "",
+				       (int)(bar - rows[i]), rows[i], bar2 + 1, (int)(bar2 - bar - 1), bar + 1);
+	}
+	snprintf(text + at, sizeof text - at, "]}");
+	struct json *doc = json_parse(text, strlen(text), err, sizeof err);
+	ck_assert_msg(doc != NULL, "%s: %s", err, text);
+	return doc;
+}
+
+/* Resume the one planned point of n = 1024 against rows: is it kept, and
+ * how many rows are kept after it? */
+static int kept_of(const char *const *rows, size_t n, size_t *extra)
+{
+	struct resume_param p[MATCH_KEYS];
+	struct resume_point pt;
+	struct resume r;
+	char err[512];
+	planned(p, &pt, 1024);
+	struct resume_plan plan = { .points = &pt, .n = 1, .device = "the host", .version = PACKAGE_VERSION,
+				    .revision = GPULAB_REVISION, .batch = 1 };
+	ck_assert_msg(resume_take(&r, "old.json", record_of(rows, n), &plan, err, sizeof err) == 0, "%s", err);
+	int kept = r.kept[0] != NULL;
+	ck_assert_int_eq(r.nkept, (size_t)kept);
+	*extra = r.nextra;
+	resume_free(&r);
+	return kept;
+}
+
+#define SAME "\"block\": 32, \"type\": \"int\", \"tile\": \"32x8\", \"file\": \"a.cu\""
+
+/* The same values written otherwise are the same point: n as 2^10, 1K or
+ * "1024", block as a string, the keys in another order or spelt with a
+ * JSON escape; reps, seed and warmup say how it was measured, not which. */
+START_TEST(resume_matches_values_not_their_spelling)
+{
+	static const char *const same[] = {
+		"fake.sleepy|ok|\"n\": 1024, " SAME,
+		"fake.sleepy|ok|\"n\": \"2^10\", " SAME,
+		"fake.sleepy|ok|\"n\": \"1K\", " SAME,
+		"fake.sleepy|FAILED|\"n\": \"1024\", " SAME,
+		"fake.sleepy|ok|\"file\": \"a.cu\", \"tile\": \"32x8\", \"type\": \"int\", \"block\": \"32\", \"n\": 1024",
+		"fake.sleepy|ok|\"\\u006e\": 1024, " SAME,
+		"fake.sleepy|ok|\"n\": 1024, " SAME ", \"reps\": 3, \"warmup\": 0, \"seed\": 7",
+	};
+	size_t extra;
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		ck_assert_msg(kept_of(&same[i], 1, &extra), "not kept: %s", same[i]);
+		ck_assert_int_eq(extra, 0);
+	}
+}
+END_TEST
+
+/* Another value, another key, a key lacking or one the exercise does not
+ * take, another exercise, or a value it cannot take: another point, kept
+ * after the run's own; a "not run" row is lacking, and not kept at all. */
+START_TEST(resume_keeps_apart_what_differs)
+{
+	static const char *const other[] = {
+		"fake.sleepy|ok|\"n\": 1025, " SAME,
+		"fake.sleepy|ok|\"n\": \"2^11\", " SAME,
+		"fake.sleepy|ok|\"n\": 1024, \"block\": 64, \"type\": \"int\", \"tile\": \"32x8\", \"file\": \"a.cu\"",
+		"fake.sleepy|ok|\"n\": 1024, \"block\": 32, \"type\": \"float\", \"tile\": \"32x8\", \"file\": \"a.cu\"",
+		"fake.sleepy|ok|\"n\": 1024, \"block\": 32, \"type\": \"int\", \"tile\": \"8x32\", \"file\": \"a.cu\"",
+		"fake.sleepy|ok|\"n\": 1024, \"block\": 32, \"type\": \"int\", \"tile\": \"32x8\", \"file\": \"./a.cu\"",
+		"fake.sleepy|ok|\"n\": 1024, \"block\": 32, \"type\": \"int\", \"tile\": \"32x8\"",
+		"fake.sleepy|ok|\"n\": 1024, " SAME ", \"rows\": 3",
+		"fake.sleepy|ok|\"n\": \"lots\", " SAME,
+		"fake.sleepy|ok|\"n\": 0, " SAME,
+		"fake.loses|ok|\"n\": 1024, " SAME,
+	};
+	size_t extra;
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+		ck_assert_msg(!kept_of(&other[i], 1, &extra), "kept: %s", other[i]);
+		ck_assert_int_eq(extra, 1);
+	}
+	static const char *const lacking[] = { "fake.sleepy|not run|\"n\": 1024, " SAME };
+	ck_assert(!kept_of(lacking, 1, &extra));
+	ck_assert_int_eq(extra, 0);
+}
+END_TEST
+
+/* Each planned point takes FILE's first row of its key not taken yet: of
+ * two rows of one point, one is kept for it and one after the run's. */
+START_TEST(resume_pairs_each_row_once)
+{
+	static const char *const twice[] = {
+		"fake.sleepy|ok|\"n\": 2048, " SAME,
+		"fake.sleepy|ok|\"n\": \"1K\", " SAME,
+		"fake.sleepy|FAILED|\"n\": 1024, " SAME,
+	};
+	struct resume_param p[2][MATCH_KEYS];
+	struct resume_point pt[2];
+	struct resume r;
+	char err[512];
+	planned(p[0], &pt[0], 1024);
+	planned(p[1], &pt[1], 4096);
+	p[1][4].given = 0; /* refused before its tile: only the rows without one could be it */
+	p[1][5].given = 0;
+	struct resume_plan plan = { .points = pt, .n = 2, .device = "the host", .version = PACKAGE_VERSION,
+				    .revision = GPULAB_REVISION, .batch = 1 };
+	ck_assert_msg(resume_take(&r, "old.json", record_of(twice, 3), &plan, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(r.kept[0]);
+	ck_assert_msg(strstr(r.kept[0], "\"1K\"") && strstr(r.kept[0], "\"ok\""), "%s", r.kept[0]);
+	ck_assert_ptr_null(r.kept[1]);
+	ck_assert_int_eq(r.nkept, 1);
+	ck_assert_int_eq(r.nextra, 2);
+	ck_assert_msg(strstr(r.extra[0], "2048") && strstr(r.extra[1], "FAILED"), "%s %s", r.extra[0], r.extra[1]);
+	resume_free(&r);
+}
+END_TEST
+
+/* The end to end of it: a record whose n a person wrote 2^6 and whose
+ * keys they reordered still has that point, and --resume keeps it. */
+START_TEST(resume_keeps_a_point_written_otherwise)
+{
+	static char good[1 << 16], text[1 << 16];
+	configure(1);
+	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
+	ck_assert_int_eq(o.status, 0);
+	read_text(record, good, sizeof good);
+	const char *from = "\"params\": {\"n\": 64, \"block\": 32, \"type\": \"int\"";
+	const char *at = strstr(good, from);
+	ck_assert_msg(at != NULL, "%s", good);
+	snprintf(text, sizeof text, "%.*s\"params\": {\"type\": \"int\", \"block\": \"32\", \"n\": \"2^6\"%s", (int)(at - good), good,
+		 at + strlen(from));
+	write_file(dir, "sweep.json", text);
+	unlink(runs_log);
+	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, "--resume", NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_int_eq(lines_in(runs_log), 0);
+	ck_assert_msg(strstr(o.out, "2 of 2 points kept from it, 0 to run (nothing: it is complete)"), "%s", o.out);
+}
+END_TEST
+
 /* --- where a record may go, and who may write it (issue 37) --------------- */
 
 /* -o at what is not a file a record may replace: exit 2, one line naming
@@ -1092,5 +1271,11 @@ int main(void)
 	tcase_add_test(t, one_validator_for_every_reader);
 	tcase_add_test(t, record_upgrade);
 	suite_add_tcase(s, t);
+	TCase *m = tcase_create("resume_match");
+	tcase_add_test(m, resume_matches_values_not_their_spelling);
+	tcase_add_test(m, resume_keeps_apart_what_differs);
+	tcase_add_test(m, resume_pairs_each_row_once);
+	tcase_add_test(m, resume_keeps_a_point_written_otherwise);
+	suite_add_tcase(s, m);
 	return run_suite(s, 0);
 }

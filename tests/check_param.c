@@ -115,6 +115,26 @@ START_TEST(format_round_trips)
 }
 END_TEST
 
+/* param_equal compares values, not their text: each type's fields, so
+ * that a value written two ways is one, and two values are two. */
+START_TEST(equal_values_of_every_type)
+{
+	static const struct gpulab_param path = { .key = "file", .type = GPULAB_PARAM_PATH, .def = "", .help = "h" };
+	const struct gpulab_param *d[] = { &count, &integer, &shape, &choice, &seed, &path };
+	const char *same[][2] = { { "2^3", "8" }, { "-4", "-4" }, { "7x9", "7x9" }, { "slow", "slow" }, { "1K", "1024" },
+				  { "a.cu", "a.cu" } };
+	const char *other[][2] = { { "8", "9" }, { "-4", "4" }, { "7x9", "9x7" }, { "slow", "uni" },
+				   { "random", "0" }, { "a.cu", "./a.cu" } };
+	for (int i = 0; i < 6; i++) {
+		struct param_value a = parsed(d[i], same[i][0]), b = parsed(d[i], same[i][1]);
+		ck_assert_msg(param_equal(d[i], &a, &b), "%s: %s and %s", d[i]->key, same[i][0], same[i][1]);
+		a = parsed(d[i], other[i][0]);
+		b = parsed(d[i], other[i][1]);
+		ck_assert_msg(!param_equal(d[i], &a, &b), "%s: %s and %s", d[i]->key, other[i][0], other[i][1]);
+	}
+}
+END_TEST
+
 struct opts {
 	unsigned mode;
 	uint64_t depth;
@@ -487,6 +507,7 @@ int main(void)
 	tcase_add_test(t, counts);
 	tcase_add_test(t, integers_shapes_enums_seeds);
 	tcase_add_test(t, format_round_trips);
+	tcase_add_test(t, equal_values_of_every_type);
 	tcase_add_test(t, declarations_checked);
 	tcase_add_test(t, precedence);
 	tcase_add_test(t, later_file_same_section);

@@ -1,5 +1,6 @@
-/* What the commands share: loading and running are in cli/run.c, `try` is
- * in cli/try.c, and the dispatch in cli/main.c calls both. */
+/* What the commands share: loading is in cli/load.c, `run` in cli/run.c
+ * (the session it runs is session/'s), `try` in cli/try.c, and the
+ * dispatch in cli/main.c calls them. */
 #ifndef GPULAB_COMMANDS_H
 #define GPULAB_COMMANDS_H
 

@@ -385,6 +385,22 @@ void param_format(const struct gpulab_param *d, const struct param_value *v, cha
 	}
 }
 
+int param_equal(const struct gpulab_param *d, const struct param_value *a, const struct param_value *b)
+{
+	switch (d->type) {
+	case GPULAB_PARAM_INT:
+		return a->i == b->i;
+	case GPULAB_PARAM_ENUM:
+		return a->e == b->e;
+	case GPULAB_PARAM_SHAPE:
+		return a->s.x == b->s.x && a->s.y == b->s.y;
+	case GPULAB_PARAM_PATH:
+		return !strcmp(a->str ? a->str : "", b->str ? b->str : "");
+	default: /* COUNT, SEED */
+		return a->u == b->u && a->random == b->random;
+	}
+}
+
 void param_store(const struct gpulab_param *d, const struct param_value *v, void *base)
 {
 	/* memcpy: the plugin's struct need not be aligned the way we are */

@@ -73,6 +73,10 @@ void param_axis_value(const char *text, size_t i, char *buf, size_t len);
 /* The value as text that param_parse() reads back to the same value. */
 void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len);
 
+/* Are a and b the same value of the declared type (field by field: a
+ * shape's two sides, a path's text, a seed drawn or "random")? */
+int param_equal(const struct gpulab_param *d, const struct param_value *a, const struct param_value *b);
+
 /* What values the declaration takes, for `gpulab list` and messages. */
 void param_describe(const struct gpulab_param *d, char *buf, size_t len);
 

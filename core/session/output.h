@@ -1,0 +1,39 @@
+/*
+ * --output FILE as a session writes it: the journal (emit/journal.h)
+ * begun with the points a resumed record kept, appended to as each point
+ * is done, and ended with the points not run and the closing line.
+ */
+#ifndef GPULAB_SESSION_OUTPUT_H
+#define GPULAB_SESSION_OUTPUT_H
+
+#include "emit/journal.h"
+#include "emit/result.h"
+
+/* --output FILE: checked and locked before anything runs (a device, a
+ * FIFO, a directory, another run's record: one line, exit 2, nothing
+ * run); the journal it becomes is appended to as each point is done
+ * (emit/journal.h). */
+struct record_out {
+	const char *path;   /* -o as given, for messages; NULL: no record */
+	struct journal j;
+	struct report json; /* the run's report, as the record has it */
+	size_t lines;       /* points in the journal */
+	int writable;       /* no write has failed: one failure is said once */
+};
+
+/* FILE checked and locked (path NULL: no record).  0, or the exit code, said. */
+int output_open(struct record_out *out, const char *path);
+
+/* The header and the points kept, written with the first entry. */
+int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep);
+
+/* Point i's row, appended as it is done. */
+int output_point(struct record_out *out, size_t i);
+
+/* The points not run and the closing line; nothing where a signal
+ * stopped the run before its first entry. */
+int output_end(struct record_out *out, const struct report *r, int by_signal);
+
+void output_close(struct record_out *out);
+
+#endif
