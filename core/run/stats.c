@@ -25,9 +25,9 @@ static uint64_t order_key(double v)
 /* Sorted ascending, as qsort with by_value sorts the finite values these
  * are: an LSD radix sort on order_key, a byte a pass (the eight bytes'
  * counts taken in one read), the passes whose byte is the same in every
- * key skipped.  A point's samples run to a
- * million, compare sorts 4096 a side for every pair of a sweep, and
- * qsort's call a comparison was most of their time. */
+ * key skipped.  A point's samples run to a million, compare sorts 4096 a
+ * side for every pair of a sweep, and qsort's call a comparison was most
+ * of their time. */
 static void sort_values(double *x, size_t n)
 {
 	double *tmp = n > 64 ? malloc(n * sizeof *tmp) : NULL;
