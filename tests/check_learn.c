@@ -12,6 +12,8 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <math.h>
 #include <signal.h>
 #include <time.h>
@@ -439,6 +441,31 @@ START_TEST(learn_submit_records_the_task)
 }
 END_TEST
 
+/* A learn killed mid-run leaves its run directory; the next learn
+ * removes it, but not one whose learn still holds its lock. */
+START_TEST(learn_removes_dead_runs_only)
+{
+	char records[4300], dead[4400], held[4400];
+	setup_learn();
+	gpulab("learn", "holds", NULL); /* makes the records directory */
+	snprintf(records, sizeof records, "%s/records", state_dir);
+	snprintf(dead, sizeof dead, "%s/.run-dead01", records);
+	snprintf(held, sizeof held, "%s/.run-held01", records);
+	ck_assert(mkdir(dead, 0700) == 0 && mkdir(held, 0700) == 0);
+	write_file(dead, "record.json", "{\"schema\": \"gpulab-record/2.0\"\n");
+	write_file(held, "record.json", "{}\n");
+	int lock = open(held, O_RDONLY | O_DIRECTORY);
+	ck_assert(lock >= 0 && flock(lock, LOCK_EX) == 0);
+	gpulab("learn", "holds", NULL);
+	ck_assert_msg(o.status == 0, "%d %s", o.status, o.err);
+	ck_assert_msg(access(dead, F_OK) != 0, "%s is left", dead);
+	ck_assert_msg(access(held, F_OK) == 0, "%s, held, was removed", held);
+	close(lock);
+	gpulab("learn", "holds", NULL);
+	ck_assert_msg(access(held, F_OK) != 0 && only_records(), "%s is left once let go", held);
+}
+END_TEST
+
 START_TEST(learn_refuses_a_corrupt_state_and_keeps_it)
 {
 	char before[256], after[256], path[4300];
@@ -546,6 +573,7 @@ int main(void)
 	tcase_add_test(unit, progress_round_trip_and_refusals);
 	tcase_add_test(cmd, learn_map_progress_and_verdicts);
 	tcase_add_test(cmd, learn_submit_records_the_task);
+	tcase_add_test(cmd, learn_removes_dead_runs_only);
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
 	tcase_add_test(cmd, grade_interrupted_cleans_up);

@@ -112,22 +112,24 @@ static void learn_map(const struct lesson_set *s, const struct progress *p)
 /* --- running a lesson ----------------------------------------------------------------- */
 
 /* A run's record is written in a directory of its own under the
- * lessons' records (progress_records_dir), and kept there by a rename
- * once it was read: a run that never wrote one (no GPU, a gate failed)
- * leaves the last good record in place. */
+ * lessons' records (progress_run_dir, which removes those of learns
+ * that were killed), and kept there by a rename once it was read: a run
+ * that never wrote one (no GPU, a gate failed) leaves the last good
+ * record in place. */
 struct learn_tmp {
-	char keep[4200], dir[4300], record[4400];
+	char dir[4300], record[4400];
+	int lock;
 };
 
 static int learn_tmp_make(struct learn_tmp *t)
 {
 	char err[1024];
-	int rc = progress_records_dir(t->keep, sizeof t->keep, err, sizeof err);
-	if (rc)
+	int rc = progress_run_dir(t->dir, sizeof t->dir, &t->lock, err, sizeof err);
+	if (rc) {
+		if (t->lock >= 0)
+			close(t->lock), rmdir(t->dir);
 		return fail(rc, "%s", err);
-	snprintf(t->dir, sizeof t->dir, "%s/.run-XXXXXX", t->keep);
-	if (!mkdtemp(t->dir))
-		return fail(EXIT_USAGE, "learn: cannot make a directory in %s: %s", t->keep, strerror(errno));
+	}
 	snprintf(t->record, sizeof t->record, "%s/record.json", t->dir);
 	return 0;
 }
@@ -137,7 +139,7 @@ static int learn_tmp_make(struct learn_tmp *t)
 static void learn_tmp_keep(struct learn_tmp *t, const struct lesson *l, const char *suffix)
 {
 	char path[4400 + LESSON_MAX_NAME];
-	snprintf(path, sizeof path, "%s/%s%s.json", t->keep, l->name, suffix);
+	snprintf(path, sizeof path, "%.*s/%s%s.json", (int)(strrchr(t->dir, '/') - t->dir), t->dir, l->name, suffix);
 	if (rename(t->record, path) == 0)
 		printf("Its record: %s\n", path);
 	else
@@ -148,6 +150,7 @@ static void learn_tmp_remove(struct learn_tmp *t)
 {
 	unlink(t->record);
 	rmdir(t->dir);
+	close(t->lock);
 }
 
 /* `gpulab COMMAND FIRST... WORDS... -o RECORD` as a child, this gpulab

@@ -6,6 +6,7 @@
 #include "exitcode.h"
 #include "records/verdict.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -170,6 +171,57 @@ int progress_records_dir(char *buf, size_t len, char *err, size_t errlen)
 	if (snprintf(buf, len, "%s/records", path) >= (int)len)
 		return snprintf(err, errlen, "learn: the records' path is too long"), EXIT_CONFIG;
 	return progress_make_dirs(buf, err, errlen);
+}
+
+/* Run directory `name` of the records directory (descriptor dir), its
+ * files and itself, where no learn holds its lock: that learn was
+ * killed before it could clean up. */
+static void progress_remove_dead_run(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int copy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? dup(fd) : -1;
+	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(fd, e->d_name, 0);
+	if (d) {
+		closedir(d);
+		unlinkat(dir, name, AT_REMOVEDIR);
+	} else if (copy >= 0) {
+		close(copy);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+int progress_run_dir(char *buf, size_t len, int *lock, char *err, size_t errlen)
+{
+	char keep[4200];
+	int rc = progress_records_dir(keep, sizeof keep, err, errlen), dir, copy;
+	DIR *d;
+	struct dirent *e;
+	*lock = -1;
+	if (rc)
+		return rc;
+	/* the records directory's lock, from the dead runs' removal to the
+	 * new run's own lock: no learn removes a run another has just made */
+	if ((dir = open(keep, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || flock(dir, LOCK_EX))
+		rc = (snprintf(err, errlen, "learn: cannot lock %s: %s", keep, strerror(errno)), EXIT_CONFIG);
+	if (!rc && (copy = dup(dir)) >= 0 && (d = fdopendir(copy))) {
+		while ((e = readdir(d)))
+			if (!strncmp(e->d_name, ".run-", 5))
+				progress_remove_dead_run(dir, e->d_name);
+		closedir(d);
+	}
+	snprintf(buf, len, "%s/.run-XXXXXX", keep);
+	if (!rc && !mkdtemp(buf))
+		rc = (snprintf(err, errlen, "learn: cannot make a directory in %s: %s", keep, strerror(errno)), EXIT_CONFIG);
+	if (!rc && ((*lock = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || flock(*lock, LOCK_EX)))
+		rc = (snprintf(err, errlen, "learn: cannot lock %s: %s", buf, strerror(errno)), EXIT_CONFIG);
+	if (dir >= 0)
+		close(dir);
+	return rc;
 }
 
 /* The lock beside path, made with its directory where missing. */

@@ -46,6 +46,12 @@ int progress_path(char *buf, size_t len, char *err, size_t errlen);
  * missing: $XDG_STATE_HOME/gpulab/records.  0, or EXIT_CONFIG with why. */
 int progress_records_dir(char *buf, size_t len, char *err, size_t errlen);
 
+/* A directory of its own under the records directory for one learn's
+ * run (".run-XXXXXX", into buf), held by a lock on it (*lock, to close
+ * once the directory is removed); first the run directories whose learn
+ * was killed are removed.  0, or EXIT_CONFIG with why. */
+int progress_run_dir(char *buf, size_t len, int *lock, char *err, size_t errlen);
+
 /* Read it (none yet: no entries); with lock, take the lock first (the
  * directory is made where missing).  0; or EXIT_CONFIG (EXIT_NOMEM) with
  * one line in err.  progress_free() either way. */
