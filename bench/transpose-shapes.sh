@@ -25,6 +25,17 @@ the default) and on the loads'.  pitched and the tma exercises keep rows padded 
 bench/transpose-shapes.sh."
 exercises="transpose.memcpy transpose.geam transpose.smem_swizzle transpose.smem_async transpose.pitched transpose.tma_copy transpose.tma"
 records=
+# Each exercise as a share of memcpy, from every record made, and done.
+summary() {
+	{
+		echo
+		echo "## Summary: each exercise as a share of memcpy at the same shape"
+		echo
+		# shellcheck disable=SC2086
+		python3 "$here/shapes_table.py" $records
+	} >> "$out"
+	echo "wrote $out"
+}
 if [ "${PART:-1}" = 2 ]; then
 	# The walks: pitched and peeled with the grid down the rows (their
 	# default), peeled on lines, tma down groups of column tiles.
@@ -42,14 +53,7 @@ if [ "${PART:-1}" = 2 ]; then
 			-p lines=1
 		records="$records $record"
 	done
-	{
-		echo
-		echo "## Summary: each exercise as a share of memcpy at the same shape"
-		echo
-		# shellcheck disable=SC2086
-		python3 "$here/shapes_table.py" $records
-	} >> "$out"
-	echo "wrote $out"
+	summary
 	exit 0
 fi
 for s in $shapes; do
@@ -74,10 +78,5 @@ bench_section "$out" "4093 x 4099: what an unaligned row costs, in sectors per r
 	echo "The counters of that run (\`--metrics\`), from its record:"
 	echo
 	python3 "$here/metrics_table.py" "$record"
-	echo
-	echo "## Summary: each exercise as a share of memcpy at the same shape"
-	echo
-	# shellcheck disable=SC2086
-	python3 "$here/shapes_table.py" $records
 } >> "$out"
-echo "wrote $out"
+summary
