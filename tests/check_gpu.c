@@ -1157,17 +1157,13 @@ static void gpu_alone(void)
 	gpu_lock(LOCK_EX);
 }
 
-static void no_teardown(void)
-{
-}
-
 /* The tests of one part: "verify" (every exercise, shape and rung
  * verifies), "timed" (timing, counters, signals, lessons) or "try"
  * (learners' kernels and grade). */
 static void add_part(TCase *t, const char *part)
 {
 	if (!strcmp(part, "verify")) {
-		tcase_add_checked_fixture(t, gpu_shared, no_teardown);
+		tcase_add_checked_fixture(t, gpu_shared, NULL);
 		tcase_add_loop_test(t, exercise_verifies, 0, nexercises);
 		tcase_add_loop_test(t, exercise_block_sizes, 0, nexercises);
 		tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
@@ -1180,7 +1176,7 @@ static void add_part(TCase *t, const char *part)
 		tcase_add_test(t, rung_clusters_fill_the_grid);
 		tcase_add_test(t, rungs_batch_and_refusals);
 	} else if (!strcmp(part, "timed")) {
-		tcase_add_checked_fixture(t, gpu_alone, no_teardown);
+		tcase_add_checked_fixture(t, gpu_alone, NULL);
 		tcase_add_test(t, options_on_gpu);
 		tcase_add_test(t, timing_holds_streams);
 		tcase_add_test(t, batches_time_one_run);
@@ -1189,7 +1185,7 @@ static void add_part(TCase *t, const char *part)
 		tcase_add_test(t, interrupted_sweep_resumes);
 		tcase_add_test(t, learn_lessons_give_verdicts);
 	} else { /* try */
-		tcase_add_checked_fixture(t, gpu_alone, no_teardown);
+		tcase_add_checked_fixture(t, gpu_alone, NULL);
 		tcase_add_test(t, try_kernels_are_ranked);
 		tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
 		tcase_add_test(t, try_cache_is_hit);
