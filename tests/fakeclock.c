@@ -9,7 +9,7 @@
  * noise, intervals and speedups are not all alike) but is the same at the
  * same call each time; time() is one fixed date, and getpid() one fixed number, as
  * "random" seeds are drawn from the clock and the process id.  Host-only runs read the time through
- * clock_gettime alone (core/run/bench.c), on one thread, so the
+ * clock_gettime alone (core/run/measure.c), on one thread, so the
  * sequence of readings, and every figure made from them, is the same
  * each run.
  */

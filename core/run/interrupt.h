@@ -1,7 +1,7 @@
 /*
  * SIGINT, SIGTERM and SIGHUP during a run: the first is noted, and the
  * run stops at the next sample boundary, or between a point's steps
- * (run/bench.c), prints and records what it has done, and exits 128 +
+ * (run/measure.c), prints and records what it has done, and exits 128 +
  * the signal, as shells expect.  The same signal again within a second
  * is the same one sent twice (as `timeout -s INT` sends it, to the
  * process and to its group), counted once, even where the two are

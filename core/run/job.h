@@ -106,7 +106,7 @@ struct job {
 	struct metric_set metrics;          /* ncols 0 without --metrics */
 	int devices[MAX_DEVICES];           /* ctx.devices and ctx.streams point here */
 	struct CUstream_st *streams[MAX_DEVICES];
-	unsigned gave_up;                   /* times the stream hold gave up (run/bench.c) */
+	unsigned gave_up;                   /* times the stream hold gave up (run/measure.c) */
 	int in_setup;                       /* between setup()'s call and return: ctx.chose's time */
 	char bad_choice[512];               /* why ctx.chose refused a choice (the plugin's
 					     * bug); "" none */

@@ -7,7 +7,7 @@
 
 #include "config/options.h"
 #include "emit/result.h"
-#include "run/bench.h"
+#include "run/measure.h"
 #include "run/job.h"
 #include "session/output.h"
 

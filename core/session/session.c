@@ -7,7 +7,7 @@
 #include "emit/result.h"
 #include "fail.h"
 #include "records/resume.h"
-#include "run/bench.h"
+#include "run/measure.h"
 #include "run/clocks.h"
 #include "run/interrupt.h"
 #include "run/profile.h"

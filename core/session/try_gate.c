@@ -7,7 +7,7 @@
 
 #include "exitcode.h"
 #include "fail.h"
-#include "run/bench.h"
+#include "run/measure.h"
 #include "run/device.h"
 #include "session/plan.h"
 

@@ -1,4 +1,4 @@
-#include "run/bench.h"
+#include "run/measure.h"
 
 #include "exitcode.h"
 #include "run/group.h"
