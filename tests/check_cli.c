@@ -132,6 +132,35 @@ START_TEST(usage_errors)
 }
 END_TEST
 
+/* The commands' table (cli/main.c): what each lets through, and the
+ * order of the refusals (--submit, then --template, then an argument,
+ * then an unknown name), as the strcmp chain before it had them. */
+START_TEST(dispatch_refusals_in_order)
+{
+	configure(good_ini);
+	gpulab("frobnicate", "extra", "--submit", "x.cu", "--template", NULL);
+	expect_error(EXIT_USAGE, "--submit: only for learn");
+	gpulab("frobnicate", "extra", "--template", NULL);
+	expect_error(EXIT_USAGE, "--template: only for try");
+	gpulab("frobnicate", "extra", NULL);
+	expect_error(EXIT_USAGE, "frobnicate: unexpected argument 'extra'");
+	gpulab("metrics", "--template", NULL);
+	expect_error(EXIT_USAGE, "--template: only for try");
+	gpulab("list", "--submit", "x.cu", NULL);
+	expect_error(EXIT_USAGE, "--submit: only for learn");
+	gpulab("run", "--template", NULL);
+	expect_error(EXIT_USAGE, "--template: only for try");
+	gpulab("help", "run", "extra", NULL);
+	expect_error(EXIT_USAGE, "help: name one command (list, info,");
+	/* version and help take anything and look at none of it */
+	gpulab("version", "extra", "--submit", "x.cu", "--template", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "gpulab " PACKAGE_VERSION, 7 + strlen(PACKAGE_VERSION)),
+		      "%d %s", o.status, o.out);
+	gpulab("help", "--submit", "x.cu", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "usage: gpulab", 13), "%d %s", o.status, o.out);
+}
+END_TEST
+
 /* `gpulab metrics`: every book name with the metric it reads. */
 START_TEST(metrics_lists_aliases)
 {
@@ -1082,6 +1111,7 @@ int main(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, help_and_version);
 	tcase_add_test(t, usage_errors);
+	tcase_add_test(t, dispatch_refusals_in_order);
 	tcase_add_test(t, metrics_lists_aliases);
 	tcase_add_test(t, list_shows_good_refuses_bad);
 	tcase_add_test(t, config_errors);

@@ -37,8 +37,9 @@ static int cmd_list(const struct options *o)
 	return rc ? rc : broken;
 }
 
-static int cmd_info(void)
+static int cmd_info(const struct options *o)
 {
+	(void)o;
 	char err[512];
 	int rc = device_print_all(stdout, err, sizeof err);
 	return rc ? fail(rc, "%s", err) : 0;
@@ -75,6 +76,70 @@ static int cmd_record(const struct options *o)
 	return rc ? fail(rc, "record upgrade: %s", err) : 0;
 }
 
+static int cmd_metrics(const struct options *o)
+{
+	(void)o;
+	metrics_print_aliases(stdout);
+	return 0;
+}
+
+static int cmd_version(const struct options *o)
+{
+	(void)o;
+	printf("gpulab %s (plugin ABI %d.%d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
+	return 0;
+}
+
+static int cmd_help(const struct options *o)
+{
+	if (o->npatterns > 1)
+		return fail(EXIT_USAGE, "help: name one command (%s)", help_commands());
+	return help_print(o->npatterns ? o->patterns[0] : NULL, stdout);
+}
+
+/* What a command lets through; any other --submit, --template or
+ * argument is a usage error, said before the command runs. */
+enum {
+	TAKES_ARGS = 1,      /* names: exercises, files, a lesson */
+	TAKES_SUBMIT = 2,    /* --submit FILE.cu */
+	TAKES_TEMPLATE = 4,  /* --template (only try reads it; the others that
+			      * take it ignore it, as they always have) */
+	TAKES_ANY = TAKES_ARGS | TAKES_SUBMIT | TAKES_TEMPLATE,
+};
+
+/* The commands, as git's builtins are: a name, what it takes, the
+ * function (cli/commands.h).  help and version take anything and look
+ * at none of it but help's one name. */
+static const struct command {
+	const char *name;
+	int (*run)(const struct options *o);
+	unsigned takes;
+} commands[] = {
+	{ "help", cmd_help, TAKES_ANY },
+	{ "version", cmd_version, TAKES_ANY },
+	{ "new", cmd_new, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "check", cmd_check, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "config", cmd_config, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "compare", cmd_compare, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "report", cmd_report, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "try", cmd_try, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "learn", cmd_learn, TAKES_ANY },
+	{ "grade", cmd_grade, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "record", cmd_record, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "list", cmd_list, TAKES_ARGS },
+	{ "info", cmd_info, 0 },
+	{ "metrics", cmd_metrics, 0 },
+	{ "run", cmd_run, TAKES_ARGS },
+};
+
+static const struct command *command_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -84,47 +149,15 @@ int main(int argc, char **argv)
 		return fail(rc, "%s", err);
 	if (o.help)
 		return help_print(strcmp(o.command, "help") ? o.command : NULL, stdout);
-	if (!strcmp(o.command, "help") && o.npatterns > 1)
-		return fail(EXIT_USAGE, "help: name one command (%s)", help_commands());
-	if (!strcmp(o.command, "help"))
-		return help_print(o.npatterns ? o.patterns[0] : NULL, stdout);
-	if (!strcmp(o.command, "version")) {
-		printf("gpulab %s (plugin ABI %d.%d)\n", PACKAGE_VERSION, GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
-		return 0;
-	}
-	if (o.submit && strcmp(o.command, "learn"))
+	const struct command *c = command_named(o.command);
+	unsigned takes = c ? c->takes : 0;
+	if (o.submit && !(takes & TAKES_SUBMIT))
 		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
-	if (!strcmp(o.command, "new"))
-		return cmd_new(&o);
-	if (!strcmp(o.command, "check"))
-		return cmd_check(&o);
-	if (!strcmp(o.command, "config"))
-		return cmd_config(&o);
-	if (!strcmp(o.command, "compare"))
-		return cmd_compare(&o);
-	if (!strcmp(o.command, "report"))
-		return cmd_report(&o);
-	if (!strcmp(o.command, "try"))
-		return cmd_try(&o);
-	if (!strcmp(o.command, "learn"))
-		return cmd_learn(&o);
-	if (!strcmp(o.command, "grade"))
-		return cmd_grade(&o);
-	if (!strcmp(o.command, "record"))
-		return cmd_record(&o);
-	if (o.template_only)
+	if (o.template_only && !(takes & TAKES_TEMPLATE))
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
-	if (strcmp(o.command, "run") && strcmp(o.command, "list") && o.npatterns > 0)
+	if (o.npatterns > 0 && !(takes & TAKES_ARGS))
 		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o.command, o.patterns[0]);
-	if (!strcmp(o.command, "list"))
-		return cmd_list(&o);
-	if (!strcmp(o.command, "info"))
-		return cmd_info();
-	if (!strcmp(o.command, "metrics")) {
-		metrics_print_aliases(stdout);
-		return 0;
-	}
-	if (!strcmp(o.command, "run"))
-		return cmd_run(&o);
-	return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o.command);
+	if (!c)
+		return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o.command);
+	return c->run(&o);
 }
