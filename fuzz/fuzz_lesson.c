@@ -1,12 +1,12 @@
-/* libFuzzer target: a lesson of `gpulab learn` (core/config/lesson.c)
- * and the progress file beside it (core/records/progress.c), both INI
+/* libFuzzer target: a lesson of `gpulab learn` (core/learn/lesson.c)
+ * and the progress file beside it (core/learn/progress.c), both INI
  * through inih.  Whatever the bytes: a refusal is one line naming the
  * file; a lesson accepted has every required text, plain (no control
  * character: it is printed to a terminal) and within its limit, a rule
  * with a finite value and a target above 0; a progress file accepted
  * writes back to text that reads back as the same entries. */
-#include "config/lesson.h"
-#include "records/progress.h"
+#include "learn/lesson.h"
+#include "learn/progress.h"
 
 #include <math.h>
 #include <stdint.h>

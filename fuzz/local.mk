@@ -24,8 +24,8 @@ fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/c
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/config/params.c core/config/size.c
-fuzz_lesson_sources = fuzz/fuzz_lesson.c core/config/lesson.c core/config/params.c core/config/size.c core/escape.c \
-	core/records/progress.c core/records/verdict.c core/records/json.c core/emit/outfile.c core/run/interrupt.c \
+fuzz_lesson_sources = fuzz/fuzz_lesson.c core/learn/lesson.c core/config/params.c core/config/size.c core/escape.c \
+	core/learn/progress.c core/learn/verdict.c core/records/json.c core/emit/outfile.c core/run/interrupt.c \
 	core/run/stats.c
 EXTRA_DIST += $(fuzz_lesson_sources)
 fuzz_journal_sources = fuzz/fuzz_journal.c core/records/ondisk.c core/records/record.c core/records/json.c \

@@ -4,10 +4,10 @@
  * fake `try` plugin's kernels crash, hang or sleep by their names). */
 #include "config.h"
 
-#include "config/lesson.h"
+#include "learn/lesson.h"
 #include "exitcode.h"
-#include "records/progress.h"
-#include "records/verdict.h"
+#include "learn/progress.h"
+#include "learn/verdict.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -14,7 +14,7 @@
 #ifndef GPULAB_PROGRESS_H
 #define GPULAB_PROGRESS_H
 
-#include "config/lesson.h"
+#include "learn/lesson.h"
 
 #include <stddef.h>
 

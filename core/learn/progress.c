@@ -1,10 +1,10 @@
 #include "config.h"
 
-#include "records/progress.h"
+#include "learn/progress.h"
 
 #include "emit/outfile.h"
 #include "exitcode.h"
-#include "records/verdict.h"
+#include "learn/verdict.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -12,7 +12,7 @@
 #ifndef GPULAB_VERDICT_H
 #define GPULAB_VERDICT_H
 
-#include "config/lesson.h"
+#include "learn/lesson.h"
 #include "records/record.h"
 
 enum verdict { VERDICT_HOLDS, VERDICT_FAILS, VERDICT_UNSURE };

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "records/verdict.h"
+#include "learn/verdict.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "config/lesson.h"
+#include "learn/lesson.h"
 
 #include "config/params.h"
 #include "escape.h"

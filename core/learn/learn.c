@@ -16,11 +16,11 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "config/lesson.h"
+#include "learn/lesson.h"
 #include "escape.h"
 #include "exitcode.h"
-#include "records/progress.h"
-#include "records/verdict.h"
+#include "learn/progress.h"
+#include "learn/verdict.h"
 
 #include <errno.h>
 #include <math.h>
