@@ -19,14 +19,13 @@ int cmd_run(const struct options *o);
 /* `gpulab try CHALLENGE FILE.cu`, or `gpulab try CHALLENGE --template`. */
 int cmd_try(const struct options *o);
 
-/* `gpulab learn [LESSON [--submit FILE.cu]]` (cli/learn.c). */
+/* `gpulab learn [LESSON [--submit FILE.cu]]`: its arguments (cli/learning.c); the
+ * lessons are learn/'s. */
 int cmd_learn(const struct options *o);
 
-/* `gpulab grade CHALLENGE DIR...` (cli/grade.c). */
+/* `gpulab grade CHALLENGE DIR...`: its arguments (cli/learning.c); the
+ * grading is learn/grade.c's. */
 int cmd_grade(const struct options *o);
-
-/* Print text after label to stdout, wrapped at 100 columns under itself. */
-void learn_wrap(const char *label, const char *text);
 
 /* `gpulab config [EXERCISE...]`: the files read, the plugin directories,
  * and where each of an exercise's values comes from (cli/config.c). */

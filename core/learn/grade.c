@@ -16,9 +16,11 @@
  */
 #include "config.h"
 
-#include "cli/commands.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "fail.h"
+#include "learn/grade.h"
+#include "learn/learn.h"
 #include "records/record.h"
 #include "run/interrupt.h"
 
@@ -336,17 +338,13 @@ static void grade_free(struct grade *g)
 		rmdir(g->dir);
 }
 
-int cmd_grade(const struct options *o)
+int grade_kernels(const struct options *o)
 {
 	struct grade g = { .limit_s = GRADE_LIMIT_S };
 	int rc = 0;
 	const char *limit = getenv("GPULAB_GRADE_LIMIT_S"); /* for the tests: a hang that even the watchdog misses */
 	if (limit && atof(limit) > 0)
 		g.limit_s = atof(limit);
-	if (o->npatterns < 2)
-		return fail(EXIT_USAGE, "grade: name a challenge and the directories of kernels, `gpulab grade reduce DIR...`");
-	if (!param_valid_name(o->patterns[0]))
-		return fail(EXIT_USAGE, "grade: '%s' is not a challenge name (reduce, transpose, sum_matrix)", o->patterns[0]);
 	for (int i = 1; i < o->npatterns && !rc; i++)
 		rc = grade_collect(&g, o->patterns[i]);
 	if (!rc && !g.n)

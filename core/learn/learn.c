@@ -1,11 +1,11 @@
 /*
- * gpulab learn: the lessons (config/lesson.h) as a path.  Without a
+ * gpulab learn: the lessons (learn/lesson.h) as a path.  Without a
  * lesson it draws the map, each lesson's state for this user and the
  * next one; with one it runs the lesson's experiment as `gpulab run -o`
  * would, reads the record back, and says whether the book's claim holds
- * on this GPU (records/verdict.h); with --submit FILE it runs FILE
+ * on this GPU (learn/verdict.h); with --submit FILE it runs FILE
  * through `gpulab try` and judges it against the lesson's target.
- * Progress is kept in records/progress.h's file.
+ * Progress is kept in learn/progress.h's file.
  *
  * The runs are `gpulab run` and `gpulab try` in a child process (this
  * gpulab again), the lesson's words as their command line, and their
@@ -15,10 +15,11 @@
  */
 #include "config.h"
 
-#include "cli/commands.h"
-#include "learn/lesson.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "fail.h"
+#include "learn/learn.h"
+#include "learn/lesson.h"
 #include "learn/progress.h"
 #include "learn/verdict.h"
 
@@ -385,20 +386,12 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 	return passed ? saved : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
 }
 
-int cmd_learn(const struct options *o)
+int learn_lessons(const struct options *o)
 {
 	struct lesson_set s;
 	struct progress p;
 	char err[1024], path[4200];
 	int rc;
-	if (o->npatterns > 1)
-		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
-	for (int g = 0; g < NGENERIC; g++)
-		if (o->generic[g] || o->nparams || o->output || o->metrics)
-			return fail(EXIT_USAGE, "learn: the lesson sets what runs; it takes --submit, --max-noise, --min-time, "
-						"--timeout, --watchdog and --config");
-	if (o->submit && !o->npatterns)
-		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
 	if ((rc = lessons_load(&s, lessons_dir(), err, sizeof err)))
 		return fail(rc, "learn: %s", err);
 	/* a corrupt progress file stops everything before any work */
