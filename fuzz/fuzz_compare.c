@@ -9,7 +9,7 @@
  * byte, odd or even, has it compare two exercises (--base/--new) or not. */
 #include "escaped.h"
 #include "exitcode.h"
-#include "records/compare.h"
+#include "compare/compare.h"
 #include "records/json.h"
 
 #include <stdint.h>

@@ -17,9 +17,9 @@ fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/escape.c \
-	core/emit/outfile.c core/emit/field.c core/records/compare.c core/records/compare_print.c core/run/interrupt.c \
+	core/emit/outfile.c core/emit/field.c core/compare/compare.c core/compare/compare_print.c core/run/interrupt.c \
 	core/run/stats.c
-fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/compare_print.c core/records/record.c \
+fuzz_compare_sources = fuzz/fuzz_compare.c core/compare/compare.c core/compare/compare_print.c core/records/record.c \
 	core/records/json.c core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \

@@ -30,7 +30,7 @@ import os
 import re
 import sys
 
-LAYERS = ["cli", "learn", "session", "draw", "records", "emit", "run", "plugins", "config", ""]  # top to bottom; "" = core/ itself
+LAYERS = ["cli", "learn", "session", "draw", "compare", "records", "emit", "run", "plugins", "config", ""]  # top to bottom; "" = core/ itself
 # Files that implement one header each way, of which one is built: not namesakes.
 ALTERNATIVES = [{"core/run/profile_cupti.cu", "core/run/profile_none.c"}]
 SOURCES = (".c", ".h", ".cu", ".cuh")

@@ -11,7 +11,7 @@
 #include "draw/html.h"
 #include "exitcode.h"
 #include "fail.h"
-#include "records/compare.h"
+#include "compare/compare.h"
 #include "records/upgrade.h"
 #include "run/device.h"
 #include "run/metrics.h"

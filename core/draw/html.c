@@ -8,7 +8,7 @@
 #include "escape.h"
 #include "emit/outfile.h"
 #include "draw/plot.h"
-#include "records/compare.h"
+#include "compare/compare.h"
 
 #include <math.h>
 #include <stdlib.h>

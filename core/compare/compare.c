@@ -1,6 +1,6 @@
-#include "records/compare.h"
+#include "compare/compare.h"
 
-#include "records/compare_print.h"
+#include "compare/compare_print.h"
 
 #include "exitcode.h"
 #include "emit/field.h"

@@ -2,7 +2,7 @@
  * Markdown, each a writer (emit/writer.h) of a struct compare_doc: its
  * title and column names, a row per pair of points, the points of either
  * side left unmatched, and how many were too slow. */
-#include "records/compare_print.h"
+#include "compare/compare_print.h"
 
 #include "emit/field.h"
 #include "escape.h"
