@@ -2,7 +2,7 @@
 #ifndef GPULAB_EMIT_COUNTERS_H
 #define GPULAB_EMIT_COUNTERS_H
 
-#include "emit/result.h"
+#include "emit/report.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
 #ifndef GPULAB_EMIT_ROW_H
 #define GPULAB_EMIT_ROW_H
 
-#include "emit/result.h"
+#include "emit/report.h"
 
 #include <stddef.h>
 
