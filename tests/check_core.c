@@ -6,7 +6,7 @@
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "plugins/registry.h"
-#include "emit/result.h"
+#include "emit/json.h"
 #include "run/stats.h"
 #include "config/size.h"
 #include "schema.h"

@@ -17,7 +17,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "emit/result.h"
+#include "emit/writer.h"
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "session/try_gate.h"

@@ -1,12 +1,9 @@
 #include "config.h"
 
-#include "emit/result.h"
+#include "emit/json.h"
 
-#include "emit/csv.h"
 #include "emit/field.h"
-#include "emit/markdown.h"
 #include "emit/row.h"
-#include "emit/table.h"
 #include "run/group.h"
 #include "escape.h"
 
@@ -327,17 +324,7 @@ static void json_whole(void *doc, FILE *out)
 }
 
 /* The report as JSON: the whole record, at the end (docs/record.md). */
-static const struct writer report_json = { .end = json_whole };
-
-/* The report's writer for format f. */
-static const struct writer *report_writer(enum format f)
-{
-	static const struct writer *const by_format[FORMATS] = {
-		[FORMAT_TABLE] = &report_table, [FORMAT_CSV] = &report_csv, [FORMAT_JSON] = &report_json,
-		[FORMAT_MD] = &report_markdown,
-	};
-	return by_format[f];
-}
+const struct writer report_json = { .end = json_whole };
 
 void report_journal_header(const struct report *r, FILE *out)
 {
@@ -362,39 +349,4 @@ void report_journal_end(const struct report *r, size_t points, FILE *out)
 	fprintf(out, "{\"end\": {\"interrupted\": %s", r->interruption ? "true" : "false");
 	emit_json_string(out, "interruption", r->interruption);
 	fprintf(out, ", \"points\": %zu}}\n", points);
-}
-
-int report_streams(const struct report *r)
-{
-	return report_writer(r->format)->streams;
-}
-
-int report_for_people(enum format f)
-{
-	return report_writer(f)->for_people;
-}
-
-void report_begin(struct report *r, FILE *out)
-{
-	writer_begin(report_writer(r->format), r, out);
-}
-
-void report_point(struct report *r, size_t i, FILE *out)
-{
-	writer_row(report_writer(r->format), r, i, out);
-}
-
-void report_end(const struct report *r, FILE *out)
-{
-	struct report c = *r;
-	writer_end(report_writer(c.format), &c, out);
-}
-
-void report_print(const struct report *r, FILE *out)
-{
-	struct report c = *r;
-	report_begin(&c, out);
-	for (size_t i = 0; i < c.njobs; i++)
-		report_point(&c, i, out);
-	report_end(&c, out);
 }

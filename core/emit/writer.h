@@ -10,6 +10,8 @@
 #ifndef GPULAB_EMIT_WRITER_H
 #define GPULAB_EMIT_WRITER_H
 
+#include "emit/report.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -47,5 +49,27 @@ static inline void writer_end(const struct writer *w, void *doc, FILE *out)
 	if (w->end)
 		w->end(doc, out);
 }
+
+/* The run's report, through its format's writer (emit/writer.c, the one
+ * place the format is asked). */
+/* The report printed as the run goes: report_begin before any point runs
+ * (the table's title and header, CSV's header), report_point as each is
+ * done (its row, and above the first of a sweep its header; nothing for
+ * a point kept from a resumed record, or not run), report_end after the
+ * last (the table's footers, CSV's rows not run, or the whole JSON). */
+void report_begin(struct report *r, FILE *out);
+void report_point(struct report *r, size_t i, FILE *out);
+void report_end(const struct report *r, FILE *out);
+
+/* All three at once. */
+void report_print(const struct report *r, FILE *out);
+
+/* Does the report's format print rows as they come (not JSON)? */
+int report_streams(const struct report *r);
+
+/* Is format f's report the table for people, around which a command may
+ * say more on stdout (not CSV, JSON or Markdown, read by programs or
+ * pasted)? */
+int report_for_people(enum format f);
 
 #endif

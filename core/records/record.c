@@ -1,7 +1,7 @@
 #include "records/record.h"
 
 #include "exitcode.h"
-#include "emit/result.h"
+#include "emit/report.h"
 #include "fail.h"
 #include "records/ondisk.h"
 #include "records/validate.h"

@@ -2,7 +2,7 @@
 
 #include "emit/field.h"
 #include "emit/journal.h"
-#include "emit/result.h"
+#include "emit/json.h"
 #include "exitcode.h"
 #include "records/ondisk.h"
 #include "records/record.h"
@@ -36,7 +36,7 @@ static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep)
 	fputs("}\n", f);
 }
 
-/* samples_ms, bounded as a run bounds them (emit/result.h). */
+/* samples_ms, bounded as a run bounds them (emit/json.h). */
 static int bounded_samples(FILE *f, const struct json *s, unsigned samples_keep)
 {
 	size_t n = json_len(s);

@@ -7,7 +7,7 @@
 #define GPULAB_SESSION_FINISH_H
 
 #include "config/options.h"
-#include "emit/result.h"
+#include "emit/writer.h"
 #include "run/job.h"
 #include "session/output.h"
 

@@ -5,6 +5,7 @@
  */
 #include "session/output.h"
 
+#include "emit/json.h"
 #include "exitcode.h"
 #include "fail.h"
 

@@ -7,7 +7,7 @@
 #define GPULAB_SESSION_OUTPUT_H
 
 #include "emit/journal.h"
-#include "emit/result.h"
+#include "emit/writer.h"
 
 /* --output FILE: checked and locked before anything runs (a device, a
  * FIFO, a directory, another run's record: one line, exit 2, nothing

@@ -6,7 +6,7 @@
 #define GPULAB_SESSION_POINTS_H
 
 #include "config/options.h"
-#include "emit/result.h"
+#include "emit/writer.h"
 #include "run/measure.h"
 #include "run/job.h"
 #include "session/output.h"

@@ -6,7 +6,7 @@
 #define GPULAB_SESSION_RESUMED_H
 
 #include "config/options.h"
-#include "emit/result.h"
+#include "emit/writer.h"
 #include "records/resume.h"
 #include "run/job.h"
 

@@ -4,7 +4,7 @@
  */
 #include "session/session.h"
 
-#include "emit/result.h"
+#include "emit/writer.h"
 #include "fail.h"
 #include "records/resume.h"
 #include "run/measure.h"

@@ -1,24 +1,16 @@
-/* The report of a run: a table for people, CSV and JSON for programs,
- * Markdown to paste; one writer each (emit/writer.h). */
-#ifndef GPULAB_REPORT_H
-#define GPULAB_REPORT_H
+/* The run's report as JSON (emit/json.c): the whole record, at the end,
+ * as a writer (emit/writer.h); the journal's lines -o appends; and the
+ * samples a record keeps. */
+#ifndef GPULAB_EMIT_JSON_H
+#define GPULAB_EMIT_JSON_H
 
 #include "emit/report.h"
+#include "emit/writer.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
-/* The report printed as the run goes: report_begin before any point runs
- * (the table's title and header, CSV's header), report_point as each is
- * done (its row, and above the first of a sweep its header; nothing for
- * a point kept from a resumed record, or not run), report_end after the
- * last (the table's footers, CSV's rows not run, or the whole JSON). */
-void report_begin(struct report *r, FILE *out);
-void report_point(struct report *r, size_t i, FILE *out);
-void report_end(const struct report *r, FILE *out);
-
-/* All three at once. */
-void report_print(const struct report *r, FILE *out);
+extern const struct writer report_json;
 
 /* The journal's lines (docs/record.md): the header; row i; the rows of
  * a resumed record kept that no point of this run is; the closing line,
@@ -41,13 +33,5 @@ void report_samples_kept(FILE *out, unsigned keep);
 /* Selection sampling: keep the next of `left` samples, `need` of them
  * still to keep?  state: the generator's, seeded by the caller. */
 int report_sample_kept(uint64_t *state, uint64_t left, uint64_t need);
-
-/* Does the report's format print rows as they come (not JSON)? */
-int report_streams(const struct report *r);
-
-/* Is format f's report the table for people, around which a command may
- * say more on stdout (not CSV, JSON or Markdown, read by programs or
- * pasted)? */
-int report_for_people(enum format f);
 
 #endif

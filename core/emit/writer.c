@@ -1,0 +1,51 @@
+#include "emit/writer.h"
+
+#include "emit/csv.h"
+#include "emit/json.h"
+#include "emit/markdown.h"
+#include "emit/table.h"
+
+/* The report's writer for format f: the one place it is decided. */
+static const struct writer *report_writer(enum format f)
+{
+	static const struct writer *const by_format[FORMATS] = {
+		[FORMAT_TABLE] = &report_table, [FORMAT_CSV] = &report_csv, [FORMAT_JSON] = &report_json,
+		[FORMAT_MD] = &report_markdown,
+	};
+	return by_format[f];
+}
+
+int report_streams(const struct report *r)
+{
+	return report_writer(r->format)->streams;
+}
+
+int report_for_people(enum format f)
+{
+	return report_writer(f)->for_people;
+}
+
+void report_begin(struct report *r, FILE *out)
+{
+	writer_begin(report_writer(r->format), r, out);
+}
+
+void report_point(struct report *r, size_t i, FILE *out)
+{
+	writer_row(report_writer(r->format), r, i, out);
+}
+
+void report_end(const struct report *r, FILE *out)
+{
+	struct report c = *r;
+	writer_end(report_writer(c.format), &c, out);
+}
+
+void report_print(const struct report *r, FILE *out)
+{
+	struct report c = *r;
+	report_begin(&c, out);
+	for (size_t i = 0; i < c.njobs; i++)
+		report_point(&c, i, out);
+	report_end(&c, out);
+}
