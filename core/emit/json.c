@@ -272,7 +272,7 @@ static void json_ranks(const struct report *r, const char *sep, FILE *out)
 }
 
 /* Row i: as run, or as kept from the record resumed. */
-static void json_row(const struct report *r, size_t i, FILE *out)
+void json_row(const struct report *r, size_t i, FILE *out)
 {
 	if (!r->jobs[i].kept)
 		json_result(r, &r->jobs[i], out);
@@ -282,7 +282,7 @@ static void json_row(const struct report *r, size_t i, FILE *out)
 
 /* What a record says of the whole run, but its points and how it ended:
  * members of one object, each after sep. */
-static void json_run_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out)
+void json_run_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out)
 {
 	fprintf(out, "{%s\"schema\": \"%s\",%s\"gpulab\": {\"version\": \"%s\", \"revision\": ", sep[0] == '\n' ? sep : "", schema, sep,
 		PACKAGE_VERSION);
@@ -325,28 +325,3 @@ static void json_whole(void *doc, FILE *out)
 
 /* The report as JSON: the whole record, at the end (docs/record.md). */
 const struct writer report_json = { .end = json_whole };
-
-void report_journal_header(const struct report *r, FILE *out)
-{
-	json_run_head(r, REPORT_JOURNAL_SCHEMA, " ", 0, out);
-	fputs("}\n", out);
-}
-
-void report_journal_point(const struct report *r, size_t i, FILE *out)
-{
-	json_row(r, i, out);
-	fputc('\n', out);
-}
-
-void report_journal_extras(const struct report *r, FILE *out)
-{
-	for (size_t i = 0; i < r->nextra; i++)
-		fprintf(out, "%s\n", r->extra[i]);
-}
-
-void report_journal_end(const struct report *r, size_t points, FILE *out)
-{
-	fprintf(out, "{\"end\": {\"interrupted\": %s", r->interruption ? "true" : "false");
-	emit_json_string(out, "interruption", r->interruption);
-	fprintf(out, ", \"points\": %zu}}\n", points);
-}

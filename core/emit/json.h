@@ -1,6 +1,7 @@
 /* The run's report as JSON (emit/json.c): the whole record, at the end,
- * as a writer (emit/writer.h); the journal's lines -o appends; and the
- * samples a record keeps. */
+ * as a writer (emit/writer.h); a row and the run's members, which the
+ * journal's lines are made of too (emit/journal_lines.c); and the samples
+ * a record keeps. */
 #ifndef GPULAB_EMIT_JSON_H
 #define GPULAB_EMIT_JSON_H
 
@@ -12,13 +13,14 @@
 
 extern const struct writer report_json;
 
-/* The journal's lines (docs/record.md): the header; row i; the rows of
- * a resumed record kept that no point of this run is; the closing line,
- * naming how many points the journal holds. */
-void report_journal_header(const struct report *r, FILE *out);
-void report_journal_point(const struct report *r, size_t i, FILE *out);
-void report_journal_extras(const struct report *r, FILE *out);
-void report_journal_end(const struct report *r, size_t points, FILE *out);
+/* Row i of the record: as run, or as kept from the record resumed. */
+void json_row(const struct report *r, size_t i, FILE *out);
+
+/* What a record says of the whole run, but its points and how it ended:
+ * members of one object under schema, each after sep (a document's
+ * "\n  ", a journal's " "), with the interruption where ended (a
+ * document's; a journal says it in its closing line). */
+void json_run_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out);
 
 /* "samples_ms"'s array: at most keep of v's samples (0: REPORT_SAMPLES_KEPT,
  * UINT_MAX: all, --samples all), a uniform random subset in the order
