@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/help.h"
-#include "cli/list.h"
+#include "emit/list.h"
 #include "config/options.h"
 #include "draw/html.h"
 #include "exitcode.h"

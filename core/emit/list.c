@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "cli/list.h"
+#include "emit/list.h"
 
 #include "emit/field.h"
 #include "emit/writer.h"
