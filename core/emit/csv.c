@@ -3,7 +3,10 @@
 #include "emit/csv.h"
 
 #include "emit/field.h"
+#include "emit/list.h"
 #include "emit/row.h"
+
+#include <inttypes.h>
 
 #include <stdlib.h>
 
@@ -118,3 +121,36 @@ static void csv_not_run(void *doc, FILE *out)
 }
 
 const struct writer report_csv = { .streams = 1, .begin = csv_begin, .row = csv_run, .footer = csv_not_run };
+
+/* --- `gpulab list` as CSV: a line per exercise ----------------------------------------- */
+
+static void list_csv_head(void *doc, FILE *out)
+{
+	(void)doc;
+	fputs("plugin,exercise,types,n,block,file,summary,params\n", out);
+}
+
+static void list_csv_plugin(void *doc, size_t i, FILE *out)
+{
+	const struct list_doc *l = doc;
+	const struct plugin *p = &l->r->v[i];
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+		const struct gpulab_exercise *e = &p->desc->exercises[k];
+		char params[4096] = "";
+		if (!picked(l->only, e))
+			continue;
+		each_param(e, list_default_param, params);
+		emit_csv(out, p->name);
+		fputc(',', out);
+		emit_csv(out, e->name);
+		fprintf(out, ",%s,%" PRIu64 ",%u,", dtypes_text(e->dtypes, "int|float"), e->n, e->block);
+		emit_csv(out, p->path);
+		fputc(',', out);
+		emit_csv(out, e->summary);
+		fputc(',', out);
+		emit_csv(out, params);
+		fputc('\n', out);
+	}
+}
+
+const struct writer list_csv = { .streams = 1, .begin = list_csv_head, .row = list_csv_plugin };

@@ -3,6 +3,7 @@
 #include "emit/json.h"
 
 #include "emit/field.h"
+#include "emit/list.h"
 #include "emit/row.h"
 #include "run/group.h"
 #include "escape.h"
@@ -325,3 +326,84 @@ static void json_whole(void *doc, FILE *out)
 
 /* The report as JSON: the whole record, at the end (docs/record.md). */
 const struct writer report_json = { .end = json_whole };
+
+/* --- `gpulab list` as JSON: the plugins, each with its exercises and keys ------------------ */
+
+struct json_params {
+	FILE *out;
+	int first;
+};
+
+static void json_param(const struct gpulab_param *d, int g, void *arg)
+{
+	struct json_params *j = arg;
+	char what[256];
+	(void)g;
+	param_describe(d, what, sizeof what);
+	fputs(j->first ? "{\"key\": " : ", {\"key\": ", j->out);
+	emit_json(j->out, d->key);
+	fprintf(j->out, ", \"type\": \"%s\", \"default\": ", param_type_name(d->type));
+	emit_json(j->out, d->def);
+	fputs(", \"takes\": ", j->out);
+	emit_json(j->out, what);
+	fputs(", \"help\": ", j->out);
+	emit_json(j->out, d->help);
+	fputc('}', j->out);
+	j->first = 0;
+}
+
+static void json_exercise(const struct gpulab_exercise *e, FILE *out)
+{
+	struct json_params jp = { out, 1 };
+	fputs("{\"name\": ", out);
+	emit_json(out, e->name);
+	fputs(", \"summary\": ", out);
+	emit_json(out, e->summary);
+	fputs(", \"params\": [", out);
+	each_param(e, json_param, &jp);
+	fputs("]}", out);
+}
+
+static void json_plugin(const struct plugin *p, const struct selection *only, FILE *out)
+{
+	fputs("    {\"name\": ", out);
+	emit_json(out, p->name);
+	fputs(", \"file\": ", out);
+	emit_json(out, p->path);
+	fputs(", \"ini\": ", out);
+	emit_json(out, p->ini);
+	emit_json_string(out, "error", p->error);
+	fputs(", \"exercises\": [", out);
+	int first = 1;
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+		if (!picked(only, &p->desc->exercises[k]))
+			continue;
+		fputs(first ? "\n      " : ",\n      ", out);
+		json_exercise(&p->desc->exercises[k], out);
+		first = 0;
+	}
+	fputs("]}", out);
+}
+
+static void list_json_head(void *doc, FILE *out)
+{
+	(void)doc;
+	fprintf(out, "{\n  \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
+		GPULAB_ABI_MINOR);
+}
+
+static void list_json_row(void *doc, size_t i, FILE *out)
+{
+	struct list_doc *l = doc;
+	if (l->only && !any_picked(l->only, &l->r->v[i]))
+		return;
+	fputs(l->shown++ ? ",\n" : "", out);
+	json_plugin(&l->r->v[i], l->only, out);
+}
+
+static void list_json_end(void *doc, FILE *out)
+{
+	fputs(((struct list_doc *)doc)->shown ? "\n  ]\n}\n" : "  ]\n}\n", out);
+}
+
+const struct writer list_json = { .begin = list_json_head, .row = list_json_row, .end = list_json_end };

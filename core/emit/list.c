@@ -14,7 +14,7 @@
 
 /* Each parameter e takes, the generic ones first, as `fn` sees them;
  * reps and warmup, the same for all, are left to the header. */
-static void each_param(const struct gpulab_exercise *e, void (*fn)(const struct gpulab_param *, int, void *), void *arg)
+void each_param(const struct gpulab_exercise *e, void (*fn)(const struct gpulab_param *, int, void *), void *arg)
 {
 	for (int g = 0; g < GEN_REPS; g++)
 		if (exercise_takes(e, (enum generic)g)) {
@@ -30,7 +30,7 @@ static void each_param(const struct gpulab_exercise *e, void (*fn)(const struct 
 }
 
 /* Is exercise e of p among the picks (every exercise for NULL)? */
-static int picked(const struct selection *only, const struct gpulab_exercise *e)
+int picked(const struct selection *only, const struct gpulab_exercise *e)
 {
 	for (size_t i = 0; only && i < only->n; i++)
 		if (only->v[i].ex == e)
@@ -38,7 +38,7 @@ static int picked(const struct selection *only, const struct gpulab_exercise *e)
 	return !only;
 }
 
-static int any_picked(const struct selection *only, const struct plugin *p)
+int any_picked(const struct selection *only, const struct plugin *p)
 {
 	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++)
 		if (picked(only, &p->desc->exercises[k]))
@@ -157,18 +157,23 @@ static void plugin_head(const struct plugin *p, FILE *out)
 	fputc('\n', out);
 }
 
-/* What list's writers print: the registry, and the exercises picked by
- * `gpulab list PATTERN...` (every one for NULL). */
-struct list_doc {
-	const struct registry *r;
-	const struct selection *only;
-	size_t shown;   /* JSON: plugins written so far */
-};
+/* One exercise named alone is shown in full (list_one, below), and
+ * nothing else. */
+static int list_table_one(const struct list_doc *l)
+{
+	return l->only && l->only->n == 1 && l->only->v[0].named;
+}
+
+static void list_one(const struct pick *k, FILE *out);
 
 static void list_table_head(void *doc, FILE *out)
 {
 	const struct registry *r = ((struct list_doc *)doc)->r;
 	size_t loaded = 0;
+	if (list_table_one(doc)) {
+		list_one(&((struct list_doc *)doc)->only->v[0], out);
+		return;
+	}
 	for (size_t i = 0; i < r->n; i++)
 		loaded += r->v[i].desc != NULL;
 	if (loaded) /* with none, stdout stays empty: the errors said it all */
@@ -179,7 +184,7 @@ static void list_table_plugin(void *doc, size_t i, FILE *out)
 {
 	const struct list_doc *l = doc;
 	const struct plugin *p = &l->r->v[i];
-	if (!p->desc || !any_picked(l->only, p))
+	if (!p->desc || !any_picked(l->only, p) || list_table_one(l))
 		return;
 	plugin_head(p, out);
 	for (size_t k = 0; k < p->desc->n_exercises; k++)
@@ -189,11 +194,11 @@ static void list_table_plugin(void *doc, size_t i, FILE *out)
 
 static void list_table_none(void *doc, FILE *out)
 {
-	if (((struct list_doc *)doc)->r->n == 0)
+	if (((struct list_doc *)doc)->r->n == 0 && !list_table_one(doc))
 		fprintf(out, "no plugins configured (see gpulab(1), FILES)\n");
 }
 
-static const struct writer list_table = {
+const struct writer list_table = {
 	.for_people = 1, .streams = 1, .begin = list_table_head, .row = list_table_plugin, .end = list_table_none
 };
 
@@ -262,8 +267,9 @@ static void list_one(const struct pick *k, FILE *out)
 	list_common(out);
 }
 
-/* CSV: "key=default;..." for one field. */
-static void csv_param(const struct gpulab_param *d, int g, void *arg)
+/* "key=default;..." for one field (CSV's, Markdown's cell), into a
+ * buffer of 4096 as each_param's fn. */
+void list_default_param(const struct gpulab_param *d, int g, void *arg)
 {
 	char *buf = arg;
 	size_t at = strlen(buf);
@@ -271,162 +277,12 @@ static void csv_param(const struct gpulab_param *d, int g, void *arg)
 	snprintf(buf + at, 4096 - at, "%s%s=%s", at ? ";" : "", d->key, d->def);
 }
 
-static void list_csv_head(void *doc, FILE *out)
-{
-	(void)doc;
-	fputs("plugin,exercise,types,n,block,file,summary,params\n", out);
-}
-
-static void list_csv_plugin(void *doc, size_t i, FILE *out)
-{
-	const struct list_doc *l = doc;
-	const struct plugin *p = &l->r->v[i];
-	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
-		const struct gpulab_exercise *e = &p->desc->exercises[k];
-		char params[4096] = "";
-		if (!picked(l->only, e))
-			continue;
-		each_param(e, csv_param, params);
-		emit_csv(out, p->name);
-		fputc(',', out);
-		emit_csv(out, e->name);
-		fprintf(out, ",%s,%" PRIu64 ",%u,", dtypes_text(e->dtypes, "int|float"), e->n, e->block);
-		emit_csv(out, p->path);
-		fputc(',', out);
-		emit_csv(out, e->summary);
-		fputc(',', out);
-		emit_csv(out, params);
-		fputc('\n', out);
-	}
-}
-
-static const struct writer list_csv = { .streams = 1, .begin = list_csv_head, .row = list_csv_plugin };
-
-struct json_params {
-	FILE *out;
-	int first;
-};
-
-static void json_param(const struct gpulab_param *d, int g, void *arg)
-{
-	struct json_params *j = arg;
-	char what[256];
-	(void)g;
-	param_describe(d, what, sizeof what);
-	fputs(j->first ? "{\"key\": " : ", {\"key\": ", j->out);
-	emit_json(j->out, d->key);
-	fprintf(j->out, ", \"type\": \"%s\", \"default\": ", param_type_name(d->type));
-	emit_json(j->out, d->def);
-	fputs(", \"takes\": ", j->out);
-	emit_json(j->out, what);
-	fputs(", \"help\": ", j->out);
-	emit_json(j->out, d->help);
-	fputc('}', j->out);
-	j->first = 0;
-}
-
-static void json_exercise(const struct gpulab_exercise *e, FILE *out)
-{
-	struct json_params jp = { out, 1 };
-	fputs("{\"name\": ", out);
-	emit_json(out, e->name);
-	fputs(", \"summary\": ", out);
-	emit_json(out, e->summary);
-	fputs(", \"params\": [", out);
-	each_param(e, json_param, &jp);
-	fputs("]}", out);
-}
-
-static void json_plugin(const struct plugin *p, const struct selection *only, FILE *out)
-{
-	fputs("    {\"name\": ", out);
-	emit_json(out, p->name);
-	fputs(", \"file\": ", out);
-	emit_json(out, p->path);
-	fputs(", \"ini\": ", out);
-	emit_json(out, p->ini);
-	emit_json_string(out, "error", p->error);
-	fputs(", \"exercises\": [", out);
-	int first = 1;
-	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
-		if (!picked(only, &p->desc->exercises[k]))
-			continue;
-		fputs(first ? "\n      " : ",\n      ", out);
-		json_exercise(&p->desc->exercises[k], out);
-		first = 0;
-	}
-	fputs("]}", out);
-}
-
-static void list_json_head(void *doc, FILE *out)
-{
-	(void)doc;
-	fprintf(out, "{\n  \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
-		GPULAB_ABI_MINOR);
-}
-
-static void list_json_row(void *doc, size_t i, FILE *out)
-{
-	struct list_doc *l = doc;
-	if (l->only && !any_picked(l->only, &l->r->v[i]))
-		return;
-	fputs(l->shown++ ? ",\n" : "", out);
-	json_plugin(&l->r->v[i], l->only, out);
-}
-
-static void list_json_end(void *doc, FILE *out)
-{
-	fputs(((struct list_doc *)doc)->shown ? "\n  ]\n}\n" : "  ]\n}\n", out);
-}
-
-static const struct writer list_json = { .begin = list_json_head, .row = list_json_row, .end = list_json_end };
-
-/* Markdown: a row per exercise, its keys' defaults in one cell. */
-static void list_md_head(void *doc, FILE *out)
-{
-	static const char *const names[] = { "exercise", "types", "n:", "block:", "summary", "params" };
-	(void)doc;
-	md_header(out, names, sizeof names / sizeof names[0]);
-}
-
-static void list_md_plugin(void *doc, size_t i, FILE *out)
-{
-	const struct list_doc *l = doc;
-	const struct plugin *p = &l->r->v[i];
-	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
-		const struct gpulab_exercise *e = &p->desc->exercises[k];
-		char params[4096] = "", full[256];
-		if (!picked(l->only, e))
-			continue;
-		each_param(e, csv_param, params);
-		snprintf(full, sizeof full, "%s.%s", p->name, e->name);
-		fputs("| ", out);
-		md_cell(out, full);
-		fputs(" | ", out);
-		md_cell(out, dtypes_text(e->dtypes, "int|float"));
-		fprintf(out, " | %" PRIu64 " | %u | ", e->n, e->block);
-		md_cell(out, e->summary);
-		fputs(" | ", out);
-		md_cell(out, params);
-		fputs(" |\n", out);
-	}
-}
-
-static const struct writer list_markdown = { .streams = 1, .begin = list_md_head, .row = list_md_plugin };
-
 void list_print(const struct registry *r, const struct selection *only, enum format f, FILE *out)
 {
-	static const struct writer *const by_format[FORMATS] = {
-		[FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
-		[FORMAT_MD] = &list_markdown,
-	};
+	const struct writer *w = list_writer(f);
 	struct list_doc doc = { r, only, 0 };
-	if (f == FORMAT_TABLE && only && only->n == 1 && only->v[0].named) {
-		list_one(&only->v[0], out); /* one exercise named alone: in full */
-		return;
-	}
-	writer_begin(by_format[f], &doc, out);
+	writer_begin(w, &doc, out);
 	for (size_t i = 0; i < r->n; i++)
-		writer_row(by_format[f], &doc, i, out);
-	writer_end(by_format[f], &doc, out);
+		writer_row(w, &doc, i, out);
+	writer_end(w, &doc, out);
 }

@@ -4,7 +4,11 @@
 #include "emit/markdown.h"
 
 #include "emit/field.h"
+#include "emit/list.h"
 #include "emit/row.h"
+
+#include <inttypes.h>
+#include <stdio.h>
 
 static void md_begin(void *doc, FILE *out)
 {
@@ -67,3 +71,38 @@ static void md_messages(void *doc, FILE *out)
 }
 
 const struct writer report_markdown = { .streams = 1, .begin = md_begin, .row = md_row, .footer = md_messages };
+
+/* --- `gpulab list` in Markdown ----------------------------------------------------------- */
+
+/* Markdown: a row per exercise, its keys' defaults in one cell. */
+static void list_md_head(void *doc, FILE *out)
+{
+	static const char *const names[] = { "exercise", "types", "n:", "block:", "summary", "params" };
+	(void)doc;
+	md_header(out, names, sizeof names / sizeof names[0]);
+}
+
+static void list_md_plugin(void *doc, size_t i, FILE *out)
+{
+	const struct list_doc *l = doc;
+	const struct plugin *p = &l->r->v[i];
+	for (size_t k = 0; p->desc && k < p->desc->n_exercises; k++) {
+		const struct gpulab_exercise *e = &p->desc->exercises[k];
+		char params[4096] = "", full[256];
+		if (!picked(l->only, e))
+			continue;
+		each_param(e, list_default_param, params);
+		snprintf(full, sizeof full, "%s.%s", p->name, e->name);
+		fputs("| ", out);
+		md_cell(out, full);
+		fputs(" | ", out);
+		md_cell(out, dtypes_text(e->dtypes, "int|float"));
+		fprintf(out, " | %" PRIu64 " | %u | ", e->n, e->block);
+		md_cell(out, e->summary);
+		fputs(" | ", out);
+		md_cell(out, params);
+		fputs(" |\n", out);
+	}
+}
+
+const struct writer list_markdown = { .streams = 1, .begin = list_md_head, .row = list_md_plugin };

@@ -2,6 +2,7 @@
 
 #include "emit/csv.h"
 #include "emit/json.h"
+#include "emit/list.h"
 #include "emit/markdown.h"
 #include "emit/table.h"
 
@@ -48,4 +49,13 @@ void report_print(const struct report *r, FILE *out)
 	for (size_t i = 0; i < c.njobs; i++)
 		report_point(&c, i, out);
 	report_end(&c, out);
+}
+
+const struct writer *list_writer(enum format f)
+{
+	static const struct writer *const by_format[FORMATS] = {
+		[FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
+		[FORMAT_MD] = &list_markdown,
+	};
+	return by_format[f];
 }
