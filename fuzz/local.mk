@@ -14,13 +14,19 @@ fuzz_options_sources = fuzz/fuzz_options.c core/config/options.c core/config/opt
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
+# compare's writers are emit/'s, one file per format with the run's and
+# list's, so a target that prints a comparison links them all.
+fuzz_writer_sources = core/emit/writer.c core/emit/table.c core/emit/csv.c core/emit/json.c core/emit/markdown.c \
+	core/emit/list.c core/emit/row.c core/emit/counters.c core/run/job.c core/run/metrics.c core/run/clocks.c \
+	core/config/options.c core/config/params.c core/config/size.c core/config/opterr.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/escape.c \
-	core/emit/outfile.c core/emit/field.c core/compare/compare.c core/compare/compare_print.c core/run/interrupt.c \
-	core/run/stats.c
-fuzz_compare_sources = fuzz/fuzz_compare.c core/compare/compare.c core/compare/compare_print.c core/records/record.c \
-	core/records/json.c core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c
+	core/emit/outfile.c core/emit/field.c core/compare/compare.c core/run/interrupt.c \
+	core/run/stats.c $(fuzz_writer_sources)
+fuzz_compare_sources = fuzz/fuzz_compare.c core/compare/compare.c core/records/record.c \
+	core/records/json.c core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
+	$(fuzz_writer_sources)
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/config/params.c core/config/size.c
@@ -58,10 +64,10 @@ fuzz/fuzz_contract: $(fuzz_contract_sources:%=$(srcdir)/%)
 
 fuzz/fuzz_record: $(fuzz_record_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
-	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_record_sources:%=$(srcdir)/%) -lm
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) -DGPULAB_DOCDIR='"$(docdir)"' $(INIH_CFLAGS) -o $@ $(fuzz_record_sources:%=$(srcdir)/%) -lm
 fuzz/fuzz_compare: $(fuzz_compare_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
-	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_compare_sources:%=$(srcdir)/%) -lm
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) -DGPULAB_DOCDIR='"$(docdir)"' $(INIH_CFLAGS) -o $@ $(fuzz_compare_sources:%=$(srcdir)/%) -lm
 
 fuzz/fuzz_lesson: $(fuzz_lesson_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz

@@ -1,9 +1,8 @@
 #include "compare/compare.h"
 
-#include "compare/compare_print.h"
-
-#include "exitcode.h"
+#include "emit/compared.h"
 #include "emit/field.h"
+#include "exitcode.h"
 #include "escape.h"
 #include "records/json.h"
 #include "records/record.h"
@@ -159,24 +158,66 @@ static int too_slow(const struct record_pair *pr, double pct)
 	return pct >= 0 && pr->verdict == STATS_SLOWER && 100 * (pr->c.ratio - 1) > pct;
 }
 
+/* Pair pr as compare's writers take it (emit/compared.h). */
+static void compared_pair_of(const struct record_pair *pr, struct compared_pair *t)
+{
+	t->base_ex = json_string(json_get(pr->base->row, "exercise"));
+	t->new_ex = json_string(json_get(pr->cand->row, "exercise"));
+	t->have = isfinite(pr->c.ratio);
+	t->two = strcmp(t->base_ex, t->new_ex) != 0;
+	snprintf(t->both, sizeof t->both, t->two ? "%s vs %s" : "%s", t->two ? t->new_ex : t->base_ex, t->base_ex);
+	t->params = pr->base->params;
+	t->base_ms = pr->c.base.median;
+	t->new_ms = pr->c.cand.median;
+	t->ratio = pr->c.ratio;
+	t->p = pr->c.mw.p;
+	t->verdict = record_verdict_word(pr);
+}
+
+/* The points of either side left unmatched, base's first, in c (to
+ * free): 0, or EXIT_NOMEM. */
+static int compared_unmatched_of(const struct record *a, const struct record *b, struct compared *c)
+{
+	struct compared_unmatched *u = calloc(a->n + b->n ? a->n + b->n : 1, sizeof *u);
+	if (!u)
+		return EXIT_NOMEM;
+	c->unmatched = u;
+	c->nunmatched = 0;
+	for (int side = 0; side < 2; side++) {
+		const struct record *s = side ? b : a;
+		for (size_t i = 0; i < s->n; i++)
+			if (!s->v[i].matched)
+				u[c->nunmatched++] = (struct compared_unmatched){ side ? "new" : "base",
+										  json_string(json_get(s->v[i].row, "exercise")),
+										  s->v[i].params };
+	}
+	return 0;
+}
+
 static int compare_print(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
 {
 	struct record_pair *pairs = calloc(a->n ? a->n : 1, sizeof *pairs);
 	if (!pairs)
 		return EXIT_NOMEM;
-	struct compare_doc c = { a, b, o, pairs, record_pair_up(a, b, pairs), 0 };
+	size_t n = record_pair_up(a, b, pairs);
+	struct compared c = { .base_path = a->path, .base_exercise = a->exercise, .new_path = b->path,
+			      .new_exercise = b->exercise, .min_change = o->min_change, .fail_above = o->fail_above };
 	const struct writer *w = compare_writer(o->format);
-	compare_batches(a, b, pairs, c.n, err);
+	compare_batches(a, b, pairs, n, err);
 	writer_begin(w, &c, out);
-	for (size_t i = 0; i < c.n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		warn_choices(&pairs[i], err);
 		apply_min_change(&pairs[i], o->min_change);
+		compared_pair_of(&pairs[i], &c.pair);
 		writer_row(w, &c, i, out);
 		c.slow += too_slow(&pairs[i], o->fail_above);
 	}
-	writer_end(w, &c, out);
+	int rc = compared_unmatched_of(a, b, &c);
+	if (!rc)
+		writer_end(w, &c, out);
+	free((void *)c.unmatched);
 	free(pairs);
-	return c.slow ? EXIT_SLOWER : 0;
+	return rc ? rc : c.slow ? EXIT_SLOWER : 0;
 }
 
 int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err, char *errbuf,

@@ -2,11 +2,13 @@
  * point, as each is done; the points not run last. */
 #include "emit/csv.h"
 
+#include "emit/compared.h"
 #include "emit/field.h"
 #include "emit/list.h"
 #include "emit/row.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include <stdlib.h>
 
@@ -154,3 +156,47 @@ static void list_csv_plugin(void *doc, size_t i, FILE *out)
 }
 
 const struct writer list_csv = { .streams = 1, .begin = list_csv_head, .row = list_csv_plugin };
+
+/* --- `gpulab compare` as CSV --------------------------------------------------------------- */
+
+static void csv_head(void *doc, FILE *out)
+{
+	(void)doc;
+	fputs("exercise,params,base_ms,new_ms,ratio,p,verdict\n", out);
+}
+
+static void csv_pair(void *doc, size_t i, FILE *out)
+{
+	const struct compared_pair *pr = &((const struct compared *)doc)->pair;
+	(void)i; /* the row is the document's pair */
+	emit_csv(out, pr->both);
+	fputc(',', out);
+	emit_csv(out, pr->params);
+	if (pr->have)
+		fprintf(out, ",%.6f,%.6f,%.6f,", pr->base_ms, pr->new_ms, pr->ratio);
+	else
+		fputs(",,,,", out);
+	if (isfinite(pr->p))
+		fprintf(out, "%.6g", pr->p);
+	fputc(',', out);
+	emit_csv(out, pr->verdict);
+	fputc('\n', out);
+}
+
+static void csv_unmatched_one(FILE *out, const char *which, const char *ex, const char *params, int first)
+{
+	(void)first;
+	emit_csv(out, ex);
+	fputc(',', out);
+	emit_csv(out, params);
+	fprintf(out, ",,,,,\"only in %s\"\n", which);
+}
+
+static void csv_unmatched(void *doc, FILE *out)
+{
+	compared_each_unmatched(doc, out, csv_unmatched_one);
+}
+
+const struct writer compare_csv = {
+	.streams = 1, .begin = csv_head, .row = csv_pair, .footer = csv_unmatched
+};

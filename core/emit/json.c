@@ -2,10 +2,12 @@
 
 #include "emit/json.h"
 
+#include "emit/compared.h"
 #include "emit/field.h"
 #include "emit/list.h"
 #include "emit/row.h"
 #include "run/group.h"
+#include "run/stats.h"
 #include "escape.h"
 
 #include <limits.h>
@@ -407,3 +409,62 @@ static void list_json_end(void *doc, FILE *out)
 }
 
 const struct writer list_json = { .begin = list_json_head, .row = list_json_row, .end = list_json_end };
+
+/* --- `gpulab compare` as JSON -------------------------------------------------------------- */
+
+static void json_head(void *doc, FILE *out)
+{
+	const struct compared *c = doc;
+	fputs("{\n  \"base\": ", out);
+	emit_json(out, c->base_path);
+	fputs(", \"new\": ", out);
+	emit_json(out, c->new_path);
+	fprintf(out, ", \"test\": \"Mann-Whitney U, two-sided\", \"alpha\": %g, \"min_change_pct\": %g,\n  \"points\": [\n",
+		STATS_ALPHA, c->min_change);
+}
+
+static void json_pair(void *doc, size_t i, FILE *out)
+{
+	const struct compared_pair *pr = &((const struct compared *)doc)->pair;
+	fputs(i == 0 ? "    {\"exercise\": " : ",\n    {\"exercise\": ", out);
+	emit_json(out, pr->base_ex);
+	if (pr->two) {
+		fputs(", \"new_exercise\": ", out);
+		emit_json(out, pr->new_ex);
+	}
+	fputs(", \"params\": ", out);
+	emit_json(out, pr->params);
+	emit_json_number(out, "base_ms", pr->have, pr->base_ms);
+	emit_json_number(out, "new_ms", pr->have, pr->new_ms);
+	emit_json_number(out, "ratio", pr->have, pr->ratio);
+	emit_json_number(out, "p", isfinite(pr->p), pr->p);
+	fputs(", \"verdict\": ", out);
+	emit_json(out, pr->verdict);
+	fputc('}', out);
+}
+
+static void json_unmatched_one(FILE *out, const char *which, const char *ex, const char *params, int first)
+{
+	fputs(first ? "    {\"in\": " : ",\n    {\"in\": ", out);
+	emit_json(out, which);
+	fputs(", \"exercise\": ", out);
+	emit_json(out, ex);
+	fputs(", \"params\": ", out);
+	emit_json(out, params);
+	fputc('}', out);
+}
+
+static void json_unmatched(void *doc, FILE *out)
+{
+	fputs("\n  ],\n  \"unmatched\": [\n", out);
+	compared_each_unmatched(doc, out, json_unmatched_one);
+}
+
+static void json_slow(void *doc, FILE *out)
+{
+	fprintf(out, "\n  ],\n  \"slower_than_allowed\": %d\n}\n", ((const struct compared *)doc)->slow);
+}
+
+const struct writer compare_json = {
+	.begin = json_head, .row = json_pair, .footer = json_unmatched, .end = json_slow
+};

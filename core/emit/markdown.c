@@ -3,11 +3,13 @@
  * alone), then the failures' messages as a list. */
 #include "emit/markdown.h"
 
+#include "emit/compared.h"
 #include "emit/field.h"
 #include "emit/list.h"
 #include "emit/row.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 static void md_begin(void *doc, FILE *out)
@@ -106,3 +108,49 @@ static void list_md_plugin(void *doc, size_t i, FILE *out)
 }
 
 const struct writer list_markdown = { .streams = 1, .begin = list_md_head, .row = list_md_plugin };
+
+/* --- `gpulab compare` in Markdown ---------------------------------------------------------- */
+
+static void md_head(void *doc, FILE *out)
+{
+	static const char *const names[] = { "exercise", "params", "base ms:", "new ms:", "change:", "p:", "verdict" };
+	(void)doc;
+	md_header(out, names, sizeof names / sizeof names[0]);
+}
+
+static void md_pair(void *doc, size_t i, FILE *out)
+{
+	const struct compared_pair *pr = &((const struct compared *)doc)->pair;
+	(void)i; /* the row is the document's pair */
+	fputs("| ", out);
+	md_cell(out, pr->both);
+	fputs(" | ", out);
+	md_cell(out, pr->params);
+	if (pr->have)
+		fprintf(out, " | %.4f | %.4f | %+.1f%%", pr->base_ms, pr->new_ms, 100 * (pr->ratio - 1));
+	else
+		fputs(" | - | - | -", out);
+	if (isfinite(pr->p))
+		fprintf(out, " | %.4f", pr->p);
+	else
+		fputs(" | -", out);
+	fprintf(out, " | %s |\n", pr->verdict);
+}
+
+static void md_unmatched_one(FILE *out, const char *which, const char *ex, const char *params, int first)
+{
+	fputs(first ? "\nunmatched:\n\n- " : "- ", out);
+	md_cell(out, ex);
+	fputc(' ', out);
+	md_cell(out, params);
+	fprintf(out, ": only in %s\n", which);
+}
+
+static void md_unmatched(void *doc, FILE *out)
+{
+	compared_each_unmatched(doc, out, md_unmatched_one);
+}
+
+const struct writer compare_markdown = {
+	.streams = 1, .begin = md_head, .row = md_pair, .footer = md_unmatched
+};

@@ -3,6 +3,7 @@
  * header, and the legends and messages under it. */
 #include "emit/table.h"
 
+#include "emit/compared.h"
 #include "emit/counters.h"
 #include "emit/row.h"
 #include "escape.h"
@@ -465,4 +466,73 @@ static void table_end(void *doc, FILE *out)
 
 const struct writer report_table = {
 	.for_people = 1, .streams = 1, .begin = table_begin, .header = table_sweep, .row = table_point, .footer = table_end
+};
+
+/* --- `gpulab compare` as a table ----------------------------------------------------------- */
+
+/* The table's first column: the exercise and its parameters, escaped (a
+ * record may hold anything, as error lines do), padded to COMPARE_LABEL;
+ * a longer one has its line to itself and the numbers go under it, so
+ * that a row fits 100 columns ("too few samples" the longest verdict). */
+#define COMPARE_LABEL 48
+static void table_label(FILE *out, const char *ex, const char *params)
+{
+	char e[512], p[1024], label[1600];
+	snprintf(label, sizeof label, "%s %s", escape_into(e, sizeof e, ex), escape_into(p, sizeof p, params));
+	if (strlen(label) > COMPARE_LABEL)
+		fprintf(out, "%s\n%*s", label, COMPARE_LABEL, "");
+	else
+		fprintf(out, "%-*s", COMPARE_LABEL, label);
+}
+
+static void table_head(void *doc, FILE *out)
+{
+	const struct compared *c = doc;
+	fprintf(out, "base %s%s%s\nnew  %s%s%s\nmedians of GPU time, Mann-Whitney U test (two-sided, alpha %g)\n",
+		c->base_exercise ? c->base_exercise : "", c->base_exercise ? " of " : "", c->base_path,
+		c->new_exercise ? c->new_exercise : "", c->new_exercise ? " of " : "", c->new_path, STATS_ALPHA);
+	if (c->min_change > 0)
+		fprintf(out, "a change under %g%% counts as the same, however small its p\n", c->min_change);
+	fprintf(out, "%-*s %8s %8s %8s %7s  %s\n", COMPARE_LABEL, "exercise and params", "base ms", "new ms", "change",
+		"p", "verdict");
+}
+
+static void table_pair(void *doc, size_t i, FILE *out)
+{
+	const struct compared_pair *pr = &((const struct compared *)doc)->pair;
+	(void)i; /* the row is the document's pair */
+	table_label(out, pr->both, pr->params);
+	if (pr->have)
+		fprintf(out, " %8.4f %8.4f %+7.1f%%", pr->base_ms, pr->new_ms, 100 * (pr->ratio - 1));
+	else
+		fprintf(out, " %8s %8s %8s", "-", "-", "-");
+	if (isfinite(pr->p))
+		fprintf(out, " %7.4f", pr->p);
+	else
+		fprintf(out, " %7s", "-");
+	fprintf(out, "  %s\n", pr->verdict);
+}
+
+static void table_unmatched_one(FILE *out, const char *which, const char *ex, const char *params, int first)
+{
+	fputs(first ? "unmatched:\n" : "", out);
+	table_label(out, ex, params);
+	fprintf(out, "  only in %s\n", which);
+}
+
+static void table_unmatched(void *doc, FILE *out)
+{
+	compared_each_unmatched(doc, out, table_unmatched_one);
+}
+
+static void table_slow(void *doc, FILE *out)
+{
+	const struct compared *c = doc;
+	if (c->fail_above >= 0)
+		fprintf(out, "%d point%s slower by more than %g%% with confidence\n", c->slow, c->slow == 1 ? "" : "s",
+			c->fail_above);
+}
+
+const struct writer compare_table = {
+	.for_people = 1, .streams = 1, .begin = table_head, .row = table_pair, .footer = table_unmatched, .end = table_slow
 };

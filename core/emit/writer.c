@@ -1,5 +1,6 @@
 #include "emit/writer.h"
 
+#include "emit/compared.h"
 #include "emit/csv.h"
 #include "emit/json.h"
 #include "emit/list.h"
@@ -56,6 +57,15 @@ const struct writer *list_writer(enum format f)
 	static const struct writer *const by_format[FORMATS] = {
 		[FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
 		[FORMAT_MD] = &list_markdown,
+	};
+	return by_format[f];
+}
+
+const struct writer *compare_writer(enum format f)
+{
+	static const struct writer *const by_format[FORMATS] = {
+		[FORMAT_TABLE] = &compare_table, [FORMAT_CSV] = &compare_csv, [FORMAT_JSON] = &compare_json,
+		[FORMAT_MD] = &compare_markdown,
 	};
 	return by_format[f];
 }

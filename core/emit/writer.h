@@ -72,6 +72,9 @@ int report_streams(const struct report *r);
  * pasted)? */
 int report_for_people(enum format f);
 
+/* `gpulab compare`'s writer for format f (emit/compared.h). */
+const struct writer *compare_writer(enum format f);
+
 /* `gpulab list`'s writer for format f (emit/list.h). */
 const struct writer *list_writer(enum format f);
 
