@@ -165,10 +165,8 @@ author() {
 		gpulab new hist
 		cd hist && make && make install
 		gpulab list hist
-		if nvidia-smi -L >/dev/null 2>&1; then
-			gpulab run hist -r 3
-			gpulab check "$(gpulab config --variable plugindir 2>/dev/null || echo .)"/hist.so || gpulab check ./*.so
-		fi'
+		gpulab check "$HOME/.local/share/gpulab/plugins/hist.so"
+		if nvidia-smi -L >/dev/null 2>&1; then gpulab run hist -r 3; fi'
 }
 export -f author
 step author 120 author
