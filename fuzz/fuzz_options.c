@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct options o;
 	char err[512] = "";
 	int rc = options_parse(&o, argc, argv, err, sizeof err);
-	if (rc != 0 && (rc != EXIT_USAGE || !err[0]))
+	if (rc != 0 && ((rc != EXIT_USAGE && rc != EXIT_NOMEM) || !err[0]))
 		abort();
 	if (rc == 0 && (!o.command || o.npatterns < 0 || o.npatterns > argc || o.nparams > MAX_KEYVALS))
 		abort();
@@ -92,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check_escaped(err);
 	else
 		check_sweep(&o);
+	options_free(&o);
 	free(copy);
 	return 0;
 }

@@ -458,7 +458,9 @@ static int parse_args(const char *first, ...)
 	va_end(ap);
 	argv[n] = NULL;
 	err[0] = 0;
-	return options_parse(&opts, n, argv, err, sizeof err);
+	int rc = options_parse(&opts, n, argv, err, sizeof err);
+	options_free(&opts);
+	return rc;
 }
 
 static void expect_option_error(const char *words)

@@ -221,6 +221,7 @@ static void given(const char *ini, char **argv)
 	for (; argv[argc] && argc < 32; argc++)
 		copy[argc] = strcpy(args[argc], argv[argc]);
 	copy[argc] = NULL;
+	options_free(&opt);
 	ck_assert_msg(options_parse(&opt, argc, copy, err, sizeof err) == 0, "%s", err);
 	free(dir);
 }
@@ -389,6 +390,7 @@ START_TEST(options_check_generic_values)
 	ck_assert_str_eq(options_param(&o, "block"), "96");
 	ck_assert_str_eq(o.generic[GEN_N], "2^40");
 	ck_assert_int_eq(o.nparams, 1);
+	options_free(&o);
 	char glob[] = "reduce.*", quote[] = "it's";
 	char *odd[] = { "gpulab", "run", glob, quote, NULL };
 	ck_assert_int_eq(options_parse(&o, 4, odd, err, sizeof err), 0);
@@ -479,6 +481,72 @@ START_TEST(sweep_axes)
 }
 END_TEST
 
+/* v of generic key g refused by e, as parsing `text` for key `key` of e says it: words. */
+static void narrowed_as_parsed(const struct gpulab_exercise *e, enum generic g, const struct typed_value *v,
+			       const char *key, const char *words)
+{
+	char direct[512];
+	struct param_value parsed_v;
+	ck_assert_int_eq(exercise_narrow(e, g, v, why, sizeof why), PARSE_RANGE);
+	ck_assert_int_eq(exercise_parse(e, key, v->text, &parsed_v, direct, sizeof direct), PARSE_RANGE);
+	ck_assert_str_eq(why, direct);
+	ck_assert_str_eq(why, words);
+}
+
+/* An axis typed once (options.c's -n ... -w), then narrowed by an
+ * exercise's declaration (config/sweep.c): the same values, and the
+ * same refusals, as parsing each value's text against that declaration. */
+START_TEST(typed_axis_narrowed)
+{
+	struct typed_axis a;
+	ck_assert_int_eq(typed_axis_parse(&generic_params[GEN_N], "2^10:2^12,5", &a, why, sizeof why), PARSE_OK);
+	ck_assert_uint_eq(a.n, 4);
+	ck_assert_str_eq(a.text, "2^10:2^12,5");
+	const char *texts[] = { "1024", "2048", "4096", "5" };
+	const uint64_t values[] = { 1024, 2048, 4096, 5 };
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_str_eq(a.v[i].text, texts[i]);
+		ck_assert_uint_eq(a.v[i].value.u, values[i]);
+	}
+	struct gpulab_exercise small = { .name = "small", .dtypes = GPULAB_FLOAT32, .n = 64, .n_max = 2048, .block = 32 };
+	ck_assert_int_eq(exercise_narrow(&small, GEN_N, &a.v[1], why, sizeof why), PARSE_OK);
+	narrowed_as_parsed(&small, GEN_N, &a.v[2], "n", "expected a count from 1 to 2048 (e.g. 1024, 2^10 or 1K)");
+	typed_axis_free(&a);
+	ck_assert_ptr_null(a.v);
+	ck_assert_int_eq(typed_axis_parse(&generic_params[GEN_TYPE], "int,float", &a, why, sizeof why), PARSE_OK);
+	ck_assert_uint_eq(a.n, 2);
+	ck_assert_int_eq(exercise_narrow(&small, GEN_TYPE, &a.v[1], why, sizeof why), PARSE_OK);
+	narrowed_as_parsed(&small, GEN_TYPE, &a.v[0], "type", "element type int is not supported (it takes float)");
+	typed_axis_free(&a);
+	/* refused whole, as param_axis says it, and left empty */
+	ck_assert_int_eq(typed_axis_parse(&generic_params[GEN_N], "0,4", &a, why, sizeof why), PARSE_RANGE);
+	ck_assert_str_eq(why, "expected a count from 1 to 2^40 (e.g. 1024, 2^10 or 1K)");
+	ck_assert_uint_eq(a.n, 0);
+	ck_assert_ptr_null(a.v);
+	ck_assert_int_eq(typed_axis_parse(&generic_params[GEN_N], "1,,2", &a, why, sizeof why), PARSE_MALFORMED);
+	ck_assert_uint_eq(a.n, 0);
+}
+END_TEST
+
+/* options.c keeps -n typed; the last -n given wins, and its text is the
+ * one the sweep matches the typed axis by. */
+START_TEST(options_type_generic_once)
+{
+	struct options o;
+	char err[512], n[] = "-n", first[] = "7", last[] = "2^3,9";
+	char *argv[] = { "gpulab", n, first, n, last, "run", "x", NULL };
+	ck_assert_int_eq(options_parse(&o, 7, argv, err, sizeof err), 0);
+	ck_assert_ptr_eq(o.generic[GEN_N], last);
+	ck_assert_ptr_eq(o.axes[GEN_N].text, last);
+	ck_assert_uint_eq(o.axes[GEN_N].n, 2);
+	ck_assert_uint_eq(o.axes[GEN_N].v[0].value.u, 8);
+	ck_assert_uint_eq(o.axes[GEN_N].v[1].value.u, 9);
+	ck_assert_ptr_null(o.axes[GEN_BLOCK].text);
+	options_free(&o);
+	ck_assert_ptr_null(o.axes[GEN_N].v);
+}
+END_TEST
+
 /* A sweep's points: the first parameter varies fastest. */
 START_TEST(sweep_order)
 {
@@ -517,6 +585,8 @@ int main(void)
 	tcase_add_test(t, seed_drawn_and_recorded);
 	tcase_add_test(t, sweep_axes);
 	tcase_add_test(t, sweep_order);
+	tcase_add_test(t, typed_axis_narrowed);
+	tcase_add_test(t, options_type_generic_once);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);
 }

@@ -140,24 +140,30 @@ static const struct command *command_named(const char *name)
 	return NULL;
 }
 
+/* The command o names, run: help and the refusals first. */
+static int dispatch(const struct options *o)
+{
+	if (o->help)
+		return help_print(strcmp(o->command, "help") ? o->command : NULL, stdout);
+	const struct command *c = command_named(o->command);
+	unsigned takes = c ? c->takes : 0;
+	if (o->submit && !(takes & TAKES_SUBMIT))
+		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
+	if (o->template_only && !(takes & TAKES_TEMPLATE))
+		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
+	if (o->npatterns > 0 && !(takes & TAKES_ARGS))
+		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o->command, o->patterns[0]);
+	if (!c)
+		return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o->command);
+	return c->run(o);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	char err[512];
 	int rc = options_parse(&o, argc, argv, err, sizeof err);
-	if (rc)
-		return fail(rc, "%s", err);
-	if (o.help)
-		return help_print(strcmp(o.command, "help") ? o.command : NULL, stdout);
-	const struct command *c = command_named(o.command);
-	unsigned takes = c ? c->takes : 0;
-	if (o.submit && !(takes & TAKES_SUBMIT))
-		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
-	if (o.template_only && !(takes & TAKES_TEMPLATE))
-		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
-	if (o.npatterns > 0 && !(takes & TAKES_ARGS))
-		return fail(EXIT_USAGE, "%s: unexpected argument '%s'", o.command, o.patterns[0]);
-	if (!c)
-		return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o.command);
-	return c->run(&o);
+	rc = rc ? fail(rc, "%s", err) : dispatch(&o);
+	options_free(&o);
+	return rc;
 }

@@ -66,20 +66,29 @@ const char *options_flag(enum generic g)
 	return names[g];
 }
 
-/* A generic value (or a list or range of them), checked here against
- * its declaration, so a malformed one is a usage error before anything
- * is loaded.  An exercise's own
- * limits (a largest n) are checked when it is planned. */
+/* A generic value (or a list or range of them), typed here against its
+ * declaration, once: a malformed one is a usage error before anything
+ * is loaded.  An exercise's own limits (a largest n, the types it takes)
+ * narrow these values when its sweep is resolved (config/sweep.c). */
 static int set_generic(struct options *o, enum generic g, const char *arg, char *err, size_t errlen)
 {
-	size_t values;
 	char why[256];
-	if (param_axis(&generic_params[g], arg, &values, why, sizeof why) != PARSE_OK) {
+	typed_axis_free(&o->axes[g]); /* the last one given wins */
+	o->generic[g] = NULL;
+	if (typed_axis_parse(&generic_params[g], arg, &o->axes[g], why, sizeof why) != PARSE_OK) {
+		int nomem = !o->axes[g].v && o->axes[g].n;
+		typed_axis_free(&o->axes[g]);
 		snprintf(err, errlen, "%s %s: %s", options_flag(g), arg, why);
-		return EXIT_USAGE;
+		return nomem ? EXIT_NOMEM : EXIT_USAGE;
 	}
 	o->generic[g] = arg;
 	return 0;
+}
+
+void options_free(struct options *o)
+{
+	for (int g = 0; g < NGENERIC; g++)
+		typed_axis_free(&o->axes[g]);
 }
 
 static int add_param(struct options *o, char *arg, char *err, size_t errlen)

@@ -58,6 +58,11 @@ struct options {
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
 	 * the generic declarations; NULL where not given */
 	const char *generic[NGENERIC];
+	/* ... and typed once, here: config/sweep.c narrows these values by
+	 * each exercise's declaration, where generic[g] is still the text
+	 * they were typed from (code that sets generic[g] itself, as try's
+	 * gate and check do, has its text parsed there) */
+	struct typed_axis axes[NGENERIC];
 	struct keyval params[MAX_KEYVALS]; /* -p for the exercises' own keys */
 	int nparams;
 	int cold, verify, quiet;
@@ -86,9 +91,12 @@ struct options {
 	uint64_t seed_base;        /* rank 0's, so that every rank draws the same "random" seeds */
 };
 
-/* Parse argv (which it may modify).  Returns 0, or EXIT_USAGE with one
- * line in err. */
+/* Parse argv (which it may modify).  Returns 0, or EXIT_USAGE (or
+ * EXIT_NOMEM) with one line in err; either way, options_free frees it. */
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
+
+/* The typed axes. */
+void options_free(struct options *o);
 
 /* The value of a -p key, or NULL. */
 const char *options_param(const struct options *o, const char *key);

@@ -229,6 +229,17 @@ static int in_range(const struct gpulab_param *d, const struct param_value *v)
 	}
 }
 
+/* What d takes, as a refusal says it. */
+static void param_expected(const struct gpulab_param *d, char *why, size_t len)
+{
+	static const char *const examples[] = { [GPULAB_PARAM_COUNT] = " (e.g. 1024, 2^10 or 1K)",
+						[GPULAB_PARAM_SHAPE] = " (e.g. 32x8)" };
+	size_t t = (size_t)d->type;
+	char what[160];
+	param_describe(d, what, sizeof what);
+	snprintf(why, len, "expected %s%s", what, t < sizeof examples / sizeof examples[0] && examples[t] ? examples[t] : "");
+}
+
 enum parse_result param_parse(const struct gpulab_param *d, const char *text, struct param_value *v,
 			      char *why, size_t len)
 {
@@ -237,16 +248,17 @@ enum parse_result param_parse(const struct gpulab_param *d, const char *text, st
 	r = text ? parse_typed(d, text, v) : PARSE_MALFORMED;
 	if (r == PARSE_OK && !in_range(d, v))
 		r = PARSE_RANGE;
-	if (r != PARSE_OK) {
-		static const char *const examples[] = { [GPULAB_PARAM_COUNT] = " (e.g. 1024, 2^10 or 1K)",
-							[GPULAB_PARAM_SHAPE] = " (e.g. 32x8)" };
-		size_t t = (size_t)d->type;
-		char what[160];
-		param_describe(d, what, sizeof what);
-		snprintf(why, len, "expected %s%s", what,
-			 t < sizeof examples / sizeof examples[0] && examples[t] ? examples[t] : "");
-	}
+	if (r != PARSE_OK)
+		param_expected(d, why, len);
 	return r;
+}
+
+enum parse_result param_narrow(const struct gpulab_param *d, const struct param_value *v, char *why, size_t len)
+{
+	if (in_range(d, v))
+		return PARSE_OK;
+	param_expected(d, why, len);
+	return PARSE_RANGE;
 }
 
 /* The range "A:B[:K]" of text[0..n): its first value, last bound, step
@@ -357,6 +369,34 @@ void param_axis_value(const char *text, size_t i, char *buf, size_t len)
 		i -= values;
 		p += n;
 	} while (*p++ == ',');
+}
+
+enum parse_result typed_axis_parse(const struct gpulab_param *d, const char *text, struct typed_axis *a, char *why,
+				   size_t len)
+{
+	size_t n;
+	enum parse_result r = param_axis(d, text, &n, why, len);
+	*a = (struct typed_axis){ 0 };
+	if (r != PARSE_OK)
+		return r;
+	*a = (struct typed_axis){ .text = text, .n = n };
+	if (!(a->v = calloc(a->n, sizeof *a->v))) {
+		snprintf(why, len, "out of memory");
+		return PARSE_MALFORMED;
+	}
+	for (size_t i = 0; i < a->n && r == PARSE_OK; i++) {
+		struct typed_value *v = &a->v[i];
+		param_axis_value(text, i, v->text, sizeof v->text);
+		/* a path is its whole axis (param_axis counts it one) */
+		r = param_parse(d, d->type == GPULAB_PARAM_PATH ? text : v->text, &v->value, why, len);
+	}
+	return r;
+}
+
+void typed_axis_free(struct typed_axis *a)
+{
+	free(a->v);
+	*a = (struct typed_axis){ 0 };
 }
 
 void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len)
@@ -492,6 +532,16 @@ int exercise_generic_key(const struct gpulab_exercise *e, const char *key)
 	return exercise_param(e, key) ? -1 : generic_index(key);
 }
 
+/* Does e take the element type v (text as given)?  PARSE_RANGE with why if not. */
+static enum parse_result type_taken(const struct gpulab_exercise *e, const char *text, const struct param_value *v,
+				    char *why, size_t len)
+{
+	if (e->dtypes & (1u << v->e))
+		return PARSE_OK;
+	snprintf(why, len, "element type %s is not supported (it takes %s)", text, dtypes_text(e->dtypes, "int or float"));
+	return PARSE_RANGE;
+}
+
 enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *key, const char *text,
 				 struct param_value *v, char *why, size_t len)
 {
@@ -512,12 +562,17 @@ enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *ke
 	}
 	exercise_generic(e, (enum generic)g, &d, def, sizeof def);
 	r = param_parse(&d, text, v, why, len);
-	if (r == PARSE_OK && g == GEN_TYPE && !(e->dtypes & (1u << v->e))) {
-		snprintf(why, len, "element type %s is not supported (it takes %s)", text,
-			 dtypes_text(e->dtypes, "int or float"));
-		r = PARSE_RANGE;
-	}
-	return r;
+	return r == PARSE_OK && g == GEN_TYPE ? type_taken(e, text, v, why, len) : r;
+}
+
+enum parse_result exercise_narrow(const struct gpulab_exercise *e, enum generic g, const struct typed_value *v,
+				  char *why, size_t len)
+{
+	struct gpulab_param d;
+	char def[32];
+	exercise_generic(e, g, &d, def, sizeof def);
+	enum parse_result r = param_narrow(&d, &v->value, why, len);
+	return r == PARSE_OK && g == GEN_TYPE ? type_taken(e, v->text, &v->value, why, len) : r;
 }
 
 enum parse_result exercise_axis(const struct gpulab_exercise *e, const char *key, const char *text, size_t *count,

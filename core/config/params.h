@@ -70,6 +70,33 @@ enum parse_result param_axis(const struct gpulab_param *d, const char *text, siz
 /* Value i of a checked axis, as text. */
 void param_axis_value(const char *text, size_t i, char *buf, size_t len);
 
+/* An axis typed once: each of its values as given, and as declared. */
+struct typed_value {
+	char text[128];
+	struct param_value value;   /* a PATH's points into the axis's text */
+};
+
+struct typed_axis {
+	const char *text;           /* the axis as given; NULL: none */
+	size_t n;
+	struct typed_value *v;
+};
+
+/* Every value of the axis `text` parsed as d declares it, into a (to
+ * free with typed_axis_free): PARSE_OK; or, as param_axis says it, the
+ * first failure with why (a value out of d's limits refuses the whole
+ * axis here), a left empty; or PARSE_MALFORMED with why "out of
+ * memory", a->n values and no a->v. */
+enum parse_result typed_axis_parse(const struct gpulab_param *d, const char *text, struct typed_axis *a, char *why,
+				   size_t len);
+
+void typed_axis_free(struct typed_axis *a);
+
+/* A value typed as one declaration of its key says, within another's
+ * limits (a generic key's, within an exercise's)?  PARSE_OK, or
+ * PARSE_RANGE with why as param_parse says it. */
+enum parse_result param_narrow(const struct gpulab_param *d, const struct param_value *v, char *why, size_t len);
+
 /* The value as text that param_parse() reads back to the same value. */
 void param_format(const struct gpulab_param *d, const struct param_value *v, char *buf, size_t len);
 
@@ -117,6 +144,13 @@ const struct gpulab_param *exercise_param(const struct gpulab_exercise *e, const
  * PARSE_RANGE also for a type e does not take, or a key it lacks. */
 enum parse_result exercise_parse(const struct gpulab_exercise *e, const char *key, const char *text,
 				 struct param_value *v, char *why, size_t len);
+
+/* Generic key g's value v, typed against its generic declaration,
+ * narrowed by e's (its largest n, the types it takes), for a key e
+ * takes and declares none of its own by that name: PARSE_OK, or
+ * PARSE_RANGE with why as exercise_parse says it. */
+enum parse_result exercise_narrow(const struct gpulab_exercise *e, enum generic g, const struct typed_value *v,
+				  char *why, size_t len);
 
 /* The same for every value of an axis (a list or range), counted. */
 enum parse_result exercise_axis(const struct gpulab_exercise *e, const char *key, const char *text, size_t *count,

@@ -96,6 +96,38 @@ static int take_values(struct sweep_key *k, const struct gpulab_exercise *e)
 	return 0;
 }
 
+/* The command line's axis for k, typed once by options.c, where k's
+ * value is it: a generic key e declares none of its own by that name,
+ * whose text is still the one typed (not an INI file's, nor one that
+ * code set in its place, as try's gate and check do: those are parsed
+ * by take_values). */
+static const struct typed_axis *given_axis(const struct sweep_key *k, const struct gpulab_exercise *e,
+					   const struct options *o)
+{
+	if (k->generic < 0 || exercise_generic_key(e, k->decl.key) < 0)
+		return NULL;
+	const struct typed_axis *a = &o->axes[k->generic];
+	return a->text && a->text == k->axis ? a : NULL;
+}
+
+/* k's values from a, narrowed by e's declaration of k: one out of its
+ * range keeps why, as take_values would say it. */
+static int narrow_values(struct sweep_key *k, const struct gpulab_exercise *e, const struct typed_axis *a)
+{
+	char why[512];
+	if (!(k->values = calloc(k->nvalues, sizeof *k->values)))
+		return EXIT_NOMEM;
+	for (size_t i = 0; i < k->nvalues; i++) {
+		struct sweep_value *v = &k->values[i];
+		snprintf(v->text, sizeof v->text, "%s", a->v[i].text);
+		v->value = a->v[i].value;
+		if (exercise_narrow(e, (enum generic)k->generic, &a->v[i], why, sizeof why) != PARSE_OK
+		    && !(v->why = strdup(why)))
+			return EXIT_NOMEM;
+	}
+	return 0;
+}
+
 /* Where each key's value comes from, how many values its axis holds (the
  * shape of the sweep), and the values. */
 static int take_axes(struct sweep *s, const char *plugin, const struct gpulab_exercise *e, const struct options *o,
@@ -106,13 +138,16 @@ static int take_axes(struct sweep *s, const char *plugin, const struct gpulab_ex
 	for (size_t i = 0; i < s->nkeys; i++) {
 		struct sweep_key *k = &s->keys[i];
 		k->axis = source(k, plugin, e, o, c);
+		const struct typed_axis *given = given_axis(k, e, o);
 		/* values out of range are refused point by point */
-		if (param_axis(&k->decl, k->axis, &k->nvalues, why, sizeof why) == PARSE_MALFORMED)
+		if (given)
+			k->nvalues = given->n;
+		else if (param_axis(&k->decl, k->axis, &k->nvalues, why, sizeof why) == PARSE_MALFORMED)
 			return refuse_all(s, EXIT_PARAM, "%s: %s", k->where, why);
 		if (s->points > PARAM_MAX_POINTS / k->nvalues)
 			return refuse_all(s, EXIT_USAGE, "a sweep of more than %d points; sweep fewer values", PARAM_MAX_POINTS);
 		s->points *= k->nvalues;
-		if (take_values(k, e))
+		if (given ? narrow_values(k, e, given) : take_values(k, e))
 			return refuse_all(s, EXIT_NOMEM, "out of memory");
 	}
 	return 0;
@@ -132,6 +167,9 @@ int sweep_resolve(struct sweep *s, const char *plugin, const struct gpulab_exerc
 {
 	char keys[256];
 	*s = (struct sweep){ .points = 1 };
+	/* session/plan.c asks too, of every chosen exercise at once: no one
+	 * taking -n is a usage error of the command; here, one exercise that
+	 * does not is refused alone, its row saying why, and the others run */
 	if ((o->generic[GEN_N] || (options_param(o, "n") && !exercise_param(e, "n"))) && !exercise_takes(e, GEN_N)) {
 		own_keys(e, keys, sizeof keys);
 		return refuse_all(s, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");

@@ -3,8 +3,10 @@
  * generic ones first, then its own), where its value comes from (the
  * command line, then the INI files' [exercise], [plugin] and [defaults]
  * sections, then the declared default), and every value of its axis
- * parsed and checked, typed.  run/job.c plans a point from these values:
- * nothing is parsed twice.  Point k takes value k % n0 of the first key's
+ * parsed and checked, typed: a generic key's from the command line was
+ * typed once by options.c, and is only narrowed here by the exercise's
+ * declaration (its largest n, its types).  run/job.c plans a point from
+ * these values: nothing is parsed twice.  Point k takes value k % n0 of the first key's
  * axis, then (k / n0) % n1 of the second's, and so on: n varies fastest,
  * so each run of rows reads as a curve.
  */

@@ -22,7 +22,10 @@ static int someone_takes(const struct selection *s, const char *key)
 }
 
 /* Every key on the command line must mean something to at least one
- * chosen exercise: -p keys, and -n (which some take no size from). */
+ * chosen exercise: -p keys, and -n (which some take no size from).  Both
+ * checks of -n stay: this one is of the command (exit 2 before anything
+ * runs, where no chosen exercise takes one); config/sweep.c's is of one
+ * exercise (its row refused, the others run). */
 int check_cli_keys(const struct options *o, const struct selection *s)
 {
 	if ((o->generic[GEN_N] || options_param(o, "n")) && !someone_takes(s, "n"))
