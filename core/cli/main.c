@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "cli/help.h"
+#include "config/help.h"
 #include "emit/list.h"
 #include "config/options.h"
 #include "draw/html.h"

@@ -52,7 +52,7 @@ struct gpulab_group;
 struct options {
 	const char *command;       /* list, info, metrics, run, compare, report, try, config, new,
 				    * check, help, version */
-	int help;                  /* -h, --help: the command's help (cli/help.h) */
+	int help;                  /* -h, --help: the command's help (config/help.h) */
 	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
 	int npatterns;
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "cli/help.h"
+#include "config/help.h"
 
 #include "config/options.h"
 #include "exitcode.h"
