@@ -6,7 +6,7 @@ plugins, config, and the ground floor (the files directly in core/).  A
 file may include and call only its own layer and those below.  This fails on:
   - a file in a folder that is in no layer (every such file);
   - an include of a header in a higher layer, a quoted include resolved
-    first against the including file's folder ("../emit/result.h");
+    first against the including file's folder ("../emit/writer.h");
   - a call to a function defined in a higher layer, from a .c or .cu file
     or from a header's inline function or macro;
   - files that call each other, two or in a longer circle (A calls B calls
