@@ -1,13 +1,12 @@
 /*
- * --output FILE as a session writes it: the journal (emit/journal.h),
- * whose lines its writer makes and appends (emit/journal_lines.h), begun
- * with the points a resumed record kept, appended to as each point is
- * done, and ended with the points not run and the closing line; here
- * only when each is written and what a failure says.
+ * --output FILE as a session writes it: the journal (emit/journal.h)
+ * begun with the points a resumed record kept, appended to as each point
+ * is done, and ended with the points not run and the closing line.
  */
 #ifndef GPULAB_SESSION_OUTPUT_H
 #define GPULAB_SESSION_OUTPUT_H
 
+#include "emit/journal.h"
 #include "emit/journal_lines.h"
 #include "emit/writer.h"
 
