@@ -4,7 +4,7 @@
 
 #include "emit/compared.h"
 #include "emit/field.h"
-#include "emit/list.h"
+#include "emit/list_doc.h"
 #include "emit/row.h"
 #include "run/group.h"
 #include "run/stats.h"

@@ -3,6 +3,7 @@
 #include "emit/list.h"
 
 #include "emit/field.h"
+#include "emit/list_doc.h"
 #include "emit/writer.h"
 #include "escape.h"
 #include "config/params.h"

@@ -5,7 +5,7 @@
 
 #include "emit/compared.h"
 #include "emit/field.h"
-#include "emit/list.h"
+#include "emit/list_doc.h"
 #include "emit/row.h"
 
 #include <inttypes.h>

@@ -3,7 +3,7 @@
 #include "emit/compared.h"
 #include "emit/csv.h"
 #include "emit/json.h"
-#include "emit/list.h"
+#include "emit/list_doc.h"
 #include "emit/markdown.h"
 #include "emit/table.h"
 
