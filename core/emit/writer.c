@@ -7,14 +7,27 @@
 #include "emit/markdown.h"
 #include "emit/table.h"
 
-/* The report's writer for format f: the one place it is decided. */
+/* What is printed: the run's report, a comparison, the list. */
+enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED };
+
+/* Every writer, by what it prints and the format: the one place a
+ * format is decided. */
+static const struct writer *writer_for(enum printed what, enum format f)
+{
+	static const struct writer *const by_format[PRINTED][FORMATS] = {
+		[PRINTED_REPORT] = { [FORMAT_TABLE] = &report_table, [FORMAT_CSV] = &report_csv,
+				     [FORMAT_JSON] = &report_json, [FORMAT_MD] = &report_markdown },
+		[PRINTED_COMPARE] = { [FORMAT_TABLE] = &compare_table, [FORMAT_CSV] = &compare_csv,
+				      [FORMAT_JSON] = &compare_json, [FORMAT_MD] = &compare_markdown },
+		[PRINTED_LIST] = { [FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
+				   [FORMAT_MD] = &list_markdown },
+	};
+	return by_format[what][f];
+}
+
 static const struct writer *report_writer(enum format f)
 {
-	static const struct writer *const by_format[FORMATS] = {
-		[FORMAT_TABLE] = &report_table, [FORMAT_CSV] = &report_csv, [FORMAT_JSON] = &report_json,
-		[FORMAT_MD] = &report_markdown,
-	};
-	return by_format[f];
+	return writer_for(PRINTED_REPORT, f);
 }
 
 int report_streams(const struct report *r)
@@ -54,18 +67,10 @@ void report_print(const struct report *r, FILE *out)
 
 const struct writer *list_writer(enum format f)
 {
-	static const struct writer *const by_format[FORMATS] = {
-		[FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
-		[FORMAT_MD] = &list_markdown,
-	};
-	return by_format[f];
+	return writer_for(PRINTED_LIST, f);
 }
 
 const struct writer *compare_writer(enum format f)
 {
-	static const struct writer *const by_format[FORMATS] = {
-		[FORMAT_TABLE] = &compare_table, [FORMAT_CSV] = &compare_csv, [FORMAT_JSON] = &compare_json,
-		[FORMAT_MD] = &compare_markdown,
-	};
-	return by_format[f];
+	return writer_for(PRINTED_COMPARE, f);
 }
