@@ -98,7 +98,14 @@ for so in "$(dirname "${GPULAB_WRAPPER:?}")"/plugins/*/.libs/*.so; do
 	g check "$so"; [ $rc -eq 0 ] || bad "check $so: exit $rc: $(cat "$tmp/out")" # the path given may overflow 100 columns
 done
 g check "$plugins/nocb.so"; [ $rc -eq 4 ] || bad "check nocb.so: exit $rc"; has "no verify callback" "check nocb.so"
-g check "$tmp/nothing.so"; [ $rc -eq 4 ] || bad "check of no file: exit $rc"
+# refusals (no file, a directory, a source file, "") go to stderr as one
+# "gpulab:" line, stdout stays empty, exit 4 (issue 46, item 16)
+touch "$tmp/hist.cu"
+for f in "$tmp/nothing.so" "$tmp" "$tmp/hist.cu" ""; do
+	g check "$f"
+	[ $rc -eq 4 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q '^gpulab: check: ' "$tmp/err" \
+		|| bad "check refusal '$f': exit $rc, out: $(cat "$tmp/out") err: $(cat "$tmp/err")"
+done
 g check; [ $rc -eq 2 ] || bad "check without a file: exit $rc"
 
 [ $fails -eq 0 ] && echo "author.sh: all passed"

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,15 +204,36 @@ static int plans_of_exercise(const char *file, const struct pick *pk, const stru
 	return bad;
 }
 
+/* A FILE that is no shared object at all (none, a directory, a .cu) is
+ * not a plugin's problem but the command's: refused on stderr, as every
+ * command refuses, and the next FILE still checked.  1 if refused. */
+static int refuse_non_object(const char *file, char *abs)
+{
+	unsigned char magic[4] = { 0 };
+	struct stat st;
+	FILE *f;
+	if (!*file)
+		return fail(EXIT_PLUGIN, "check: an empty file name: name a plugin's shared object (FILE.so)"), 1;
+	if (!realpath(file, abs) || stat(abs, &st) != 0)
+		return fail(EXIT_PLUGIN, "check: %s: %s", file, strerror(errno)), 1;
+	if (S_ISDIR(st.st_mode))
+		return fail(EXIT_PLUGIN, "check: %s: a directory; name its plugins: %s/*.so", file, file), 1;
+	if (!S_ISREG(st.st_mode) || !(f = fopen(abs, "rb")))
+		return fail(EXIT_PLUGIN, "check: %s: %s", file, S_ISREG(st.st_mode) ? strerror(errno) : "not a regular file"), 1;
+	size_t got = fread(magic, 1, sizeof magic, f);
+	fclose(f);
+	if (got != sizeof magic || memcmp(magic, "\177ELF", 4) != 0)
+		return fail(EXIT_PLUGIN, "check: %s: not a shared object; check takes the FILE.so a build makes", file), 1;
+	return 0;
+}
+
 static int check_file(const char *file, const struct options *o)
 {
 	char abs[PATH_MAX];
 	struct registry r = { 0 };
 	int bad = 0;
-	if (!realpath(file, abs)) {
-		problem(file, "cannot be read: %s", strerror(errno));
+	if (refuse_non_object(file, abs))
 		return 1;
-	}
 	if (registry_load_file(&r, abs, "gpulab check") != 0) {
 		registry_free(&r);
 		return fail(EXIT_NOMEM, "out of memory loading %s", file), 1;
