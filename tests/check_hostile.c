@@ -659,6 +659,7 @@ START_TEST(cli_no_driver)
 	lab_run(NULL, "info", NULL);
 	expect_refusal(EXIT_NODEVICE, "gpulab: no CUDA device: no NVIDIA driver found (libcuda.so.1: ");
 	ck_assert_msg(strstr(o.err, "insufficient") == NULL, "%s", o.err);
+	ck_assert_msg(strlen(o.err) <= 101, "%zu columns: %s", strlen(o.err) - 1, o.err); /* issue 46, item 17 */
 }
 END_TEST
 
