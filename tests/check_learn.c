@@ -377,6 +377,9 @@ START_TEST(learn_map_progress_and_verdicts)
 	gpulab("learn", "holds", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "  verdict           holds on this host: ")
 		      && strstr(o.out, "Your task: Do it.") && fits(o.out), "%d %s %s", o.status, o.out, o.err);
+	/* the page as installed, openable as printed (issue 46, item 10) */
+	ck_assert_msg(strstr(o.out, "More:") && strstr(o.out, GPULAB_DOCDIR "/book-vs-hopper.md#2-the-reduction-ladder\n"), "%s",
+		      o.out);
 	/* the experiment's record is kept, an ordinary one: compare reads it */
 	char kept[4400];
 	snprintf(kept, sizeof kept, "%s/records/holds.json", state_dir);
@@ -463,6 +466,25 @@ START_TEST(learn_removes_dead_runs_only)
 	close(lock);
 	gpulab("learn", "holds", NULL);
 	ck_assert_msg(access(held, F_OK) != 0 && only_records(), "%s is left once let go", held);
+}
+END_TEST
+
+/* A lesson whose experiment did not run (here, an exercise no plugin
+ * has; without a GPU, any) is not seen: the map still says "not started"
+ * (issue 46, item 17). */
+START_TEST(learn_nothing_ran_is_not_seen)
+{
+	char text[8192];
+	setup_learn();
+	snprintf(text, sizeof text, "%s", mutate("run = fake.sleepy fake.ok -n 64 -r 10\n", "run = fake.nothere -n 64\n"));
+	strstr(text, "order = 5")[8] = '7';
+	write_file(env_lessons + strlen("GPULAB_LESSONS="), "ghost.ini", text);
+	gpulab("learn", "ghost", NULL);
+	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.out, "The experiment did not run"), "%d %s %s", o.status, o.out,
+		      o.err);
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "4 lessons, 0 seen, 0 tasks passed") && occurrences(o.out, "not started") == 4,
+		      "%d %s %s", o.status, o.out, o.err);
 }
 END_TEST
 
@@ -574,6 +596,7 @@ int main(void)
 	tcase_add_test(cmd, learn_map_progress_and_verdicts);
 	tcase_add_test(cmd, learn_submit_records_the_task);
 	tcase_add_test(cmd, learn_removes_dead_runs_only);
+	tcase_add_test(cmd, learn_nothing_ran_is_not_seen);
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
 	tcase_add_test(cmd, grade_interrupted_cleans_up);

@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/list.h"
 #include "config/lesson.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -23,6 +24,7 @@
 #include "records/verdict.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -291,13 +293,24 @@ static int learn_record(const struct lesson *l, int verdict, double figure, doub
 	return rc;
 }
 
+/* The lesson's page as installed, whole, so that it can be opened as
+ * printed: on a line of its own where "More: " and it pass 100 columns. */
+static void learn_more(const struct lesson *l)
+{
+	char path[PATH_MAX + LESSON_MAX_TEXT];
+	snprintf(path, sizeof path, "%s/%s", docs_dir(), l->docs);
+	fputs(strlen(path) + 6 > 100 ? "More:\n  " : "More: ", stdout);
+	fput_escaped(stdout, path);
+	putchar('\n');
+}
+
 static int learn_lesson(const struct options *o, const struct lesson *l)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
 	struct figure_value f;
 	char err[1024];
-	int verdict = -1, rc;
+	int verdict = -1, rc, ran;
 	printf("%s\n", l->chapter);
 	learn_wrap("Lesson: ", l->topic);
 	learn_wrap("\nThe book: ", l->claim);
@@ -312,7 +325,7 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 		learn_tmp_remove(&t);
 		return rc;
 	}
-	if (access(t.record, F_OK) != 0)
+	if (!(ran = access(t.record, F_OK) == 0))
 		printf("\nThe experiment did not run%s.\n",
 		       rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
 	else if (record_load(&rec, err, sizeof err) || figure_measure(&rec, &l->fig, &f, err, sizeof err))
@@ -324,9 +337,10 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 		learn_tmp_keep(&t, l, "");
 	learn_tmp_remove(&t);
 	learn_wrap("\nWhy: ", l->why);
-	printf("More: docs/%s\n", l->docs);
+	learn_more(l);
 	learn_task(l);
-	int kept = learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0);
+	/* a claim is seen once its experiment ran, not where nothing did (no GPU) */
+	int kept = ran ? learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0) : 0;
 	return rc ? rc : kept;
 }
 
