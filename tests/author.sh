@@ -66,6 +66,29 @@ has "refused  user drop-in    $tmp/cfg/gpulab/conf.d/dir.ini" "config refused"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config refused: not one line: $(cat "$tmp/err")"
 rmdir "$tmp/cfg/gpulab/conf.d/dir.ini"
 
+# gpulab config --variable/--cflags: what pkg-config says of this gpulab's
+# own gpulab.pc, with no PKG_CONFIG_PATH and the system's pkg-config
+# directories empty, as under a prefix pkg-config does not search; and the
+# recipes gpulab prints use it, not pkg-config (issue 46, item 11)
+top=$(dirname "${GPULAB_WRAPPER:?}")
+if command -v pkg-config > /dev/null && [ -f "$top/gpulab.pc" ]; then
+	for v in $(PKG_CONFIG_PATH="$top" pkg-config --print-variables gpulab) cflags; do
+		if [ "$v" = cflags ]; then want=$(PKG_CONFIG_PATH="$top" pkg-config --cflags gpulab); set -- --cflags
+		else want=$(PKG_CONFIG_PATH="$top" pkg-config --variable="$v" gpulab); set -- --variable="$v"; fi
+		got=$(env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$tmp/none" GPULAB_PKGCONFIGDIR="$top" "$bin" config "$@"); rc=$?
+		[ $rc -eq 0 ] && [ "$got" = "$want" ] || bad "config $*: exit $rc, '$got', pkg-config says '$want'"
+	done
+fi
+g config --variable='a;b'; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config --variable 'a;b': exit $rc"
+g config --variable=nvcc --cflags; [ $rc -eq 2 ] || bad "config --variable --cflags: exit $rc"
+g list --cflags; [ $rc -eq 2 ] || bad "list --cflags: exit $rc"
+GPULAB_PKGCONFIGDIR="$tmp/none" g config --cflags
+[ $rc -eq 3 ] && grep -q "$tmp/none/gpulab.pc" "$tmp/err" || bad "config --cflags without gpulab.pc: exit $rc $(cat "$tmp/err")"
+for c in check config; do
+	g help "$c"; grep -q 'pkg-config --variable' "$tmp/out" && bad "help $c: a recipe that needs PKG_CONFIG_PATH"
+done
+grep -q '^\$(pkg-config' "${srcdir:-..}/README.md" && bad "README: a recipe that needs PKG_CONFIG_PATH"
+
 # the other commands' widths: metrics, compare (records copied to short
 # paths: the paths given may overflow), a host-only run and its record
 g metrics; narrow metrics

@@ -253,11 +253,17 @@ static void config_help(FILE *out)
 	      "run's -n, -b, -t, -r, -w and -p, to show what they change.\n"
 	      "\n"
 	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --variable NAME  gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
+	      "                       nvccflags, ...) as pkg-config gives it, from this\n"
+	      "                       gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed\n"
+	      "      --cflags         gpulab.pc's Cflags, the same way\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab config\n"
 	      "  gpulab config reduce.best\n"
-	      "  gpulab config reduce.best -n 2^20 --config mine.ini\n",
+	      "  gpulab config reduce.best -n 2^20 --config mine.ini\n"
+	      "  $(gpulab config --variable=nvcc) $(gpulab config --variable=nvccflags) \\\n"
+	      "      $(gpulab config --cflags) -o mine.so mine.cu\n",
 	      out);
 }
 
@@ -288,7 +294,7 @@ static void check_help(FILE *out)
 	      "\n"
 	      "examples:\n"
 	      "  gpulab check hist.so\n"
-	      "  gpulab check $(pkg-config --variable=plugindir gpulab)/*.so\n",
+	      "  gpulab check $(gpulab config --variable=plugindir)/*.so\n",
 	      out);
 }
 

@@ -94,6 +94,9 @@ int main(int argc, char **argv)
 	}
 	if (o.submit && strcmp(o.command, "learn"))
 		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
+	if ((o.variable || o.cflags) && strcmp(o.command, "config"))
+		return fail(EXIT_USAGE, "--%s: only for config (gpulab config --variable=plugindir)",
+			    o.variable ? "variable" : "cflags");
 	if (!strcmp(o.command, "new"))
 		return cmd_new(&o);
 	if (!strcmp(o.command, "check"))
