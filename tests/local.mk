@@ -150,6 +150,12 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
 EXTRA_DIST += tests/author.sh
+# make install DESTDIR=... of this build: the pages the lessons and the
+# man page cite, and the directories the man page names (issue 46).
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
+AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)' INSTALL_DOCDIR='$(docdir)' INSTALL_PKGDATADIR='$(pkgdatadir)' \
+	INSTALL_MANDIR='$(mandir)'; export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR;
 # README's quick start and test command in a fresh clone, failing on any
 # warning: slow, so run by hand (tests/quickstart.sh), not by make check.
 EXTRA_DIST += tests/quickstart.sh
