@@ -152,6 +152,10 @@ START_TEST(config_errors)
 	expect_config_error("[exercise reduce]\nn = 1\n", ":2:", "unknown section");
 	expect_config_error("[defaults]\nfile = x.so\n", ":2:", "'file' belongs");
 	expect_config_error("[plugin x]\nfile = x.so\n[oops\n", ":3:", "malformed");
+	/* the line at fault, and what it says (issue 46, item 15) */
+	expect_config_error("[plugin broken\nfile = x.so\n", ":1:", "section '[plugin broken' never closed (no ']')");
+	expect_config_error("[plugin hist]\nfile hist.so\n", ":2:", "malformed line 'file hist.so' (expected key = value)");
+	expect_config_error("[plugin hist]\r\nfile hist.so\r\n", ":2:", "'file hist.so' (expected");
 
 	struct config c = { 0 };
 	ck_assert_int_eq(config_load(&c, "/nonexistent/gpulab.ini", 1, err, sizeof err), EXIT_CONFIG);
