@@ -65,6 +65,20 @@ g config; [ $rc -eq 3 ] || bad "config with a directory drop-in: exit $rc"
 has "refused  user drop-in    $tmp/cfg/gpulab/conf.d/dir.ini" "config refused"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config refused: not one line: $(cat "$tmp/err")"
 rmdir "$tmp/cfg/gpulab/conf.d/dir.ini"
+# a value out of range: one line, and config's verdict is run's (issue 46, item 15)
+printf '[exercise fake.keyed]\ndepth = 0\n' > "$tmp/cfg/gpulab/conf.d/zbad.ini"
+g run fake.keyed -r 3; run_rc=$rc; cp "$tmp/err" "$tmp/run.err"
+g config
+[ $run_rc -eq 3 ] && [ $rc -eq 3 ] && [ "$(wc -l < "$tmp/run.err")" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
+	&& grep -qF "zbad.ini:2: depth = 0: expected a count from 1 to 10" "$tmp/run.err" \
+	&& grep -qF "zbad.ini:2: depth = 0: expected a count from 1 to 10" "$tmp/err" \
+	|| bad "depth = 0: run exit $run_rc $(cat "$tmp/run.err"), config exit $rc $(cat "$tmp/err")"
+g config fake.keyed; [ $rc -eq 3 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config fake.keyed, depth = 0: exit $rc $(cat "$tmp/err")"
+# a section never closed is its own line's fault, not the next's
+printf '[plugin broken\nfile = x.so\n' > "$tmp/cfg/gpulab/conf.d/zbad.ini"
+g config; [ $rc -eq 3 ] && grep -qF "zbad.ini:1: malformed line: section '[plugin broken' never closed" "$tmp/err" \
+	|| bad "an unclosed section: exit $rc $(cat "$tmp/err")"
+rm "$tmp/cfg/gpulab/conf.d/zbad.ini"
 
 # gpulab config --variable/--cflags: what pkg-config says of this gpulab's
 # own gpulab.pc, with no PKG_CONFIG_PATH and the system's pkg-config
@@ -130,6 +144,28 @@ for f in "$tmp/nothing.so" "$tmp" "$tmp/hist.cu" ""; do
 		|| bad "check refusal '$f': exit $rc, out: $(cat "$tmp/out") err: $(cat "$tmp/err")"
 done
 g check; [ $rc -eq 2 ] || bad "check without a file: exit $rc"
+
+# one broken plugin (issue 46, item 12): a plugin with no entry symbol and
+# a file in no plugin directory, beside one that works, in short
+# directories: one warning line each, within 100 columns, naming every
+# directory searched; the rest listed and run; exit 4 only where asked for
+mkdir -p "$tmp/p" "$tmp/sys2/conf.d" "$tmp/cfg2" "$tmp/home"
+cp "$plugins/fake.so" "$plugins/noentry.so" "$tmp/p/"
+printf '[plugin fake]\nfile = fake.so\n' > "$tmp/sys2/conf.d/fake.ini"
+printf '[plugin noentry]\nfile = noentry.so\n[plugin missing]\nfile = missing.so\n' > "$tmp/sys2/conf.d/broken.ini"
+export GPULAB_SYSCONFDIR="$tmp/sys2" GPULAB_PLUGIN_PATH="$tmp/p" XDG_CONFIG_HOME="$tmp/cfg2" XDG_DATA_HOME= HOME="$tmp/home"
+g list; [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/err")" -eq 2 ] || bad "list with broken plugins: exit $rc: $(cat "$tmp/err")"
+narrow list with broken plugins; has "fake.keyed" "list with broken plugins"
+grep -qF "no missing.so in $tmp/p or ~/.local/share/gpulab/plugins" "$tmp/err" || bad "missing.so: not every place: $(cat "$tmp/err")"
+grep -qF "$tmp/p/noentry.so: no gpulab_plugin_entry: not a gpulab plugin" "$tmp/err" || bad "noentry.so: $(cat "$tmp/err")"
+g list fake.keyed; [ $rc -eq 0 ] || bad "list fake.keyed beside a broken plugin: exit $rc"
+g run fake.ok -r 3; [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] || bad "run fake.ok beside a broken plugin: exit $rc $(cat "$tmp/err")"
+g config; [ $rc -eq 0 ] || bad "config beside a broken plugin: exit $rc"
+for p in noentry missing.x; do
+	g list "$p"; [ $rc -eq 4 ] && grep -q "^gpulab: list: '$p': plugin '${p%.x}' did not load: " "$tmp/err" \
+		|| bad "list $p: exit $rc $(cat "$tmp/err")"
+	g run "$p"; [ $rc -eq 4 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "run $p: exit $rc $(cat "$tmp/err")"
+done
 
 [ $fails -eq 0 ] && echo "author.sh: all passed"
 [ $fails -eq 0 ]

@@ -165,15 +165,16 @@ int cmd_config(const struct options *o)
 		config_free(&c);
 		return fail(rc, "%s", err);
 	}
-	if (o->npatterns) {
-		config_free(&c);
-		c = (struct config){ 0 };
-		if ((rc = load(o, &c, &r, 1, &broken)) == 0
-		    && (rc = select_exercises(&r, o->patterns, o->npatterns, &sel, err, sizeof err)) != 0)
-			fail(rc, "config: %s", err);
-		for (size_t i = 0; rc == 0 && i < sel.n; i++)
-			config_exercise(&sel.v[i], o, &c, stdout);
-	}
+	/* the plugins too, always: a value their declarations refuse is a
+	 * fault of these files, and run refuses it (exit 3) */
+	config_free(&c);
+	c = (struct config){ 0 };
+	fflush(stdout);
+	if ((rc = load(o, &c, &r, 1, &broken)) == 0 && o->npatterns
+	    && (rc = select_exercises(&r, o->patterns, o->npatterns, &sel, err, sizeof err)) != 0)
+		fail(rc, "config: %s", err);
+	for (size_t i = 0; rc == 0 && i < sel.n; i++)
+		config_exercise(&sel.v[i], o, &c, stdout);
 	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);

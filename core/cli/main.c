@@ -34,6 +34,8 @@ static int cmd_list(const struct options *o)
 	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);
+	/* the others are listed: a plugin that cannot be loaded fails list
+	 * only where it was asked for; a fault of the INI files fails it */
 	return rc ? rc : broken;
 }
 
