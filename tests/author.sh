@@ -134,6 +134,11 @@ for so in "$(dirname "${GPULAB_WRAPPER:?}")"/plugins/*/.libs/*.so; do
 	[ -f "$so" ] || continue
 	g check "$so"; [ $rc -eq 0 ] || bad "check $so: exit $rc: $(cat "$tmp/out")" # the path given may overflow 100 columns
 done
+# the corners where limits meet: only -n 2^32 with -b 1 together finds
+# gridbug.gridded's unsigned count of blocks (issue 46, item 13)
+g check "$plugins/gridbug.so"; [ $rc -eq 4 ] || bad "check gridbug.so: exit $rc"
+has "gridbug.gridded: plan() refuses -n 4294967296 -b 1 without saying why (ctx->error)" "check gridbug.so"
+[ "$(grep -c gridded "$tmp/out")" -eq 1 ] || bad "check gridbug.so: gridded's problems: $(cat "$tmp/out")"
 g check "$plugins/nocb.so"; [ $rc -eq 4 ] || bad "check nocb.so: exit $rc"; has "no verify callback" "check nocb.so"
 # refusals (no file, a directory, a source file, "") go to stderr as one
 # "gpulab:" line, stdout stays empty, exit 4 (issue 46, item 16)

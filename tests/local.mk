@@ -5,7 +5,7 @@
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
 	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la \
-	tests/plugins/faketry.la tests/plugins/waits.la
+	tests/plugins/faketry.la tests/plugins/waits.la tests/plugins/gridbug.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -23,6 +23,10 @@ tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
 tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
+# the skeleton's old unsigned grid, in plan: gpulab check's corners find it
+tests_plugins_gridbug_la_SOURCES = tests/plugins/fake.c
+tests_plugins_gridbug_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"gridbug"' -DFAKE_GRID
+tests_plugins_gridbug_la_LDFLAGS = $(fake_link_flags)
 # GPU exercises for check_gpu's timing test (core/run/hold.h)
 tests_plugins_waits_la_SOURCES = tests/plugins/waits.c
 tests_plugins_waits_la_LDFLAGS = $(fake_link_flags)
@@ -85,6 +89,16 @@ tests_check_sendrecv_SOURCES = tests/check_sendrecv.cc
 tests_check_sendrecv_CXXFLAGS = -std=c++17 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CFLAGS)
 tests_check_sendrecv_LDADD = $(CHECK_LIBS)
 TESTS += tests/check_sendrecv
+
+# <gpulab/lab.cuh>'s host arithmetic (lab::grid), by the host's C++
+# compiler: the header has no device code of its own.
+check_PROGRAMS += tests/check_lab
+tests_check_lab_SOURCES = tests/check_lab.cc $(TEST_UTIL)
+tests_check_lab_CFLAGS = $(TEST_CFLAGS)
+tests_check_lab_CPPFLAGS = $(AM_CPPFLAGS)
+tests_check_lab_CXXFLAGS = -std=c++20 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CFLAGS)
+tests_check_lab_LDADD = $(CHECK_LIBS)
+TESTS += tests/check_lab
 
 check_PROGRAMS += tests/check_keep
 tests_check_keep_SOURCES = tests/check_keep.c tests/schema.c tests/schema.h $(TEST_UTIL)
