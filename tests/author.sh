@@ -6,6 +6,7 @@
 # and every line of these commands within 100 columns.
 set -u
 bin=${GPULAB_BIN:?} plugins=${GPULAB_TEST_PLUGINS:?}
+src=$(cd "${srcdir:-..}" && pwd) || exit 99
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -101,7 +102,7 @@ GPULAB_PKGCONFIGDIR="$tmp/none" g config --cflags
 for c in check config; do
 	g help "$c"; grep -q 'pkg-config --variable' "$tmp/out" && bad "help $c: a recipe that needs PKG_CONFIG_PATH"
 done
-grep -q '^\$(pkg-config' "${srcdir:-..}/README.md" && bad "README: a recipe that needs PKG_CONFIG_PATH"
+grep -q '^\$(pkg-config' "$src/README.md" && bad "README: a recipe that needs PKG_CONFIG_PATH"
 
 # the other commands' widths: metrics, compare (records copied to short
 # paths: the paths given may overflow), a host-only run and its record
@@ -124,6 +125,14 @@ grep -q skeleton hist/* && bad "new hist: 'skeleton' left in its files"
 # the Makefile finds this gpulab's gpulab.pc with no PKG_CONFIG_PATH
 grep -q '^PC_PATH := .*:)/.*/pkgconfig$' hist/Makefile || bad "new hist: no gpulab.pc directory in its Makefile"
 code=$(grep -cvE '^\s*($|/\*|\*|//)' hist/hist.cu); [ "$code" -le 60 ] || bad "the skeleton has $code lines of code"
+# what its comments answer (issue 46, item 18): what to rename first, an
+# int-only exercise, reset and the output, bytes_written with atomics;
+# and lab.cuh's list of helpers names lab::teardown
+for w in 'Rename first the exercise' '.dtypes = GPULAB_INT32' '.teardown = lab::teardown<state>' 'No .reset here' \
+	'needs it zeroed there' 'With atomics, bytes_written'; do
+	grep -qF -- "$w" hist/hist.cu || bad "the skeleton's comments lack '$w'"
+done
+sed -n '1,/^ \*\//p' "$src/include/gpulab/lab.cuh" | grep -q 'lab::teardown<S>' || bad "lab.cuh's list lacks lab::teardown"
 
 # fake.chooser's lie=early calls ctx->chose from plan, the bug check must find
 g check "$plugins/fake.so"; [ $rc -eq 4 ] || bad "check fake.so: exit $rc: $(cat "$tmp/out")"
