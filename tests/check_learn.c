@@ -505,6 +505,27 @@ START_TEST(learn_refuses_a_corrupt_state_and_keeps_it)
 }
 END_TEST
 
+/* "of ref" for every kernel measured: each runs in a try of its own that
+ * resumes the record, so only the first measured the reference beside
+ * it; the later ones printed "-" (issue 46, item 19).  fake's reference
+ * here is sleepy, 2 ms a run: good.cu's share is far over 100%, slow.cu's
+ * (2 ms too) near it. */
+START_TEST(grade_shares_every_kernel)
+{
+	char *subs = temp_dir(), sys[4200];
+	setup_learn();
+	snprintf(sys, sizeof sys, "%s", env_sys + strlen("GPULAB_SYSCONFDIR="));
+	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fakeref.so\n[plugin try]\nfile = faketry.so\n");
+	write_file(subs, "good.cu", "// a kernel\n");
+	write_file(subs, "slow.cu", "// a kernel\n");
+	gpulab("grade", "gated", subs, "-n", "64", NULL); /* sleepy's n: the reference's point */
+	const char *good = strstr(o.out, "   1  good.cu"), *slow = strstr(o.out, "   2  slow.cu");
+	ck_assert_msg(o.status == 0 && good && slow, "%d %s %s", o.status, o.out, o.err);
+	ck_assert_msg(strchr(good, '\n')[-1] == '%' && strchr(slow, '\n')[-1] == '%', "a kernel without its share: %s", o.out);
+	free(subs);
+}
+END_TEST
+
 /* Six kernels: two measured, ranked by time; one wrong, one trapping,
  * one crashing, one hanging, each with its line. */
 START_TEST(grade_ranks_and_survives)
@@ -599,6 +620,7 @@ int main(void)
 	tcase_add_test(cmd, learn_nothing_ran_is_not_seen);
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
+	tcase_add_test(cmd, grade_shares_every_kernel);
 	tcase_add_test(cmd, grade_interrupted_cleans_up);
 	tcase_set_timeout(cmd, 120);
 	suite_add_tcase(s, unit);

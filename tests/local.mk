@@ -5,7 +5,7 @@
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
 	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la \
-	tests/plugins/faketry.la tests/plugins/waits.la tests/plugins/gridbug.la
+	tests/plugins/faketry.la tests/plugins/waits.la tests/plugins/gridbug.la tests/plugins/fakeref.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -23,6 +23,10 @@ tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
 tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
+# fake with a reference (sleepy), for grade's "of ref" column
+tests_plugins_fakeref_la_SOURCES = tests/plugins/fake.c
+tests_plugins_fakeref_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_REFERENCE='"sleepy"'
+tests_plugins_fakeref_la_LDFLAGS = $(fake_link_flags)
 # the skeleton's old unsigned grid, in plan: gpulab check's corners find it
 tests_plugins_gridbug_la_SOURCES = tests/plugins/fake.c
 tests_plugins_gridbug_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"gridbug"' -DFAKE_GRID

@@ -606,7 +606,10 @@ static const struct gpulab_plugin plugin = {
 	.exercise_size = EXERCISE_SIZE, .param_size = sizeof(struct gpulab_param),
 	.name = FAKE_NAME, .summary = "host-only exercises for the core's tests",
 	.exercises = (const struct gpulab_exercise *)EXERCISES, .n_exercises = sizeof EXERCISES / sizeof EXERCISES[0],
-	.baseline = BASELINE
+	.baseline = BASELINE,
+#ifdef FAKE_REFERENCE
+	.reference = FAKE_REFERENCE,
+#endif
 };
 
 #ifdef FAKE_NO_ENTRY
