@@ -295,7 +295,7 @@ const variant v_unroll_warps8_sync = { true, true, 8, 64, true, BOTH(unrolling<8
 const variant v_complete_warps8 = { true, true, 8, 64, true, BOTH(complete<8, Tail::volatile_book>::runtime) };
 const variant v_complete = { true, true, 8, 64, true, BOTH(complete<8, Tail::syncwarp>::templated) };
 const variant v_complete_book = { true, true, 8, 64, true, BOTH(complete<8, Tail::volatile_book>::templated) };
-const variant v_complete_syncthreads = { true, true, 8, 64, true, BOTH(complete<8, Tail::syncthreads>::runtime) };
+const variant v_complete_syncthreads = { true, true, 8, 64, true, BOTH(complete<8, Tail::syncthreads>::templated) };
 const variant v_gmem = { true, true, 1, 64, true, BOTH(complete<1, Tail::syncwarp>::runtime) };
 const variant v_smem = { false, true, 1, 64, true, BOTH(smem<1, false>::fixed) };
 const variant v_smem_dyn = { false, true, 1, 64, true, BOTH(smem<1, true>::fixed) };
@@ -721,7 +721,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "complete_unroll_warps8", .summary = "unroll8 + whole tree unrolled, volatile last warp (the book's; a data race since Volta)", REDUCE(512, v_complete_warps8) },
 	{ .name = "complete_unroll", .summary = "unroll8 + whole tree unrolled, block size a template parameter; __syncwarp last warp", REDUCE(512, v_complete) },
 	{ .name = "complete_unroll_book", .summary = "the book's reduceCompleteUnroll: complete_unroll_warps8 with the block size a template parameter (volatile; a data race since Volta)", REDUCE(512, v_complete_book) },
-	{ .name = "complete_unroll_syncthreads", .summary = "complete_unroll_warps8 with no volatile: a __syncthreads after each last-warp step (the chapter's exercise 4)", REDUCE(512, v_complete_syncthreads) },
+	{ .name = "complete_unroll_syncthreads", .summary = "complete_unroll_book with no volatile: a __syncthreads of the block after each last-warp step (the chapter's exercise 4)", REDUCE(512, v_complete_syncthreads) },
 	{ .name = "gmem", .summary = "chapter 5: one element per thread, complete unroll, in place in global memory", REDUCE(512, v_gmem) },
 	{ .name = "smem", .summary = "gmem's kernel with the tree in static shared memory", REDUCE(512, v_smem) },
 	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch); the same template, so the array is all that differs", REDUCE(512, v_smem_dyn) },
