@@ -11,10 +11,11 @@
 #               -INT), then --resume to the end (bench/interrupt-gpu.sh)
 #   author      gpulab new -> make -> make install -> run -> check, under
 #               a fresh HOME, with no PKG_CONFIG_PATH
-#   learn       three lessons, each to its verdict, and one --submit
+#   learn       every lesson, each to its verdict, and one --submit
 #   grade       grade over the test kernels, and its page
-#   ranks       mpirun -np 2 over the collectives, and one rank per GPU
-#               where there are more (needs 2 GPUs and mpirun)
+#   ranks       mpirun -np 2 over the multigpu sweep, bounded (needs 2
+#               GPUs and mpirun; the suite's tests/ranks.sh verifies the
+#               collectives as one rank a GPU, up to 4)
 # Each step has its own time bound (timeout), so none can hang the rest,
 # and the whole is held to BUDGET seconds (540: 9 minutes).  It prints
 # the plan first and ends with one table: step, result, seconds, log.
@@ -97,7 +98,8 @@ fi
 cat <<EOF
 gpu-check: $src on $(hostname), $gpus GPU(s)${arch:+ (sm_$arch)}; logs in $logs; budget ${budget}s
   build 240s, suite 300s, install 60s, sanitize 150s, interrupt 90s, author 120s,
-  learn 90s, grade 90s, ranks 120s (each also held to what is left of the budget)
+  learn 150s, grade 90s, ranks 200s where there are 2 GPUs (the budget grows by as much);
+  each step is also held to what is left of the budget
 EOF
 
 configure_build() {
@@ -109,6 +111,7 @@ suite() {
 	cd "$build" && GPULAB_REQUIRE_GPU=$([ "$gpus" -gt 0 ] && echo 1 || echo 0) make -j"$(nproc)" check
 	local rc=$?
 	grep -h -E '^(PASS|FAIL|SKIP|ERROR|XPASS)|wall ' tests/*.log test-suite.log 2>/dev/null | head -n 60
+	cp tests/check_gpu*.log "$logs/" 2>/dev/null
 	return $rc
 }
 export src here work build prefix logs gpus arch
@@ -119,15 +122,20 @@ step install 60 make -C "$build" install
 export PATH=$prefix/bin:$PATH
 g=$prefix/bin/gpulab
 
-# One odd shape a plugin, every exercise of it, under each tool.
+# One odd shape a plugin, every exercise of it, under each tool.  API
+# errors are gpulab's to report (NCCL probes for kernels its build lacks,
+# and says nothing); the tools look for what the kernels do.  racecheck
+# and synccheck do not follow dynamic parallelism (they say so and
+# count it an error), so nested's recursions are memcheck's alone there.
 sanitize() {
-	local tool=$1 rc=0
-	local cases=("reduce.* -n 10007" "divergence.* -n 10007" "nested.* -n 10007"
+	local tool=$1 rc=0 nested="nested.* -n 10007"
+	[ "$tool" = memcheck ] || nested="nested.host_reduce -n 10007"
+	local cases=("reduce.* -n 10007" "divergence.* -n 10007" "$nested"
 		"transpose.* -p rows=67 -p cols=131" "sum_matrix.* -p nx=67 -p ny=131" "multigpu.* -n 10007")
 	for c in "${cases[@]}"; do
-		echo "-- compute-sanitizer --tool $tool gpulab run $c -r 1 -w 0"
+		echo "-- compute-sanitizer --tool $tool gpulab run $c -t int,float -r 1 -w 0"
 		# shellcheck disable=SC2086
-		compute-sanitizer --tool "$tool" --error-exitcode 99 --target-processes all \
+		compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 --target-processes all \
 			"$g" run $c -t int,float -r 1 -w 0 --quiet || { echo "   exit $?"; rc=1; }
 	done
 	return $rc
@@ -150,7 +158,8 @@ else
 fi
 
 if [ "$gpus" -gt 0 ]; then
-	step interrupt 90 env AFTER=3 "$here/interrupt-gpu.sh" "$g"
+	step interrupt 90 env SWEEP="run reduce.best reduce.cub -n 2^16:2^24:2 -t int,float" POINTS=20 AFTER=2 \
+		"$here/interrupt-gpu.sh" "$g"
 else
 	skip interrupt "no GPU"
 fi
@@ -171,18 +180,28 @@ author() {
 export -f author
 step author 120 author
 
+# Every lesson to its verdict (the claim kept as seen), then the map, and
+# one kernel submitted for a lesson's task (passed, 0, or not, 11).
 learn() {
-	local state
+	local state n=0 out
 	state=$(mktemp -d /tmp/gpulab-learn-XXXXXX)
 	export XDG_STATE_HOME=$state
-	for lesson in reduce-unroll smem-pad divergence; do
-		gpulab learn "$lesson" || return 1
+	for f in "$prefix"/share/gpulab/lessons/*.ini; do
+		local lesson
+		lesson=$(basename "$f" .ini)
+		out=$(gpulab learn "$lesson" --timeout 2) || { echo "$out"; echo "learn $lesson: exit $?"; return 1; }
+		echo "$out" | grep -E "^  verdict +(holds on your |does not hold|can't tell)" \
+			|| { echo "$out"; echo "learn $lesson: no verdict"; return 1; }
+		n=$((n + 1))
 	done
-	gpulab learn reduce-unroll --submit "$src/tests/try/reduce_shfl.cu" || [ $? -eq 11 ] || return 1
-	gpulab learn
+	gpulab learn | tee "$state/map"
+	grep -q "$n lessons, $n seen" "$state/map" || { echo "not $n lessons seen"; return 1; }
+	gpulab learn reduce-unroll --submit "$src/tests/try/reduce_shfl.cu"
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 11 ]
 }
 export -f learn
-if [ "$gpus" -gt 0 ]; then step learn 90 learn; else skip learn "no GPU"; fi
+if [ "$gpus" -gt 0 ]; then step learn 150 learn; else skip learn "no GPU"; fi
 
 grade() {
 	local dir
@@ -198,23 +217,20 @@ grade() {
 export -f grade
 if [ "$gpus" -gt 0 ]; then step grade 90 grade; else skip grade "no GPU"; fi
 
-# Ranks: the collectives as 2 ranks, the issue's sweep ended within its
-# bound; then one rank per GPU where there are more than 2.
+# Ranks: the issue's sweep as 2 ranks, ended within its bound, with its
+# wall time (the collectives' verification as one rank a GPU, up to 4,
+# is tests/ranks.sh's, in the suite).
 ranks() {
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	local t0=$(date +%s)
-	timeout 100 mpirun -np 2 -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH "$g" run multigpu --batch 20 \
+	timeout 170 mpirun -np 2 -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH "$g" run multigpu --batch 20 \
 		-n 2^20:2^30:2 -t float -o "$logs/ranks-2.json" || return 1
-	echo "2-rank sweep: $(($(date +%s) - t0)) s"
-	if [ "$gpus" -gt 2 ]; then
-		timeout 60 mpirun -np "$gpus" -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH "$g" run multigpu.allreduce_nccl \
-			multigpu.allgather multigpu.reduce_scatter multigpu.broadcast multigpu.ring_sendrecv -n 1,3,1000003 \
-			-t int,float -r 2 -w 1 || return 1
-	fi
+	echo "the 2-rank sweep of issue 44 ended in $(($(date +%s) - t0)) s"
 }
 export -f ranks
 if [ "$gpus" -ge 2 ] && command -v mpirun >/dev/null; then
-	step ranks 120 ranks
+	budget=$((budget + 200)) # ranks come on top of the one-GPU budget
+	step ranks 200 ranks
 else
 	skip ranks "needs 2 GPUs and mpirun ($gpus GPU(s) here)"
 fi

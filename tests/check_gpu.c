@@ -853,18 +853,6 @@ static char *big_text(const char *path)
 	return read_text(path, buf, 64u << 20);
 }
 
-/* Table rows of reduce.best and reduce.cub: lines that begin with the
- * name and a space (not a sweep's header or a footer's "name:"). */
-static int rows_of(const char *out)
-{
-	int n = 0;
-	for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-		n += !strncmp(line, "reduce.best ", 12) || !strncmp(line, "reduce.cub ", 11);
-	return n;
-}
-
-#define SWEEP_POINTS 28 /* 7 sizes, 2 types, 2 exercises */
-
 /* A journal (docs/record.md): every line one JSON value, ending in its
  * newline; with its closing line last where the run finished. */
 static int journal_valid(const char *text, int finished)
@@ -881,57 +869,6 @@ static int journal_valid(const char *text, int finished)
 	}
 	return !finished || !strncmp(last, "{\"end\": ", 8);
 }
-
-/* Ctrl-C after three points of a real sweep: exit 130, the rows done
- * printed, the record valid with every point (done or not run) and
- * interrupted by SIGINT, no temporary; then --resume runs only the rest,
- * and the record is whole. */
-START_TEST(interrupted_sweep_resumes)
-{
-	char *dir = temp_dir(), rec[4200], out[4200], err[4200], kept[128];
-	char *env[] = { env_xdg, "GPULAB_CONFIG=", NULL };
-	snprintf(rec, sizeof rec, "%s/sweep.json", dir);
-	snprintf(out, sizeof out, "%s/stdout", dir);
-	snprintf(err, sizeof err, "%s/stderr", dir);
-	char *argv[] = { (char *)wrapper, "run", "reduce.best", "reduce.cub", "-n", "2^16:2^28:2", "-t", "int,float", "-o", rec,
-			 NULL };
-	int pid = spawn_cmd(argv, env, out, err);
-	int done = 0;
-	for (time_t t0 = time(NULL); done < 3 && time(NULL) - t0 < 50; usleep(20000))
-		done = occurrences(big_text(rec), "\"status\": \"ok\"");
-	ck_assert_msg(done >= 3, "the record never held 3 points");
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	kill(pid, SIGINT); /* twice in a row, as one Ctrl-C may come: counted once */
-	kill(pid, SIGINT);
-	ck_assert_int_eq(wait_cmd(pid), 130);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	double took = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
-	/* the sample, the record written, the context ended: about a second;
-	 * the bound, ten times that, tells stopping from running on */
-	ck_assert_msg(took < 10.0, "took %.2f s to stop", took);
-	const char *text = big_text(rec);
-	ck_assert(journal_valid(text, 1));
-	done = occurrences(text, "\"status\": \"ok\"");
-	ck_assert_int_eq(done + occurrences(text, "\"status\": \"not run\""), SWEEP_POINTS);
-	ck_assert_msg(strstr(text, "\"interrupted\": true, \"interruption\": \"SIGINT\"")
-		      && strstr(text, "\"message\": \"interrupted by SIGINT\""), "%.2000s", text);
-	ck_assert_int_eq(rows_of(read_text(out, o.out, sizeof o.out)), done);
-	ck_assert_int_eq(count_temporaries(dir), 0);
-	ck_assert_msg(strstr(read_text(err, o.err, sizeof o.err), "gpulab: interrupted by SIGINT: "), "%s", o.err);
-	printf("interrupted after %d of %d points; %s\n", done, SWEEP_POINTS, o.err);
-	char *resume[] = { "run", "reduce.best", "reduce.cub", "-n", "2^16:2^28:2", "-t", "int,float", "-o", rec, "--resume", NULL };
-	gpulab(resume);
-	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
-	snprintf(kept, sizeof kept, "%d of %d points kept from it, %d to run", done, SWEEP_POINTS, SWEEP_POINTS - done);
-	ck_assert_msg(strstr(o.out, kept), "%s", o.out);
-	ck_assert_int_eq(rows_of(o.out), SWEEP_POINTS - done);
-	text = big_text(rec);
-	ck_assert(journal_valid(text, 1));
-	ck_assert_int_eq(occurrences(text, "\"status\": \"ok\""), SWEEP_POINTS);
-	ck_assert(strstr(text, "\"interrupted\": false, \"interruption\": null"));
-}
-END_TEST
 
 /* A learner's kernel that traps at 2^20, in the middle of a sweep run by
  * try: the peers' rows and the sizes before it are measured, 2^20 is an
@@ -977,42 +914,6 @@ END_TEST
 
 /* --- gpulab learn and grade (issue 40) ------------------------------------------ */
 
-/* Every lesson's experiment runs here and ends in a verdict, and the
- * claim is kept as seen. */
-START_TEST(learn_lessons_give_verdicts)
-{
-	char *state = temp_dir(), env_state[4200], dir[4200], name[128];
-	struct dirent **names;
-	snprintf(env_state, sizeof env_state, "XDG_STATE_HOME=%s", state);
-	snprintf(dir, sizeof dir, "%s/lessons", getenv("srcdir") ? getenv("srcdir") : "..");
-	int n = scandir(dir, &names, NULL, alphasort), lessons = 0;
-	ck_assert_msg(n > 0, "%s", dir);
-	for (int i = 0; i < n; i++) {
-		size_t len = strlen(names[i]->d_name);
-		if (len > 4 && !strcmp(names[i]->d_name + len - 4, ".ini")) {
-			snprintf(name, sizeof name, "%.*s", (int)(len - 4), names[i]->d_name);
-			char *argv[] = { (char *)wrapper, "learn", name, "--timeout", "2", NULL };
-			char *env[] = { env_xdg, "GPULAB_CONFIG=", env_state, NULL };
-			run_cmd(&o, argv, env);
-			const char *v = strstr(o.out, "\n  verdict           ");
-			ck_assert_msg(o.status == 0 && v && (!strncmp(v + 21, "holds on your ", 14) || !strncmp(v + 21, "does not hold", 13)
-							     || !strncmp(v + 21, "can't tell at this noise", 24)),
-				      "%s: exit %d\n%s%s", name, o.status, o.out, o.err);
-			lessons++;
-		}
-		free(names[i]);
-	}
-	free(names);
-	char *argv[] = { (char *)wrapper, "learn", NULL };
-	char *env[] = { env_xdg, "GPULAB_CONFIG=", env_state, NULL };
-	run_cmd(&o, argv, env);
-	char seen[64];
-	snprintf(seen, sizeof seen, "%d lessons, %d seen", lessons, lessons);
-	ck_assert_msg(o.status == 0 && strstr(o.out, seen), "%s", o.out);
-	free(state);
-}
-END_TEST
-
 /* grade over the try fixtures: the two right kernels ranked by speed,
  * the wrong one, the one that traps in its timed runs, and the one that
  * never ends each failed with its line; the record has the two. */
@@ -1049,16 +950,26 @@ START_TEST(grade_ranks_fixtures)
 END_TEST
 
 /* A GPU test that times or counts takes the GPU alone: an exclusive
- * lock, where one that only verifies takes a shared one.  The three
- * programs (check_gpu, check_gpu_timed, check_gpu_try, this file built
- * with GPU_PART each) then run side by side under make -j, the whole
- * suite no longer fitting a device call's ten minutes as one, and no
- * speed is measured beside another test's kernels.  Taken in the test's
- * own process (a checked fixture), let go when it exits. */
+ * lock, where one that only verifies takes a shared one.  The GPU
+ * programs (check_gpu's parts, this file built with GPU_PART each, and
+ * check_gpu_random) then run side by side under make -j, and no speed
+ * is measured beside another test's kernels.  Taken in the test's own
+ * process (a checked fixture), let go when it exits; the teardown says
+ * how long the test waited for the lock and ran, for the suite's time
+ * budget (each program's log). */
+static struct timespec asked, got;
+
+static double secs(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
 static void gpu_lock(int how)
 {
+	clock_gettime(CLOCK_MONOTONIC, &asked);
 	int fd = open("gpu-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	ck_assert_msg(fd >= 0 && flock(fd, how) == 0, "gpu-tests.lock: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &got);
 }
 
 static void gpu_shared(void)
@@ -1071,39 +982,50 @@ static void gpu_alone(void)
 	gpu_lock(LOCK_EX);
 }
 
-/* The tests of one part: "verify" (every exercise, shape and rung
- * verifies), "timed" (timing, counters, signals, lessons) or "try"
- * (learners' kernels and grade). */
+static void gpu_times(void)
+{
+	struct timespec done;
+	clock_gettime(CLOCK_MONOTONIC, &done);
+	printf("  (waited %.1f s for the GPU, ran %.1f s)\n", secs(&asked, &got), secs(&got, &done));
+	fflush(stdout);
+}
+
+/* The tests of one part: "verify" (every exercise at the sizes and
+ * blocks where bugs live), "shapes" (the keys past a size, the rungs'
+ * and best's finishes, the copy engine's shapes, the collectives),
+ * "timed" (timing, counters, and grade's ranking by speed: alone on the
+ * GPU) or "try" (learners' kernels through the gate, their failures and
+ * the cache).  Signals and --resume on the GPU, and every lesson's
+ * verdict, are bench/gpu-check.sh's steps (interrupt, learn), not
+ * repeated here. */
 static void add_part(TCase *t, const char *part)
 {
+	int alone = !strcmp(part, "timed");
+	tcase_add_checked_fixture(t, alone ? gpu_alone : gpu_shared, gpu_times);
 	if (!strcmp(part, "verify")) {
-		tcase_add_checked_fixture(t, gpu_shared, NULL);
 		tcase_add_loop_test(t, plugin_sizes_verify, 0, nplugins);
 		tcase_add_test(t, unsized_refuse_n);
-		tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
 		tcase_add_test(t, counts_past_int);
+	} else if (!strcmp(part, "shapes")) {
+		tcase_add_loop_test(t, shaped_verifies, 0, sizeof shaped / sizeof shaped[0]);
 		tcase_add_test(t, collectives_verify);
 		tcase_add_test(t, tma_takes_any_shape);
 		tcase_add_test(t, best_finishes_verify);
 		tcase_add_test(t, rungs_verify);
 		tcase_add_test(t, rung_clusters_fill_the_grid);
 		tcase_add_test(t, rungs_batch_and_refusals);
-	} else if (!strcmp(part, "timed")) {
-		tcase_add_checked_fixture(t, gpu_alone, NULL);
+	} else if (alone) {
 		tcase_add_test(t, options_on_gpu);
 		tcase_add_test(t, timing_holds_streams);
 		tcase_add_test(t, batches_time_one_run);
 		tcase_add_test(t, metrics_count_what_kernels_do);
 		tcase_add_test(t, metrics_defaults_and_errors);
-		tcase_add_test(t, interrupted_sweep_resumes);
-		tcase_add_test(t, learn_lessons_give_verdicts);
+		tcase_add_test(t, grade_ranks_fixtures);
 	} else { /* try */
-		tcase_add_checked_fixture(t, gpu_alone, NULL);
 		tcase_add_test(t, try_kernels_are_ranked);
 		tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
 		tcase_add_test(t, try_cache_is_hit);
 		tcase_add_test(t, try_trap_mid_sweep);
-		tcase_add_test(t, grade_ranks_fixtures);
 	}
 }
 

@@ -104,8 +104,9 @@ static void verified(char *const *args, int points)
 /* The matrices' families as pairs of side lists, whose every pair is a
  * shape (a sweep is their product): thin and tall, a side past 65535;
  * odd primes against 2^k +- 1; 1:64 rectangles (a and 64a each way, a
- * drawn); and odd sides of primes and 2^k +- 1.  Elements stay under
- * 2^24 a shape, so a CPU reference takes milliseconds. */
+ * drawn); odd sides of primes and 2^k +- 1; and a side near the
+ * largest a side may be.  Elements stay under 2^24 a shape, so a CPU
+ * reference takes milliseconds. */
 struct family {
 	uint64_t a[4], b[4];
 	int na, nb;
@@ -119,7 +120,12 @@ static int families(struct family *f)
 	f[2] = (struct family){ { prime_between(3, 5000), near_power(5, 12) }, { prime_between(3, 5000), near_power(5, 12) }, 2, 2 };
 	uint64_t a = between(1, 48);
 	f[3] = (struct family){ { a, 64 * a }, { a, 64 * a }, 2, 2 }; /* 1:64 either way, and the squares a and 64a */
-	return 4;
+	/* a side near the most a side may be (65535 tiles of 32): a grid's y
+	 * past its limit, where a kernel puts a thread row on each */
+	uint64_t longest = between(1u << 20, 65535u * 32);
+	f[4] = (struct family){ { 1, between(2, 3) }, { longest }, 2, 1 };
+	f[5] = (struct family){ { longest }, { 1, between(2, 3) }, 1, 2 };
+	return 6;
 }
 
 /* Every exercise matching glob at every drawn shape of every family,
@@ -127,7 +133,7 @@ static int families(struct family *f)
  * `types` (a comma list), as one sweep. */
 static void shapes_verify(const char *glob, const char *r, const char *c, int exercises, int ntypes)
 {
-	struct family f[4];
+	struct family f[6];
 	int n = families(f);
 	for (int i = 0; i < n; i++) {
 		char *type = ntypes > 1 && (draw() & 1) ? "float" : "int";
