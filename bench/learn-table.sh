@@ -13,7 +13,9 @@
 # --min-time 0.02, so that each point stops on noise or after half a
 # second and all the lessons take about two minutes on an H100; a point
 # still gets hundreds of samples, many more than the U test's 5).
-# A fresh XDG_STATE_HOME: no progress, no records from before.  Prints
+# A fresh XDG_STATE_HOME: no progress, no records from before (LEARN_STATE
+# names an empty one to keep, for a caller that reads the progress after,
+# as bench/gpu-check.sh does).  Prints
 # its own wall time last.  Needs python3 (standard library).
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
@@ -25,7 +27,7 @@ opts=${OPTS:---timeout 0.5 --min-time 0.02}
 out=$1
 mkdir -p "$out/logs" "$out/records" || exit 2
 start=$(date +%s)
-XDG_STATE_HOME=$(mktemp -d) || exit 2
+XDG_STATE_HOME=${LEARN_STATE:-$(mktemp -d)} || exit 2
 export XDG_STATE_HOME GPULAB_LESSONS="$lessons"
 
 # the lessons in the map's order: its indented lines are NAME TOPIC STATE
@@ -45,6 +47,6 @@ cp "$XDG_STATE_HOME/gpulab/progress.ini" "$out/progress.ini" 2>/dev/null
 cp "$XDG_STATE_HOME"/gpulab/records/*.json "$out/records/" 2>/dev/null
 python3 "$(dirname "$0")/learn_table.py" "$lessons" "$out" "$("$gpulab" info 2>/dev/null | sed -n 's/^device *[0-9]*: //p' | head -n 1)"
 rc=$?
-rm -rf "$XDG_STATE_HOME"
+[ -n "${LEARN_STATE:-}" ] || rm -rf "$XDG_STATE_HOME"
 echo "wall time: $(($(date +%s) - start)) s for $(echo "$names" | wc -l) lessons"
 exit $rc
