@@ -5,7 +5,7 @@
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
 	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la \
-	tests/plugins/faketry.la tests/plugins/waits.la
+	tests/plugins/faketry.la tests/plugins/waits.la tests/plugins/gridbug.la tests/plugins/fakeref.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -23,6 +23,14 @@ tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
 tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
+# fake with a reference (sleepy), for grade's "of ref" column
+tests_plugins_fakeref_la_SOURCES = tests/plugins/fake.c
+tests_plugins_fakeref_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_REFERENCE='"sleepy"'
+tests_plugins_fakeref_la_LDFLAGS = $(fake_link_flags)
+# the skeleton's old unsigned grid, in plan: gpulab check's corners find it
+tests_plugins_gridbug_la_SOURCES = tests/plugins/fake.c
+tests_plugins_gridbug_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"gridbug"' -DFAKE_GRID
+tests_plugins_gridbug_la_LDFLAGS = $(fake_link_flags)
 # GPU exercises for check_gpu's timing test (core/run/hold.h)
 tests_plugins_waits_la_SOURCES = tests/plugins/waits.c
 tests_plugins_waits_la_LDFLAGS = $(fake_link_flags)
@@ -95,6 +103,16 @@ tests_check_sendrecv_CXXFLAGS = -std=c++17 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CF
 tests_check_sendrecv_LDADD = $(CHECK_LIBS)
 TESTS += tests/check_sendrecv
 
+# <gpulab/lab.cuh>'s host arithmetic (lab::grid), by the host's C++
+# compiler: the header has no device code of its own.
+check_PROGRAMS += tests/check_lab
+tests_check_lab_SOURCES = tests/check_lab.cc $(TEST_UTIL)
+tests_check_lab_CFLAGS = $(TEST_CFLAGS)
+tests_check_lab_CPPFLAGS = $(AM_CPPFLAGS)
+tests_check_lab_CXXFLAGS = -std=c++20 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CFLAGS)
+tests_check_lab_LDADD = $(CHECK_LIBS)
+TESTS += tests/check_lab
+
 check_PROGRAMS += tests/check_keep
 tests_check_keep_SOURCES = tests/check_keep.c tests/schema.c tests/schema.h $(TEST_UTIL)
 tests_check_keep_CFLAGS = $(TEST_CFLAGS)
@@ -159,6 +177,12 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
 EXTRA_DIST += tests/author.sh
+# make install DESTDIR=... of this build: the pages the lessons and the
+# man page cite, and the directories the man page names (issue 46).
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
+AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)' INSTALL_DOCDIR='$(docdir)' INSTALL_PKGDATADIR='$(pkgdatadir)' \
+	INSTALL_MANDIR='$(mandir)'; export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR;
 # README's quick start and test command in a fresh clone, failing on any
 # warning: slow, so run by hand (tests/quickstart.sh), not by make check.
 EXTRA_DIST += tests/quickstart.sh
@@ -166,6 +190,10 @@ AM_TESTS_ENVIRONMENT += GPULAB_SKELETON=$(abs_top_srcdir)/skeleton; export GPULA
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
 EXTRA_DIST += tests/completion.sh
+# bench/learn-table.sh (issue 49): its table and raw results from three
+# lessons on the fake plugin.
+TESTS += tests/learn_table.sh
+EXTRA_DIST += tests/learn_table.sh bench/learn-table.sh bench/learn_table.py
 # gpulab as ranks under mpirun (issue 30): the fake plugin's collective over
 # the mpi plugin, two ranks on the CPU; where the mpi plugin is built.
 EXTRA_DIST += tests/ranks.sh

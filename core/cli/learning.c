@@ -6,6 +6,8 @@
 #include "learn/grade.h"
 #include "learn/learn.h"
 
+#include <string.h>
+
 int cmd_learn(const struct options *o)
 {
 	if (o->npatterns > 1)
@@ -19,11 +21,35 @@ int cmd_learn(const struct options *o)
 	return learn_lessons(o);
 }
 
+/* The exercise a challenge's rows are shared against, "plugin.exercise":
+ * its peers' reference (try.reduce's is reduce's cub); "" for none.
+ * Here, since it loads the plugins as every command does (load, cli/'s);
+ * learn/grade.c calls it once the kernels are graded. */
+static void grade_reference(const struct options *o, const char *challenge, char *buf, size_t len)
+{
+	struct config c = { 0 };
+	struct registry r = { 0 };
+	const char *peers = NULL;
+	int broken;
+	buf[0] = 0;
+	if (load(o, &c, &r, 0, &broken) == 0) {
+		for (size_t i = 0; i < r.n; i++)
+			for (size_t k = 0; r.v[i].desc && !strcmp(r.v[i].name, "try") && k < r.v[i].desc->n_exercises; k++)
+				if (!strcmp(r.v[i].desc->exercises[k].name, challenge))
+					peers = r.v[i].desc->exercises[k].peers;
+		for (size_t i = 0; peers && i < r.n; i++)
+			if (r.v[i].desc && !strcmp(r.v[i].name, peers) && r.v[i].desc->reference)
+				snprintf(buf, len, "%s.%s", peers, r.v[i].desc->reference);
+	}
+	registry_free(&r);
+	config_free(&c);
+}
+
 int cmd_grade(const struct options *o)
 {
 	if (o->npatterns < 2)
 		return fail(EXIT_USAGE, "grade: name a challenge and the directories of kernels, `gpulab grade reduce DIR...`");
 	if (!param_valid_name(o->patterns[0]))
 		return fail(EXIT_USAGE, "grade: '%s' is not a challenge name (reduce, transpose, sum_matrix)", o->patterns[0]);
-	return grade_kernels(o);
+	return grade_kernels(o, grade_reference);
 }

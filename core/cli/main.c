@@ -34,6 +34,8 @@ static int cmd_list(const struct options *o)
 	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);
+	/* the others are listed: a plugin that cannot be loaded fails list
+	 * only where it was asked for; a fault of the INI files fails it */
 	return rc ? rc : broken;
 }
 
@@ -97,14 +99,16 @@ static int cmd_help(const struct options *o)
 	return help_print(o->npatterns ? o->patterns[0] : NULL, stdout);
 }
 
-/* What a command lets through; any other --submit, --template or
- * argument is a usage error, said before the command runs. */
+/* What a command lets through; any other --submit, --variable or
+ * --cflags, --template or argument is a usage error, said before the
+ * command runs, in that order. */
 enum {
 	TAKES_ARGS = 1,      /* names: exercises, files, a lesson */
 	TAKES_SUBMIT = 2,    /* --submit FILE.cu */
 	TAKES_TEMPLATE = 4,  /* --template (only try reads it; the others that
 			      * take it ignore it, as they always have) */
-	TAKES_ANY = TAKES_ARGS | TAKES_SUBMIT | TAKES_TEMPLATE,
+	TAKES_PKGCONFIG = 8, /* --variable NAME, --cflags */
+	TAKES_ANY = TAKES_ARGS | TAKES_SUBMIT | TAKES_TEMPLATE | TAKES_PKGCONFIG,
 };
 
 /* The commands, as git's builtins are: a name, what it takes, the
@@ -119,7 +123,7 @@ static const struct command {
 	{ "version", cmd_version, TAKES_ANY },
 	{ "new", cmd_new, TAKES_ARGS | TAKES_TEMPLATE },
 	{ "check", cmd_check, TAKES_ARGS | TAKES_TEMPLATE },
-	{ "config", cmd_config, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "config", cmd_config, TAKES_ARGS | TAKES_TEMPLATE | TAKES_PKGCONFIG },
 	{ "compare", cmd_compare, TAKES_ARGS | TAKES_TEMPLATE },
 	{ "report", cmd_report, TAKES_ARGS | TAKES_TEMPLATE },
 	{ "try", cmd_try, TAKES_ARGS | TAKES_TEMPLATE },
@@ -149,6 +153,9 @@ static int dispatch(const struct options *o)
 	unsigned takes = c ? c->takes : 0;
 	if (o->submit && !(takes & TAKES_SUBMIT))
 		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
+	if ((o->variable || o->cflags) && !(takes & TAKES_PKGCONFIG))
+		return fail(EXIT_USAGE, "--%s: only for config (gpulab config --variable=plugindir)",
+			    o->variable ? "variable" : "cflags");
 	if (o->template_only && !(takes & TAKES_TEMPLATE))
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (o->npatterns > 0 && !(takes & TAKES_ARGS))

@@ -253,11 +253,17 @@ static void config_help(FILE *out)
 	      "run's -n, -b, -t, -r, -w and -p, to show what they change.\n"
 	      "\n"
 	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --variable NAME  gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
+	      "                       nvccflags, ...) as pkg-config gives it, from this\n"
+	      "                       gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed\n"
+	      "      --cflags         gpulab.pc's Cflags, the same way\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab config\n"
 	      "  gpulab config reduce.best\n"
-	      "  gpulab config reduce.best -n 2^20 --config mine.ini\n",
+	      "  gpulab config reduce.best -n 2^20 --config mine.ini\n"
+	      "  $(gpulab config --variable=nvcc) $(gpulab config --variable=nvccflags) \\\n"
+	      "      $(gpulab config --cflags) -o mine.so mine.cu\n",
 	      out);
 }
 
@@ -282,13 +288,14 @@ static void check_help(FILE *out)
 	fputs("usage: gpulab check FILE.so...\n"
 	      "\n"
 	      "Load each plugin, check its descriptor and every parameter table, and call\n"
-	      "each exercise's plan() at its defaults and at every key's limits. One line\n"
-	      "for each problem; exit 0 when there is none. Needs no GPU: plan() may not\n"
-	      "touch one.\n"
+	      "each exercise's plan() at its defaults, at every key's limits, and where\n"
+	      "they meet (all keys at their least, at their most; the most -n with the\n"
+	      "least -b). One line for each problem; exit 0 when there is none. Needs no\n"
+	      "GPU: plan() may not touch one.\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab check hist.so\n"
-	      "  gpulab check $(pkg-config --variable=plugindir gpulab)/*.so\n",
+	      "  gpulab check $(gpulab config --variable=plugindir)/*.so\n",
 	      out);
 }
 

@@ -5,9 +5,17 @@
 
 #include "config/options.h"
 
+#include <stddef.h>
+
+/* The exercise the challenge's rows are shared against, "plugin.exercise"
+ * into buf, "" for none: found where the plugins are loaded, which is
+ * cli/'s to do (cli/learning.c). */
+typedef void grade_reference_fn(const struct options *o, const char *challenge, char *buf, size_t len);
+
 /* Every .cu in the directories o->patterns[1...] graded against the
- * challenge o->patterns[0] (a valid name), the table printed, and with
- * o->output the record kept there.  0, or the exit code. */
-int grade_kernels(const struct options *o);
+ * challenge o->patterns[0] (a valid name), the table printed, each row's
+ * share of reference's time, and with o->output the record kept there.
+ * 0, or the exit code. */
+int grade_kernels(const struct options *o, grade_reference_fn *reference);
 
 #endif

@@ -80,6 +80,21 @@ static int plan(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+#ifdef FAKE_GRID
+/* The skeleton's old bug, in plan where gpulab check can see it: the
+ * blocks of a thread an element as an unsigned count, 0 at n = 2^32 with
+ * -b 1, refused without a word.  Only their corner shows it: -n 2^32
+ * with the default -b, or -b 1 with the default -n, plans well. */
+static int plan_gridded(struct gpulab_ctx *ctx)
+{
+	unsigned blocks = (unsigned)((ctx->elements + ctx->block - 1) / ctx->block);
+	if (!blocks)
+		return GPULAB_EPARAM;
+	ctx->bytes_read = ctx->bytes_written = ctx->elements * 4;
+	return GPULAB_OK;
+}
+#endif
+
 static int plan_keyed(struct gpulab_ctx *ctx)
 {
 	const struct keyed_opts *o = ctx->params;
@@ -508,6 +523,11 @@ static const EXERCISE exercises[] = {
 	  .dtypes = GPULAB_INT32, .n = 1, .params = collective_params, .params_size = sizeof(struct collective_opts),
 	  .plan = plan_collective, .setup = setup_collective, .run = run_collective, .verify = verify_collective,
 	  .flags = GPULAB_HOST_ONLY | GPULAB_RANKS, .teardown = teardown_collective },
+#ifdef FAKE_GRID
+	{ .name = "gridded", .summary = "an unsigned count of blocks: 0 at -n 2^32 -b 1", .dtypes = GPULAB_INT32,
+	  .n = 1 << 20, .n_max = 1ull << 32, .block = 256, .plan = plan_gridded, .setup = setup, .run = run,
+	  .verify = verify_ok, HOST },
+#endif
 };
 
 #endif
@@ -591,7 +611,10 @@ static const struct gpulab_plugin plugin = {
 	.exercise_size = EXERCISE_SIZE, .param_size = sizeof(struct gpulab_param),
 	.name = FAKE_NAME, .summary = "host-only exercises for the core's tests",
 	.exercises = (const struct gpulab_exercise *)EXERCISES, .n_exercises = sizeof EXERCISES / sizeof EXERCISES[0],
-	.baseline = BASELINE
+	.baseline = BASELINE,
+#ifdef FAKE_REFERENCE
+	.reference = FAKE_REFERENCE,
+#endif
 };
 
 #ifdef FAKE_NO_ENTRY
