@@ -133,13 +133,18 @@ START_TEST(usage_errors)
 END_TEST
 
 /* The commands' table (cli/main.c): what each lets through, and the
- * order of the refusals (--submit, then --template, then an argument,
- * then an unknown name), as the strcmp chain before it had them. */
+ * order of the refusals (--submit, then --variable or --cflags, then
+ * --template, then an argument, then an unknown name), as the strcmp
+ * chain before it had them. */
 START_TEST(dispatch_refusals_in_order)
 {
 	configure(good_ini);
 	gpulab("frobnicate", "extra", "--submit", "x.cu", "--template", NULL);
 	expect_error(EXIT_USAGE, "--submit: only for learn");
+	gpulab("frobnicate", "extra", "--variable", "plugindir", "--template", NULL);
+	expect_error(EXIT_USAGE, "--variable: only for config");
+	gpulab("list", "--cflags", "--template", NULL);
+	expect_error(EXIT_USAGE, "--cflags: only for config");
 	gpulab("frobnicate", "extra", "--template", NULL);
 	expect_error(EXIT_USAGE, "--template: only for try");
 	gpulab("frobnicate", "extra", NULL);
