@@ -261,9 +261,28 @@ static void draw_bar(FILE *out, const struct frame *f, const struct plot_point *
 	fputs("</g>\n", out);
 }
 
-/* Under the bars, each exercise's name, slanted to fit. */
+/* The byte where character k of s starts (UTF-8), or its end. */
+static size_t char_at(const char *s, size_t k)
+{
+	size_t at = 0;
+	for (size_t n = 0; s[at]; at++)
+		if (((unsigned char)s[at] & 0xC0) != 0x80 && n++ == k)
+			return at;
+	return at;
+}
+
+/* Under the bars, each exercise's name, slanted to fit: cut short, with
+ * an ellipsis, where it would run past the picture's left edge or its
+ * bottom margin (at 13 px a character is about 7 px, 5.4 across at 40
+ * degrees: 6.2 leaves room); the bar's title and the table have it whole. */
 static void x_label(FILE *out, const struct frame *f, double cx, const char *label)
 {
+	char cut[256];
+	size_t room = (size_t)fmax(4, fmin(36, (cx + 4) / 6.2)); /* at most 36 characters: 144 bytes */
+	if (label[char_at(label, room)]) {
+		snprintf(cut, sizeof cut, "%.*s\u2026", (int)char_at(label, room - 1), label);
+		label = cut;
+	}
 	svg_text_rotated(out, cx + 4, f->y0 + f->h + 14, -40, "end", 13, label);
 }
 
