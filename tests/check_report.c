@@ -2,6 +2,7 @@
  * drawn as the record says, hostile records refused in one line or drawn
  * escaped, and nothing half-written.  The page in a real browser is
  * tests/browser.sh's. */
+#include "draw/numbers.h"
 #include "exitcode.h"
 #include "records/json.h"
 #include "records/record.h"
@@ -135,10 +136,62 @@ START_TEST(ladder_is_bars)
 	ck_assert(strstr(html, "<title id=\"r1-c1-title\">GB/s by exercise</title>"));
 	ck_assert(strstr(html, "<desc id=\"r1-c1-desc\">A bar chart of 19 points in GB/s; the device&#39;s peak is 4814.3 GB/s."));
 	ck_assert_int_eq(count(html, "<table class=\"data\">"), 1);
-	ck_assert_int_eq(count(html, "<td class=\"text\">reduce."), 19);
+	/* the terminal's columns, then --wide's folded: a row each */
+	ck_assert_int_eq(count(html, "<td class=\"text\">reduce."), 2 * 19);
+	ck_assert_int_eq(count(html, "<details class=\"wide\">"), 1);
+	ck_assert(strstr(html, "<td title=\"gbps = 2633.555\">2633.6</td>"));
+	ck_assert(strstr(html, "Every row that has it: n = 2^24 (16777216) \u00b7 block = 512 \u00b7 type = int \u00b7 warmup = 5"));
 	/* nothing to fetch: no URL but the SVG namespace */
 	ck_assert_int_eq(count(html, "://"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
 	ck_assert(!strstr(html, "<script"));
+}
+END_TEST
+
+/* The digits of every number in a cell that is not text: at most 5
+ * significant (issue 48); how many cells were read. */
+static int cells_for_people(const char *html)
+{
+	int cells = 0;
+	for (const char *td = strstr(html, "<td"); td; td = strstr(td + 1, "<td")) {
+		const char *open = strchr(td, '>'), *end = strstr(td, "</td>");
+		if (!strncmp(td, "<td class=\"text", 15) || !open || !end)
+			continue;
+		cells++;
+		for (const char *c = open + 1; c < end;) {
+			int digits = 0, lead = 1;
+			for (; c < end && ((*c >= '0' && *c <= '9') || (*c == '.' && !lead)); c++)
+				if (*c != '.' && !(lead && *c == '0'))
+					digits++, lead = 0;
+			ck_assert_msg(digits <= 5, "%.*s", (int)(end - open - 1), open + 1);
+			c += c < end;
+		}
+	}
+	return cells;
+}
+
+START_TEST(numbers_for_people)
+{
+	char buf[64];
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, 0.00567494984716177, 4), "0.0057");
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, 123.4567, 4), "123.46");
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, 1962.519, 1), "1962.5");
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, 99999.96, 1), "100.00k");
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, 1000003, 0), "1.0000M");
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, -3.14159, 1), "-3.1");
+	ck_assert_str_eq(numbers_text(buf, sizeof buf, NAN, 1), "\u2013");
+	ck_assert_str_eq(numbers_size(buf, sizeof buf, 16777216), "2^24");
+	ck_assert_str_eq(numbers_size(buf, sizeof buf, 512), "512");
+	ck_assert_str_eq(numbers_size(buf, sizeof buf, 67108864 + 1), "67.109M");
+	/* the 24-point sweep whose every digit the tables printed */
+	char *dir = temp_dir();
+	const char *html = render(dir, "h200-reduce-sweep24.json", "s24.html");
+	ck_assert_int_eq(cells_for_people(html), 24 * 7 + 24 * 5); /* n and the compact table's 6 numbers; --wide's 5 */
+	ck_assert(strstr(html, "<td title=\"median_ms = 0.00567494984716177\">0.0057</td>"));
+	ck_assert(strstr(html, "<td title=\"gbps = 0.723178197257998\">0.7</td>"));
+	ck_assert(strstr(html, "<td title=\"elements = 1024\">2^10</td>"));
+	ck_assert(strstr(html, "<td title=\"noise_pct = 5.621433534918766\">5.62</td>"));
+	ck_assert(strstr(html, "Every row that has it: block = 512 \u00b7 type = int \u00b7 warmup = 5</p>"));
+	ck_assert_int_eq(count(html, "<td class=\"text\">reduce.cub</td>"), 2 * 8);
 }
 END_TEST
 
@@ -434,6 +487,7 @@ int main(void)
 	tcase_add_test(t, samples_hold_to_the_schema);
 	tcase_add_test(t, ladder_is_bars);
 	tcase_add_test(t, sweep_is_lines);
+	tcase_add_test(t, numbers_for_people);
 	tcase_add_test(t, states_cannot_pass_for_good);
 	tcase_add_test(t, blocks_are_grouped_metrics_beside);
 	tcase_add_test(t, two_records_compare);
