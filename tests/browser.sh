@@ -2,7 +2,9 @@
 # gpulab report in a real browser: headless Chromium (Debian's chromium,
 # which .ci/run installs) renders reports of the sample records; the DOM
 # it builds, the requests it makes and a screenshot at 1280 px are held
-# to what the records say (tests/browser_check.py).  Skips (77) without
+# to what the records say (tests/browser_check.py): at 1280 px no element
+# is wider than the page, and no number in a table has more than 5
+# significant digits.  Skips (77) without
 # chromium or python3.  KEEP=DIR keeps the pages and screenshots there.
 set -u
 records=${srcdir:-..}/tests/records
@@ -41,12 +43,16 @@ page()
 	$check netlog "$dir/$name.netlog" || failed=1
 	chrome --screenshot="$dir/$name.png" --window-size=1280,1400 "file://$dir/$name.html" >/dev/null
 	$check png "$dir/$name.png" || failed=1
+	$check probe "$dir/$name.html" "$dir/$name.probe.html" || failed=1
+	chrome --dump-dom --window-size=1280,1400 "file://$dir/$name.probe.html" > "$dir/$name.probe.dom"
+	$check layout "$dir/$name.probe.dom" || failed=1
 	echo "checked $name"
 }
 
 page ladder bars "$records/h200-reduce-2p24.json"
 page transpose bars "$records/h200-transpose-8192.json"
 page sweep sweep "$records/h200-reduce-sweep.json"
+page sweep24 sweep "$records/h200-reduce-sweep24.json"
 page compare compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json"
 page compare_many compare_many "$records/h200-reduce-sweep.json" "$records/h200-reduce-sweep.json"
 sed '0,/"cold": false, /s||"cold": false, "batch": 20, |' "$records/h200-reduce-2p24.json" > "$dir/batch.json"
