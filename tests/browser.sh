@@ -4,7 +4,8 @@
 # it builds, the requests it makes and a screenshot at 1280 px are held
 # to what the records say (tests/browser_check.py): at 1280 px no element
 # is wider than the page, and no number in a table has more than 5
-# significant digits.  Skips (77) without
+# significant digits; a grade record's board lists every kernel with its
+# rank or its failure.  Skips (77) without
 # chromium or python3.  KEEP=DIR keeps the pages and screenshots there.
 set -u
 records=${srcdir:-..}/tests/records
@@ -53,6 +54,8 @@ page ladder bars "$records/h200-reduce-2p24.json"
 page transpose bars "$records/h200-transpose-8192.json"
 page sweep sweep "$records/h200-reduce-sweep.json"
 page sweep24 sweep "$records/h200-reduce-sweep24.json"
+page board board "$records/h200-grade-reduce-1.json"
+page history history "$records/h200-grade-reduce-2.json" "$records/h200-grade-reduce-1.json"
 page compare compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json"
 page compare_many compare_many "$records/h200-reduce-sweep.json" "$records/h200-reduce-sweep.json"
 sed '0,/"cold": false, /s||"cold": false, "batch": 20, |' "$records/h200-reduce-2p24.json" > "$dir/batch.json"

@@ -185,13 +185,77 @@ def dom_hostile(dom, records):
     check(len(dom.find("svg")) == 3, f"{len(dom.find('svg'))} charts, not 3 (one per record and the comparison)")
 
 
+def journal(path):
+    """A record as every reader reads it: a journal's header and points, or a document."""
+    with open(path) as f:
+        lines = [json.loads(line, parse_float=str) for line in f if line.strip()]
+    if len(lines) == 1:
+        return lines[0]
+    doc = dict(lines[0], results=[x for x in lines[1:] if "exercise" in x])
+    return doc
+
+
+def dom_board(dom, records):
+    """Every kernel of each grade record on its board, with its rank or its failure and its line in full; the
+    teacher's command; the library and best as lines; nothing of grade's work directory."""
+    texts = " ".join(e["text"] for e in dom.elements)
+    check(".gpulab-grade-" not in texts and "gpulab try" not in texts, "grade's work directory or try's command shown")
+    sections = dom.find("section", **{"class": "record"})
+    check(len(sections) == len(records), f"{len(sections)} sections for {len(records)} records")
+    for rec, section in zip(map(journal, records), sections):
+        rows = [e for e in dom.find("tr") if e["parent"] and "data-kernel" in e["attrs"] and within(e, section)]
+        kernels = rec["grade"]["kernels"]
+        check([r["attrs"]["data-kernel"] for r in rows] == [k["kernel"] for k in kernels],
+              f"board rows {[r['attrs']['data-kernel'] for r in rows]}, not the record's kernels")
+        for row, k in zip(rows, kernels):
+            cells = [e for e in dom.find("td") if e["parent"] is row]
+            said = cells[0]["text"] if k["rank"] is not None else cells[-1]["text"] if cells else ""
+            want = str(k["rank"]) if k["rank"] is not None else k["failure"]
+            check(said == want, f"{k['kernel']}: the board says {said!r}, the record {want!r}")
+        reasons = [e["text"] for e in dom.find("dd") if within(e, section)]
+        for k in kernels:
+            check(k["reason"] is None or k["reason"] in reasons, f"{k['kernel']}: its reason is not on the page")
+        check(any(e["text"] == rec["command"] for e in dom.find("code") if within(e, section)),
+              f"the command {rec['command']!r} is not the page's")
+        refs = [r["gbps"] for r in rec["results"] if r["exercise"].split(".")[-1] in ("cub", "best")]
+        lines = [e["attrs"]["data-gbps"] for e in dom.find("g", **{"class": "ceiling"}) if within(e, section)]
+        check(sorted(lines) == sorted(refs), f"lines at {lines}, not the references' {refs}")
+
+
+def dom_history(dom, records):
+    """Several grade records: a row per kernel, and who improved in the last."""
+    dom_board(dom, records)
+    recs = sorted(map(journal, records), key=lambda r: r["date"])
+    files = {k["kernel"].rsplit("/", 1)[-1] for r in recs for k in r["grade"]["kernels"]}
+    rows = [e for e in dom.find("tr") if inside(e, "table", "history")][1:]
+    check(len(rows) == len(files), f"{len(rows)} rows in the history for {len(files)} kernels")
+
+    def gbps(rec, f):
+        k = [k for k in rec["grade"]["kernels"] if k["kernel"].endswith("/" + f)]
+        if not k or k[0]["rank"] is None:
+            return None
+        return float([r for r in rec["results"] if r["params"].get("kernel") == k[0]["kernel"]][0]["gbps"])
+    better = sorted(f for f in files if gbps(recs[-1], f) is not None
+                    and all(gbps(r, f) is None or gbps(r, f) < gbps(recs[-1], f) for r in recs[:-1]))
+    said = [e["text"] for e in dom.find("p", **{"class": "improved"})]
+    check(said and sorted(said[0].split(": ", 1)[1].rstrip(".").split(", ")) == better,
+          f"improved: {said}, not {better}")
+
+
+def within(e, ancestor):
+    while e is not None and e is not ancestor:
+        e = e["parent"]
+    return e is ancestor
+
+
 def dom(path, kind, records):
     parser = Dom()
     with open(path, encoding="utf-8") as f:
         parser.feed(f.read())
     dom_common(parser)
     {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "compare_many": dom_compare_many,
-     "compare_warned": dom_compare_warned, "hostile": dom_hostile}[kind](parser, records)
+     "compare_warned": dom_compare_warned, "hostile": dom_hostile, "board": dom_board,
+     "history": dom_history}[kind](parser, records)
 
 
 # The page allows no script (its Content-Security-Policy), so the probe is

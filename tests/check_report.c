@@ -195,6 +195,58 @@ START_TEST(numbers_for_people)
 }
 END_TEST
 
+/* A grade's record is a board: every kernel with its rank or its failure
+ * and its line, the teacher's command, the library and best as lines,
+ * and only the kernels as bars (issue 48). */
+START_TEST(grade_is_a_board)
+{
+	char *dir = temp_dir();
+	const char *html = render(dir, "h200-grade-reduce-1.json", "g.html");
+	ck_assert(strstr(html, "<code>gpulab grade reduce submissions/ -n 2^24 -t int -o grade-1.json</code>"));
+	ck_assert(!strstr(html, "gpulab try") && !strstr(html, ".gpulab-grade-"));
+	ck_assert(strstr(html, "<caption>gpulab grade reduce: 8 kernels, 2 measured, 6 failed</caption>"));
+	ck_assert(strstr(html, "<tr data-kernel=\"submissions/ada_shfl.cu\" data-rank=\"1\"><td>1</td>"));
+	ck_assert(strstr(html, "<tr data-kernel=\"submissions/brian_unroll.cu\" data-rank=\"2\"><td>2</td>"));
+	ck_assert_int_eq(count(html, "data-failure=\"wrong result\""), 2);
+	ck_assert(strstr(html, "<td class=\"text flag\" colspan=\"4\">hung: stopped</td>"));
+	ck_assert(strstr(html, "<dt>grace_ptr.cu (exit 134)</dt><dd>crashed: Aborted</dd>"));
+	ck_assert(strstr(html, "<dt>carla_tail.cu (exit 1)</dt><dd>try reduce: submissions/carla_tail.cu fails the gate at "
+			       "n=1000003 int: sum of 1000003 ints: expected 1000003, got 1000000; nothing was timed</dd>"));
+	ck_assert_int_eq(count(html, "<g class=\"bar\""), 2);
+	ck_assert_int_eq(count(html, "<g class=\"ceiling\""), 2);
+	ck_assert(strstr(html, ">reduce.best 3028.0 GB/s<") && strstr(html, ">reduce.cub 2634.2 GB/s<"));
+	ck_assert(strstr(html, ">ada_shfl.cu</text>") && strstr(html, ">brian_unroll.cu</text>"));
+	ck_assert(!strstr(html, "class=\"comparison\""));
+	/* two days of the class: each kernel's best, and who improved */
+	char path[4200];
+	snprintf(path, sizeof path, "%s/h.html", dir);
+	gpulab("report", sample("h200-grade-reduce-1.json"), sample("h200-grade-reduce-2.json"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%s", o.err);
+	html = slurp(path);
+	ck_assert_int_eq(count(html, "<section class=\"history\""), 1);
+	ck_assert_int_eq(count(html, "<section class=\"record\""), 2);
+	ck_assert(!strstr(html, "class=\"comparison\""));
+	ck_assert(strstr(html, "Improved in the last record (2026-11-27), past their best before it: ada_shfl.cu, "
+			       "hugo_race.cu, carla_tail.cu, brian_unroll.cu, erin_spin.cu.</p>"));
+	ck_assert(strstr(html, "<tr><td class=\"text\">dmitri_oob.cu</td><td class=\"text flag\">faulted or trapped</td>"
+			       "<td class=\"text flag\">faulted or trapped</td><td>\u2013</td>"));
+	ck_assert_int_eq(cells_for_people(html) > 0, 1);
+	/* a kernel's file name is text, whatever it holds */
+	char text[1 << 16], *at;
+	snprintf(text, sizeof text, "%s", slurp(sample("h200-grade-reduce-1.json")));
+	while ((at = strstr(text, "carla_tail")))
+		memcpy(at, "<b>carla>", 9), at[9] = '<';
+	write_file(dir, "hostile.json", text);
+	snprintf(path, sizeof path, "%s/hostile.json", dir);
+	char page_path[4300];
+	snprintf(page_path, sizeof page_path, "%s/hostile.html", dir);
+	gpulab("report", path, "-o", page_path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	html = slurp(page_path);
+	ck_assert(!strstr(html, "<b>carla") && strstr(html, "<dt>&lt;b&gt;carla&gt;&lt;.cu (exit 1)</dt>"));
+}
+END_TEST
+
 START_TEST(sweep_is_lines)
 {
 	char *dir = temp_dir();
@@ -398,6 +450,16 @@ START_TEST(hostile_records_refused)
 		{ "\"elements\": 16777216", "\"elements\": 1.5", "\"elements\": expected a count, found 1.5" },
 		{ "\"throttled\": 0", "\"throttled\": -2", "expected a count of runs, found -2" },
 		{ "\"params\": {", "\"params\": {\"x\": [1], ", "\"params\": a value is an array" },
+		/* grade's member (issue 48), each key of it named */
+		{ "\"command\": ", "\"grade\": 5, \"command\": ", "\"grade\": expected an object, found a number" },
+		{ "\"command\": ", "\"grade\": {\"challenge\": \"reduce\"}, \"command\": ", "\"grade.kernels\" is missing" },
+		{ "\"command\": ", "\"grade\": {\"challenge\": \"reduce\", \"kernels\": [{\"kernel\": \"a.cu\", \"rank\": 1.5, "
+		  "\"exit\": null, \"failure\": null, \"reason\": null}]}, \"command\": ",
+		  "\"grade.kernels[0].rank\": expected a count, found 1.5" },
+		{ "\"command\": ", "\"grade\": {\"challenge\": \"reduce\", \"kernels\": [{\"kernel\": \"a.cu\", \"rank\": null, "
+		  "\"exit\": 1, \"failure\": null}]}, \"command\": ", "\"grade.kernels[0].reason\" is missing" },
+		{ "\"command\": ", "\"grade\": {\"challenge\": \"reduce\", \"kernels\": [[]]}, \"command\": ",
+		  "\"grade.kernels[0]\": expected an object, found an array" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		snprintf(in, 4200, "%s", edited(dir, "bad.json", cases[i].from, cases[i].to));
@@ -488,6 +550,7 @@ int main(void)
 	tcase_add_test(t, ladder_is_bars);
 	tcase_add_test(t, sweep_is_lines);
 	tcase_add_test(t, numbers_for_people);
+	tcase_add_test(t, grade_is_a_board);
 	tcase_add_test(t, states_cannot_pass_for_good);
 	tcase_add_test(t, blocks_are_grouped_metrics_beside);
 	tcase_add_test(t, two_records_compare);

@@ -3,6 +3,7 @@
 #include "draw/html.h"
 
 #include "exitcode.h"
+#include "draw/board.h"
 #include "draw/chart.h"
 #include "draw/draw.h"
 #include "escape.h"
@@ -35,7 +36,8 @@ static const char css[] =
 	"th.text,td.text{text-align:left}\n"
 	"td.flag{font-weight:bold;color:#a33b00}code{white-space:pre-wrap;word-break:break-all}\n"
 	"table{max-width:100%}td.text,th{overflow-wrap:anywhere}p.same{margin:16px 0 4px}\n"
-	"details.wide{margin:4px 0 16px}details.wide summary{cursor:pointer;color:#005a8c}\n"
+	"details{margin:4px 0 16px}details summary{cursor:pointer;color:#005a8c}\n"
+	"table.board td.flag{text-align:left}dl.failures div{margin:6px 0}dl.failures dd{margin-left:24px}\n"
 	"ul.warnings{border-left:4px solid #a33b00;padding:4px 4px 4px 28px;color:#a33b00}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}figure,table{break-inside:avoid}"
 	".plot{flex-basis:100%}section+section{break-before:page}}\n";
@@ -191,16 +193,46 @@ static int figure(FILE *out, const struct chart *c, const char *id)
 	return rc;
 }
 
+/* A grade's record: its board, and the challenge's own rows (every kernel
+ * was timed against them) folded under it. */
+static int board_section(FILE *out, const struct plot *pl, size_t r)
+{
+	char id[32];
+	struct chart own = { .kind = CHART_BARS, .pl = pl, .variant = "" };
+	int rc;
+	snprintf(id, sizeof id, "r%zu-c1", r + 1);
+	if ((rc = board_write(out, pl, id)) || !(own.pts = malloc((pl->n + 1) * sizeof *own.pts)))
+		return rc ? rc : EXIT_NOMEM;
+	for (size_t i = 0; i < pl->n; i++)
+		if (!json_get(json_get(pl->p[i].row, "params"), "kernel"))
+			own.pts[own.npts++] = i;
+	if (own.npts) {
+		fputs("<details class=\"own\"><summary>The challenge's own exercises, timed once for every kernel</summary>\n",
+		      out);
+		tables_chart(out, &own);
+		fputs("</details>\n", out);
+	}
+	free(own.pts);
+	messages(out, pl);
+	return 0;
+}
+
 static int record_section(FILE *out, const struct plot *pl, size_t r)
 {
 	struct chart *charts;
 	size_t n;
 	char id[32];
-	int rc = charts_choose(pl, &charts, &n);
+	int rc;
 	fprintf(out, "<section class=\"record\" id=\"r%zu\">\n<h2>", r + 1);
 	text(out, pl->rec.path);
 	fputs("</h2>\n", out);
 	header(out, pl);
+	if (board_is_grade(pl)) {
+		rc = board_section(out, pl, r);
+		fputs("</section>\n", out);
+		return rc;
+	}
+	rc = charts_choose(pl, &charts, &n);
 	if (!rc && n == 0)
 		fputs("<p>This record holds no results.</p>\n", out);
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -325,7 +357,9 @@ static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 	fputs(css, out);
 	fprintf(out, "</style></head>\n<body>\n<h1>gpulab report</h1>\n<p>Made by gpulab %s from %zu record%s. "
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
-	if (n == 2)
+	if (board_is_history(pl, n))
+		rc = board_history(out, pl, n); /* a class on several days: not two runs to pair up */
+	else if (n == 2)
 		rc = comparison(out, &pl[0], &pl[1], warn);
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = record_section(out, &pl[i], i);
