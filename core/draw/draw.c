@@ -300,9 +300,10 @@ static const struct plot_point *next_ceiling(const struct chart *c, double bound
 {
 	const struct plot_point *best = NULL;
 	int board = c->kind == CHART_BOARD; /* its levels, every one a line; else the ceilings among the bars */
+	size_t last = *at; /* the one drawn before: of those at its bound, only the later ones are next */
 	for (size_t i = 0; i < (board ? c->nlevels : c->npts); i++) {
 		const struct plot_point *p = &c->pl->p[board ? c->levels[i] : c->pts[i]];
-		if ((p->ceiling || board) && plot_measured(p) && (p->gbps < bound || (p->gbps == bound && i > *at))
+		if ((p->ceiling || board) && plot_measured(p) && (p->gbps < bound || (p->gbps == bound && i > last))
 		    && (!best || p->gbps > best->gbps)) {
 			best = p;
 			*at = i;
