@@ -79,7 +79,8 @@ static int board_chart(FILE *out, const struct plot *pl, const char *id)
 		return EXIT_NOMEM;
 	}
 	for (size_t k = 0; k < json_len(ks) && c.npts < pl->n; k++) {
-		const struct plot_point *p = ranked(json_index(ks, k)) ? kernel_point(pl, json_string(json_get(json_index(ks, k), "kernel"))) : NULL;
+		const struct json *e = json_index(ks, k);
+		const struct plot_point *p = ranked(e) ? kernel_point(pl, json_string(json_get(e, "kernel"))) : NULL;
 		if (p)
 			pts[c.npts++] = (size_t)(p - pl->p);
 	}

@@ -92,9 +92,7 @@ static void say_param(FILE *out, const char *key, const char *value)
 static void say_shared(FILE *out, const struct shared *s)
 {
 	fputs("<p class=\"same\">A number's title has the record's exact value.", out);
-	fputs(s->n ? " Every row that has it: " : "</p>\n", out);
-	if (!s->n)
-		return;
+	fputs(s->n ? " Every row that has it: " : "", out);
 	for (size_t k = 0; k < s->n; k++) {
 		fputs(k ? " \u00b7 " : "", out);
 		say_param(out, s->key[k], s->value[k]);
@@ -130,7 +128,8 @@ static void label_cell(FILE *out, const struct shared *s, const struct plot_poin
 	fputs("</td>", out);
 }
 
-void tables_status_cell(FILE *out, const struct plot_point *p)
+/* "ok", or the status and its flags (THROTTLED, NOISY). */
+static void status_cell(FILE *out, const struct plot_point *p)
 {
 	fprintf(out, "<td class=\"text%s\">%s%s%s</td>", p->state == PLOT_OK && p->converged && !p->throttled ? "" : " flag",
 		plot_state_word(p->state), p->throttled ? " THROTTLED" : "", plot_measured(p) && !p->converged ? " NOISY" : "");
@@ -153,7 +152,7 @@ static void compact_row(FILE *out, const struct shared *s, const struct plot_poi
 	numbers_cell(out, p->row, "peak_pct", 1, 1, "");
 	numbers_cell(out, p->row, "speedup", 2, 1, "\u00d7");
 	numbers_cell(out, p->row, "ref_share", 0, 100, "%");
-	tables_status_cell(out, p);
+	status_cell(out, p);
 	fputs("</tr>\n", out);
 }
 
@@ -205,7 +204,7 @@ static int any_has(const struct chart *c, const char *key)
 	return 0;
 }
 
-static void wide_row(FILE *out, const struct shared *s, const struct plot_point *p, int host, int notes)
+static void folded_row(FILE *out, const struct shared *s, const struct plot_point *p, int host, int notes)
 {
 	fputs("<tr>", out);
 	label_cell(out, s, p);
@@ -226,7 +225,7 @@ static void wide_row(FILE *out, const struct shared *s, const struct plot_point 
 	fputs("</tr>\n", out);
 }
 
-static void wide(FILE *out, const struct chart *c, const struct shared *s)
+static void folded(FILE *out, const struct chart *c, const struct shared *s)
 {
 	int host = any_has(c, "host_ms"), notes = any_has(c, "chosen") || any_has(c, "notes");
 	fprintf(out, "<details class=\"wide\"><summary>Every column, as --wide: params, min and max ms, runs, noise %%%s%s"
@@ -235,7 +234,7 @@ static void wide(FILE *out, const struct chart *c, const struct shared *s)
 		notes ? ", what each chose and noted" : "", host ? "<th>host ms</th>" : "",
 		notes ? "<th class=\"text\">chose, noted</th>" : "");
 	for (size_t i = 0; i < c->npts; i++)
-		wide_row(out, s, &c->pl->p[c->pts[i]], host, notes);
+		folded_row(out, s, &c->pl->p[c->pts[i]], host, notes);
 	fputs("</table></details>\n", out);
 }
 
@@ -245,5 +244,5 @@ void tables_chart(FILE *out, const struct chart *c)
 	shared_params(c, &s);
 	say_shared(out, &s);
 	compact(out, c, &s);
-	wide(out, c, &s);
+	folded(out, c, &s);
 }

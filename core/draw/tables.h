@@ -15,7 +15,4 @@
 
 void tables_chart(FILE *out, const struct chart *c);
 
-/* "ok", or the status and its flags (THROTTLED, NOISY), as a cell. */
-void tables_status_cell(FILE *out, const struct plot_point *p);
-
 #endif
