@@ -35,7 +35,7 @@ static const char css[] =
 	"th,td{border:1px solid #c8c8c8;padding:3px 6px;text-align:right}th{background:#f0f0f0}"
 	"th.text,td.text{text-align:left}\n"
 	"td.flag{font-weight:bold;color:#a33b00}code{white-space:pre-wrap;word-break:break-all}\n"
-	"table{max-width:100%}td.text,th{overflow-wrap:anywhere}p.same{margin:16px 0 4px}\n"
+	"table{max-width:100%}td.text{overflow-wrap:anywhere}.metrics td.text{overflow-wrap:normal}p.same{margin:16px 0 4px}\n"
 	"details{margin:4px 0 16px}details summary{cursor:pointer;color:#005a8c}\n"
 	"table.board td.flag{text-align:left}dl.failures div{margin:6px 0}dl.failures dd{margin-left:24px}\n"
 	"ul.warnings{border-left:4px solid #a33b00;padding:4px 4px 4px 28px;color:#a33b00}\n"
