@@ -32,21 +32,21 @@ chrome()
 		--user-data-dir="$dir/profile" "$@" 2>>"$dir/chromium.log"
 }
 
-# page NAME KIND RECORD...: the report of the records, its DOM, its
-# requests and its screenshot.
+# page NAME KIND RECORD...: the report of the records, its DOM (of the
+# probe's copy: the page with the script that measures its layout, its
+# policy against scripts dropped), its requests and its screenshot.
 page()
 {
 	name=$1 kind=$2
 	shift 2
 	"$GPULAB_BIN" report "$@" -o "$dir/$name.html" || { echo "FAIL: gpulab report $*"; failed=1; return; }
-	chrome --dump-dom --log-net-log="$dir/$name.netlog" "file://$dir/$name.html" > "$dir/$name.dom"
+	$check probe "$dir/$name.html" "$dir/$name.probe.html" || failed=1
+	chrome --dump-dom --window-size=1280,1400 --log-net-log="$dir/$name.netlog" "file://$dir/$name.probe.html" > "$dir/$name.dom"
 	$check dom "$dir/$name.dom" "$kind" "$@" || failed=1
+	$check layout "$dir/$name.dom" || failed=1
 	$check netlog "$dir/$name.netlog" || failed=1
 	chrome --screenshot="$dir/$name.png" --window-size=1280,1400 "file://$dir/$name.html" >/dev/null
 	$check png "$dir/$name.png" || failed=1
-	$check probe "$dir/$name.html" "$dir/$name.probe.html" || failed=1
-	chrome --dump-dom --window-size=1280,1400 "file://$dir/$name.probe.html" > "$dir/$name.probe.dom"
-	$check layout "$dir/$name.probe.dom" || failed=1
 	echo "checked $name"
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """What tests/browser.sh asks of a report Chromium rendered (standard library only).
 
-  browser_check.py dom DUMP KIND RECORD...   the DOM Chromium built (--dump-dom)
   browser_check.py probe PAGE OUT             OUT: PAGE with a script that measures its layout
-  browser_check.py layout DUMP                the probe's DOM: no element wider than the page
+  browser_check.py dom DUMP KIND RECORD...   the DOM Chromium built of OUT (--dump-dom)
+  browser_check.py layout DUMP                the same: no element wider than the page
   browser_check.py netlog LOG                 no request but for file: and data:
   browser_check.py png SHOT                   the screenshot is not blank, the charts are in it
 
@@ -56,7 +56,9 @@ def numbers(record):
 
 
 def dom_common(dom):
-    check(not dom.find("script"), "a <script> element")
+    scripts = dom.find("script")
+    check(len(scripts) == 1 and scripts[0]["attrs"].get("id") == "gpulab-probe",
+          f"{len(scripts) - 1} <script> elements of the page's own")
     for e in dom.elements:
         for k, v in e["attrs"].items():
             check(not k.startswith("on"), f"an event handler attribute {k} on <{e['tag']}>")
@@ -263,7 +265,7 @@ def dom(path, kind, records):
 # opened, then each element that overflows its own box or the page (one
 # drawn in an <svg>: that picture, where the svg would cut it off), into
 # a <pre id="layout"> that --dump-dom returns.
-PROBE = """<script>
+PROBE = """<script id="gpulab-probe">
 for (const d of document.querySelectorAll('details')) d.open = true;
 const page = document.documentElement.clientWidth, bad = [];
 for (const e of document.querySelectorAll('*')) {
