@@ -530,6 +530,15 @@ START_TEST(grade_ranks_and_survives)
 		      && strstr(json_string(json_get(bad, "reason")), "fails the gate at n=1000003"), "%s", o.out);
 	ck_assert_msg(!strstr(read_text(rec, text, sizeof text), ".gpulab-grade-"), "the work directory is in the record");
 	record_free(&r);
+	/* upgraded, it stays grade's */
+	char again[4300];
+	snprintf(again, sizeof again, "%s/again.json", out);
+	gpulab("record", "upgrade", rec, "-o", again, NULL);
+	struct record u = { .path = again };
+	ck_assert_msg(o.status == 0 && record_load(&u, err, sizeof err) == 0, "%s %s", o.err, err);
+	ck_assert_str_eq(json_string(json_get(u.doc, "schema")), "gpulab-record/2.1");
+	ck_assert_int_eq(json_len(json_get(json_get(u.doc, "grade"), "kernels")), 6);
+	record_free(&u);
 	gpulab("report", rec, "-o", page, NULL);
 	ck_assert_msg(o.status == 0 && strstr(read_text(page, text, sizeof text), "good.cu"), "%d %s", o.status, o.err);
 	/* a kernel whose hang the watchdog does not see is stopped by grade */

@@ -42,8 +42,6 @@
  * a kernel that ends needs; the watchdog (try's) stops a hung run first. */
 #define GRADE_LIMIT_S 900
 #define GRADE_MAX_FILES 4096
-/* A journal with grade's member: 2.0's fields and one more. */
-#define GRADE_SCHEMA "gpulab-record/2.1"
 
 struct graded {
 	char *path;
@@ -338,7 +336,7 @@ static char *grade_member(const struct grade *g, const char *challenge)
 static int grade_write(const struct options *o, const struct grade *g)
 {
 	char err[1024], *member = grade_member(g, o->patterns[0]);
-	struct head_change ch = { GRADE_SCHEMA, o->command_line, "grade", member };
+	struct head_change ch = { RECORD_GRADE_SCHEMA, o->command_line, "grade", member };
 	int rc = member ? record_rewrite(g->record, o->output, &ch, err, sizeof err) : EXIT_NOMEM;
 	if (rc)
 		rc = fail(rc, "grade: %s", member ? err : "out of memory");

@@ -26,7 +26,8 @@ static int journal_says(const char *key)
 /* The header: doc's members, with ch's changes (NULL: none). */
 static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep, const struct head_change *ch)
 {
-	fprintf(f, "{\"schema\": \"%s\"", ch ? ch->schema : REPORT_JOURNAL_SCHEMA);
+	const char *schema = json_get(doc, "grade") ? RECORD_GRADE_SCHEMA : REPORT_JOURNAL_SCHEMA; /* upgraded, still grade's */
+	fprintf(f, "{\"schema\": \"%s\"", ch ? ch->schema : schema);
 	for (size_t i = 0; i < json_len(doc); i++) {
 		const char *key = json_key(doc, i);
 		if (journal_says(key) || (ch && !strcmp(key, ch->key)))
