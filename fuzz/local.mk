@@ -16,7 +16,7 @@ fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
-	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/escape.c \
+	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c core/escape.c \
 	core/emit/outfile.c core/emit/field.c core/records/compare.c core/records/compare_print.c core/run/interrupt.c \
 	core/run/stats.c
 fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/compare_print.c core/records/record.c \
