@@ -3,11 +3,12 @@
 # Its sources are distributed either way.
 # One translation unit, its parts by job: params and plan (shared), p2p
 # (the links, the sums over GPUs), allreduce_ring (by hand), ranks (NCCL
-# across processes), collectives (NCCL's), sendrecv_ring (by hand over NCCL).
+# across processes), ipc (ranks sharing memory), collectives (NCCL's),
+# sendrecv_ring (by hand over NCCL).
 multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh plugins/multigpu/sendrecv.h \
 	plugins/multigpu/params.cuh plugins/multigpu/plan.cuh plugins/multigpu/p2p.cuh \
 	plugins/multigpu/allreduce_ring.cuh plugins/multigpu/ranks.cuh plugins/multigpu/collectives.cuh \
-	plugins/multigpu/sendrecv_ring.cuh
+	plugins/multigpu/sendrecv_ring.cuh plugins/multigpu/ipc.cuh
 EXTRA_DIST += plugins/multigpu/multigpu.cu $(multigpu_headers) etc/conf.d/multigpu.ini \
 	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py
 if HAVE_NCCL
