@@ -353,12 +353,11 @@ static void lab_run(char *extra, const char *first, ...)
 	va_end(ap);
 }
 
-/* Exit `code` within a second, nothing on stdout, one line on stderr
- * holding `words`. */
+/* Exit `code`, nothing on stdout, one line on stderr holding `words`.
+ * (How fast a refusal comes is bench/refusals.sh's to measure.) */
 static void expect_refusal(int code, const char *words)
 {
 	ck_assert_msg(o.status == code, "exit %d, wanted %d; stderr: %.2000s", o.status, code, o.err);
-	ck_assert_msg(o.seconds < 1.0, "took %.2f s", o.seconds);
 	ck_assert_msg(strstr(o.err, words) != NULL, "stderr lacks '%s': %.2000s", words, o.err);
 	ck_assert_msg(count_lines(o.err) == 1 && !strncmp(o.err, "gpulab: ", 8), "not one line: %.2000s", o.err);
 	ck_assert_msg(o.out[0] == 0, "stdout: %.2000s", o.out);
@@ -824,7 +823,7 @@ START_TEST(cli_plugin_trust)
 		 "[plugin rel]\nfile = ../fake.so\n[plugin z]\nfile = libz.so.1\n", shared, fifo);
 	lab_setup(ini);
 	lab_run(NULL, "list", NULL);
-	ck_assert_msg(o.status == EXIT_PLUGIN && o.seconds < 1.0, "exit %d after %.2f s: %s", o.status, o.seconds, o.err);
+	ck_assert_msg(o.status == EXIT_PLUGIN, "exit %d: %s", o.status, o.err);
 	ck_assert_msg(count_lines(o.err) == 4, "%s", o.err);
 	ck_assert_msg(strstr(o.err, "fake.so: the file is writable by group or others (mode 0666)"), "%s", o.err);
 	ck_assert_msg(strstr(o.err, "fifo.so: a FIFO, not a regular file"), "%s", o.err);

@@ -36,7 +36,7 @@ TEST_UTIL = tests/testutil.c tests/testutil.h
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 check_PROGRAMS += tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_gpu_timed \
-	tests/check_gpu_try tests/check_json tests/check_stats
+	tests/check_gpu_try tests/check_gpu_shapes tests/check_gpu_random tests/check_json tests/check_stats
 tests_check_core_SOURCES = tests/check_core.c tests/schema.c tests/schema.h $(TEST_UTIL)
 tests_check_core_CFLAGS = $(TEST_CFLAGS)
 tests_check_core_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
@@ -46,18 +46,27 @@ tests_check_param_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 tests_check_cli_SOURCES = tests/check_cli.c $(TEST_UTIL)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_LDADD = $(CHECK_LIBS)
-tests_check_gpu_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+GPU_TEST_UTIL = tests/gpu_sweep.c tests/gpu_sweep.h $(TEST_UTIL)
+tests_check_gpu_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
 tests_check_gpu_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_LDADD = $(CHECK_LIBS)
-# check_gpu.c in three parts that make -j runs side by side (see its gpu_lock)
-tests_check_gpu_timed_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+# check_gpu.c in four parts that make -j runs side by side (see its gpu_lock)
+tests_check_gpu_timed_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
 tests_check_gpu_timed_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_PART='"timed"'
 tests_check_gpu_timed_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_timed_LDADD = $(CHECK_LIBS)
-tests_check_gpu_try_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+tests_check_gpu_try_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
 tests_check_gpu_try_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_PART='"try"'
 tests_check_gpu_try_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_try_LDADD = $(CHECK_LIBS)
+tests_check_gpu_shapes_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
+tests_check_gpu_shapes_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_PART='"shapes"'
+tests_check_gpu_shapes_CFLAGS = $(TEST_CFLAGS)
+tests_check_gpu_shapes_LDADD = $(CHECK_LIBS)
+# shapes and sizes drawn at random, verified (check_gpu_random.c)
+tests_check_gpu_random_SOURCES = tests/check_gpu_random.c $(GPU_TEST_UTIL)
+tests_check_gpu_random_CFLAGS = $(TEST_CFLAGS)
+tests_check_gpu_random_LDADD = $(CHECK_LIBS)
 # The leaf modules' tests link only what they test: no plugin, no CUDA.
 tests_check_json_SOURCES = tests/check_json.c $(TEST_UTIL)
 tests_check_json_CFLAGS = $(TEST_CFLAGS)
@@ -67,7 +76,7 @@ tests_check_stats_CFLAGS = $(TEST_CFLAGS)
 tests_check_stats_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 
 TESTS = tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_gpu_timed tests/check_gpu_try \
-	tests/check_json tests/check_stats
+	tests/check_gpu_shapes tests/check_gpu_random tests/check_json tests/check_stats
 # Tests never read the user's or the system's configuration.
 AM_TESTS_ENVIRONMENT = \
 	XDG_CONFIG_HOME=$(abs_top_builddir)/tests; GPULAB_CONFIG=; \
