@@ -48,7 +48,7 @@ bw=2^20:2^28:4 # floats: 4 MiB to 1 GiB, as nccl-tests' -b 4M -e 1G -f 4
 t_start=$(date +%s)
 printf 'part\tresult\tseconds\tlog\n' >"$out/parts.tsv"
 echo "multigpu-4gpu.sh: $gpus GPU(s), $np ranks, into $out; nccl-tests: ${nt:-none}"
-echo "budget (each part's timeout): topo 20 s, verify 200 s, refuse 30 s, colls 90 s, rings 70 s, nccl 60 s, kill 40 s, table 20 s, report 20 s: 550 s at most"
+echo "budget (each part's timeout): topo 20 s, verify 180 s, refuse 30 s, colls 110 s, rings 80 s, nccl 60 s, kill 40 s, table 20 s, report 20 s: 560 s at most"
 
 export out nt np gpulab mpirun sizes bw here ranks
 
@@ -104,7 +104,7 @@ verify() {
 	[ $rc = 0 ] && [ $rc_ranks = 0 ]
 }
 export -f verify
-part verify 200 verify
+part verify 180 verify
 
 # One rank more than there are GPUs: every rank exits 13, one line a rank.
 refuse() {
@@ -124,7 +124,7 @@ export -f refuse
 # shellcheck disable=SC2086
 if [ -n "$ranks" ]; then
 	part refuse 30 refuse
-	part colls 90 $mpirun -np "$np" $gpulab run multigpu.allreduce_nccl multigpu.allgather multigpu.reduce_scatter \
+	part colls 110 $mpirun -np "$np" $gpulab run multigpu.allreduce_nccl multigpu.allgather multigpu.reduce_scatter \
 		multigpu.broadcast -n $bw -t float --batch 20 --timeout 1 -w 5 --quiet -o "$out/colls.json"
 fi
 rings() {
@@ -135,7 +135,7 @@ rings() {
 		-o "$out/ring-one.json"
 }
 export -f rings
-part rings 70 rings
+part rings 80 rings
 
 nccl() {
 	: >"$out/nccl-tests.txt"
