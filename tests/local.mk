@@ -166,6 +166,10 @@ AM_TESTS_ENVIRONMENT += GPULAB_SKELETON=$(abs_top_srcdir)/skeleton; export GPULA
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
 EXTRA_DIST += tests/completion.sh
+# bench/learn-table.sh (issue 49): its table and raw results from three
+# lessons on the fake plugin.
+TESTS += tests/learn_table.sh
+EXTRA_DIST += tests/learn_table.sh bench/learn-table.sh bench/learn_table.py
 # gpulab as ranks under mpirun (issue 30): the fake plugin's collective over
 # the mpi plugin, two ranks on the CPU; where the mpi plugin is built.
 EXTRA_DIST += tests/ranks.sh

@@ -58,6 +58,22 @@ assert all(p["notes"]["ranks"] == 2 for p in r["results"])
 PY
 check "no other record beside it" [ "$(ls "$dir" | grep -c json)" = 1 ]
 
+# --timeout holds for every rank: rank 1 is slow and never quiet, so each
+# point runs until the timeout on the slowest rank's clock, and every rank
+# stops at that sample; two points of 0.3 s and mpirun's start end in a
+# second or two, and the bound of 20 s tells that from a rank running on.
+t0=$(date +%s)
+ranks 2 run fake.collective -p slow_rank=1 -n 1,2 --timeout 0.3 -o "$dir/slow.json"
+took=$(($(date +%s) - t0))
+check "a slow rank under --timeout 0.3: exit 0 within 20 s (took $took s)" [ "$(rc)" = 0 ] && [ "$took" -lt 20 ]
+check "both points stopped by the timeout" python3 - "$dir/slow.json" <<'PY'
+import gpulab_record, sys
+r = gpulab_record.load(sys.argv[1])
+assert [p["stopped_by"] for p in r["results"]] == ["timeout"] * 2, [p["stopped_by"] for p in r["results"]]
+PY
+check "the table says how a sample comes from two ranks" grep -q '^as 2 ranks: a sample is the slowest rank' "$dir/out"
+rm -f "$dir/slow.json"
+
 # A rank fails setup: every rank exits non-zero, rank 1's line says why,
 # rank 0's row says another rank failed.
 ranks 2 run fake.collective -p fail_rank=1 -r 3

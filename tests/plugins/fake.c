@@ -364,7 +364,7 @@ static const struct gpulab_param chooser_params[] = {
  * max of rank + 1, which is the number of ranks): host-only, so
  * `mpirun -np 2` on a CPU machine runs gpulab's ranks end to end. */
 struct collective_opts {
-	int64_t fail_rank, wrong_rank; /* -1: none */
+	int64_t fail_rank, wrong_rank, slow_rank; /* -1: none */
 };
 
 struct collective_state {
@@ -376,6 +376,8 @@ static const struct gpulab_param collective_params[] = {
 	  .help = "this rank fails setup (-1: none)", .min = -1, .max = 1023 },
 	{ .key = "wrong_rank", .type = GPULAB_PARAM_INT, .offset = offsetof(struct collective_opts, wrong_rank), .def = "-1",
 	  .help = "this rank computes a wrong sum (-1: none)", .min = -1, .max = 1023 },
+	{ .key = "slow_rank", .type = GPULAB_PARAM_INT, .offset = offsetof(struct collective_opts, slow_rank), .def = "-1",
+	  .help = "this rank takes 2 ms more a run, with jitter (-1: none)", .min = -1, .max = 1023 },
 	{ NULL }
 };
 
@@ -404,6 +406,9 @@ static int setup_collective(struct gpulab_ctx *ctx)
 static int run_collective(struct gpulab_ctx *ctx)
 {
 	struct collective_state *st = ctx->state;
+	const struct collective_opts *o = ctx->params;
+	if (o->slow_rank == (int64_t)rank_of(ctx)) /* never quiet: only the timeout stops a point */
+		usleep(2000 + (useconds_t)(rand() % 1000));
 	st->got = rank_of(ctx) + 1.0;
 	return !ctx->group || ctx->group->max(&st->got, 1) == 0 ? GPULAB_OK : GPULAB_ECUDA;
 }
