@@ -34,7 +34,7 @@ mkdir -p "$out" || exit 1
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 np=${NP:-$((gpus > 4 ? 4 : gpus))}
 [ "$np" -ge 2 ] || { echo "multigpu-4gpu.sh: $gpus GPU(s): needs 2 or more"; exit 77; }
-mpirun="${MPIRUN:-mpirun} --bind-to none -x NCCL_NVLS_ENABLE"
+mpirun="${MPIRUN:-mpirun} --bind-to none -x NCCL_NVLS_ENABLE -x PATH"
 # Without the mpi plugin (configure found no Open MPI), gpulab under mpirun
 # would be NP separate processes on every GPU: the parts as ranks are left out.
 if $gpulab config 2>/dev/null | grep -q 'conf.d/mpi.ini'; then
