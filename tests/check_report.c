@@ -503,6 +503,74 @@ START_TEST(huge_records_refused)
 }
 END_TEST
 
+/* A ranked record of the multigpu collectives (docs/bench-ranks-1.json)
+ * beside nccl-tests' output of the same call (issue 45): the busbw chart
+ * has a line for each exercise with a busbw and for each collective of
+ * the file, and its table holds nccl-tests' figures as written. */
+START_TEST(busbw_beside_nccl_tests)
+{
+	char *dir = temp_dir(), html[4200], svg[4200], rec[4200], nt[4200];
+	const char *src = getenv("srcdir") ? getenv("srcdir") : "..";
+	snprintf(rec, sizeof rec, "%s/docs/bench-ranks-1.json", src);
+	snprintf(nt, sizeof nt, "%s/docs/bench-ranks-nccl-tests.txt", src);
+	snprintf(html, sizeof html, "%s/busbw.html", dir);
+	snprintf(svg, sizeof svg, "%s/busbw.svg", dir);
+	gpulab("report", rec, "--nccl-tests", nt, "-o", html, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "exit %d: %s", o.status, o.err);
+	const char *doc = slurp(html);
+	ck_assert_int_eq(count(doc, "busbw against the size, as nccl-tests defines it"), 1);
+	ck_assert_int_eq(count(doc, "data-series=\"multigpu.allreduce_nccl\""), 2); /* GB/s, and busbw */
+	ck_assert_int_eq(count(doc, "data-series=\"all_reduce\""), 1);
+	ck_assert_int_eq(count(doc, "data-series=\"broadcast\""), 1);
+	/* all_reduce_perf at 1 MiB: 69.08 GB/s out of place (the in-place 69.94 is not read) */
+	ck_assert_msg(strstr(doc, "<td class=\"text\">nccl-tests all_reduce</td><td>1048576</td><td>69.08</td>"), "no row");
+	ck_assert_int_eq(count(doc, "<td class=\"text\">nccl-tests "), 4 * 6);
+	/* the .svg is then the busbw chart alone */
+	gpulab("report", rec, "--nccl-tests", nt, "-o", svg, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "exit %d: %s", o.status, o.err);
+	ck_assert_int_eq(count(slurp(svg), "<polyline"), 5 + 4);
+	/* without the file: the busbw chart, gpulab's lines alone */
+	gpulab("report", rec, "-o", html, NULL);
+	doc = slurp(html);
+	ck_assert_int_eq(count(doc, "data-series=\"all_reduce\""), 0);
+	ck_assert_int_eq(count(doc, "busbw against the size, as nccl-tests defines it"), 1);
+}
+END_TEST
+
+/* nccl-tests' output is the user's file: what is not, is refused in one
+ * line naming the file and the line. */
+START_TEST(nccl_tests_refused)
+{
+	char *dir = temp_dir(), path[4200], html[4200];
+	static const struct {
+		const char *text, *words;
+	} cases[] = {
+		{ "", "no rows of nccl-tests' output" },
+		{ "# nothing here\n", "no rows of nccl-tests' output" },
+		{ "   1048576  262144 float sum -1 15.18 69.08 69.08 0\n", "line 1: a row before any \"# Collective test starting:\" line" },
+		{ "# Collective test starting: all_reduce_perf\n 1048576 262144 float sum -1 15.18 69.08\n",
+		  "line 2: not a row of nccl-tests'" },
+		{ "# Collective test starting: all_reduce_perf\n 1048576 262144 float sum -1 x 69.08 69.08 0\n",
+		  "line 2: not a row of nccl-tests'" },
+		{ "# Collective test starting: all_reduce_perf\n 1048576 262144 float sum -1 1 1 -5 0\n",
+		  "line 2: not a row of nccl-tests'" },
+		{ "# Collective test starting: all_reduce_perf\n 0 0 float sum -1 1 1 1 0\n", "line 2: not a row" },
+		{ "# Collective test starting: all_reduce_perf\n 1048576 1 float sum -1 1 1 \x1b[31m 0\n", "\\x1b[31m" },
+	};
+	snprintf(path, sizeof path, "%s/nt.txt", dir);
+	snprintf(html, sizeof html, "%s/x.html", dir);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *f = fopen(path, "w");
+		ck_assert(f && fputs(cases[i].text, f) >= 0 && fclose(f) == 0);
+		gpulab("report", sample("h200-reduce-2p24.json"), "--nccl-tests", path, "-o", html, NULL);
+		expect_error(EXIT_USAGE, cases[i].words);
+		ck_assert_msg(strstr(o.err, path), "case %zu: %s", i, o.err);
+	}
+	gpulab("run", "--nccl-tests", path, "fake.ok", NULL);
+	expect_error(EXIT_USAGE, "--nccl-tests: only for report");
+}
+END_TEST
+
 START_TEST(usage)
 {
 	gpulab("report", sample("h200-reduce-2p24.json"), NULL);
@@ -543,6 +611,8 @@ int main(void)
 	tcase_add_test(t, hostile_names_are_text);
 	tcase_add_test(t, hostile_records_refused);
 	tcase_add_test(t, huge_records_refused);
+	tcase_add_test(t, busbw_beside_nccl_tests);
+	tcase_add_test(t, nccl_tests_refused);
 	tcase_add_test(t, usage);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);

@@ -63,7 +63,7 @@ static int cmd_compare(const struct options *o)
 static int cmd_report(const struct options *o)
 {
 	char err[1024];
-	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, stderr, err, sizeof err);
+	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, o->nccl_tests, stderr, err, sizeof err);
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
@@ -99,6 +99,8 @@ int main(int argc, char **argv)
 	if ((o.variable || o.cflags) && strcmp(o.command, "config"))
 		return fail(EXIT_USAGE, "--%s: only for config (gpulab config --variable=plugindir)",
 			    o.variable ? "variable" : "cflags");
+	if (o.nccl_tests && strcmp(o.command, "report"))
+		return fail(EXIT_USAGE, "--nccl-tests: only for report (gpulab report RECORD.json --nccl-tests FILE -o FILE.html)");
 	if (!strcmp(o.command, "new"))
 		return cmd_new(&o);
 	if (!strcmp(o.command, "check"))

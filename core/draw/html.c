@@ -4,6 +4,7 @@
 
 #include "exitcode.h"
 #include "draw/board.h"
+#include "draw/busbw.h"
 #include "draw/chart.h"
 #include "draw/draw.h"
 #include "escape.h"
@@ -239,6 +240,9 @@ static int record_section(FILE *out, const struct plot *pl, size_t r)
 		snprintf(id, sizeof id, "r%zu-c%zu", r + 1, i + 1);
 		rc = figure(out, &charts[i], id);
 	}
+	snprintf(id, sizeof id, "r%zu-busbw", r + 1);
+	if (!rc && busbw_drawn(pl))
+		rc = busbw_figure(out, pl, id);
 	messages(out, pl);
 	fputs("</section>\n", out);
 	charts_free(charts, n);
@@ -377,6 +381,8 @@ static int lone_chart(FILE *out, const struct plot *pl, size_t n, FILE *warn)
 {
 	struct chart *charts;
 	size_t nc;
+	if (pl[0].nccl && busbw_drawn(&pl[0])) /* what --nccl-tests asked for */
+		return draw_busbw(out, &pl[0], pl[0].nccl, "c1", 1);
 	int rc = charts_choose(&pl[0], &charts, &nc);
 	if (!rc && (n > 1 || nc > 1))
 		fprintf(warn, "gpulab: warning: the .svg holds the first of %zu charts; a .html report has them all\n",
@@ -414,9 +420,11 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 	return rc;
 }
 
-int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn, char *err, size_t len)
+int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, char *err,
+		 size_t len)
 {
 	struct plot *pl;
+	struct nccl_figures nt = { 0 };
 	int rc = 0;
 	if (!out_path || !(ends_with(out_path, ".html") || ends_with(out_path, ".htm") || ends_with(out_path, ".svg"))) {
 		snprintf(err, len, "report: name the output with -o FILE.html (the report) or -o FILE.svg (its first chart)");
@@ -430,12 +438,17 @@ int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn,
 		snprintf(err, len, "out of memory");
 		return EXIT_NOMEM;
 	}
-	for (size_t i = 0; !rc && i < n; i++)
+	if (nccl_tests)
+		rc = nccl_figures_read(&nt, nccl_tests, err, len);
+	for (size_t i = 0; !rc && i < n; i++) {
 		rc = plot_read(&pl[i], paths[i], err, len);
+		pl[i].nccl = nccl_tests ? &nt : NULL;
+	}
 	if (!rc)
 		rc = write_out(pl, n, out_path, warn, err, len);
 	for (size_t i = 0; i < n; i++)
 		plot_free(&pl[i]);
 	free(pl);
+	nccl_figures_free(&nt);
 	return rc;
 }
