@@ -134,8 +134,8 @@ END_TEST
 
 /* The commands' table (cli/main.c): what each lets through, and the
  * order of the refusals (--submit, then --variable or --cflags, then
- * --template, then an argument, then an unknown name), as the strcmp
- * chain before it had them. */
+ * --nccl-tests, then --template, then an argument, then an unknown
+ * name), as the strcmp chain before it had them. */
 START_TEST(dispatch_refusals_in_order)
 {
 	configure(good_ini);
@@ -145,6 +145,8 @@ START_TEST(dispatch_refusals_in_order)
 	expect_error(EXIT_USAGE, "--variable: only for config");
 	gpulab("list", "--cflags", "--template", NULL);
 	expect_error(EXIT_USAGE, "--cflags: only for config");
+	gpulab("config", "--nccl-tests", "x.txt", "--template", NULL);
+	expect_error(EXIT_USAGE, "--nccl-tests: only for report");
 	gpulab("frobnicate", "extra", "--template", NULL);
 	expect_error(EXIT_USAGE, "--template: only for try");
 	gpulab("frobnicate", "extra", NULL);

@@ -945,6 +945,16 @@ START_TEST(grade_ranks_fixtures)
 	gpulab(report);
 	ck_assert_msg(o.status == 0 && strstr(read_text(page, html, sizeof html), "shfl.cu")
 		      && strstr(html, "template.cu"), "%d %s", o.status, o.err);
+	/* as grade ranked them, each failure with its word, the library and best as lines (issue 48) */
+	char want[4400];
+	snprintf(want, sizeof want, "<tr data-kernel=\"%s/shfl.cu\" data-rank=\"1\">", dir);
+	ck_assert_msg(strstr(html, want), "no %s", want);
+	snprintf(want, sizeof want, "<tr data-kernel=\"%s/template.cu\" data-rank=\"2\">", dir);
+	ck_assert_msg(strstr(html, want), "no %s", want);
+	ck_assert(strstr(html, "data-failure=\"wrong result\"") && strstr(html, "data-failure=\"faulted or trapped\"")
+		  && strstr(html, "data-failure=\"hung: stopped\""));
+	ck_assert(strstr(html, ">reduce.cub ") && strstr(html, ">reduce.best ") && strstr(html, " grade reduce "));
+	ck_assert(!strstr(html, ".gpulab-grade-") && !strstr(html, "gpulab try"));
 	free(dir), free(out);
 }
 END_TEST

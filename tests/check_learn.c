@@ -650,7 +650,32 @@ START_TEST(grade_ranks_and_survives)
 	for (size_t i = 0; i < r.n; i++)
 		mine += !strcmp(json_string(json_get(r.v[i].row, "exercise")), "try.gated");
 	ck_assert_msg(mine == 2, "%zu rows of try.gated", mine);
+	/* the teacher's command and the ranking, with each failure's line (issue 48) */
+	const struct json *g = json_get(r.doc, "grade"), *ks = json_get(g, "kernels");
+	ck_assert_str_eq(json_string(json_get(r.doc, "schema")), "gpulab-record/2.1");
+	ck_assert_msg(strstr(json_string(json_get(r.doc, "command")), " grade gated "), "%s",
+		      json_string(json_get(r.doc, "command")));
+	ck_assert_str_eq(json_string(json_get(g, "challenge")), "gated");
+	ck_assert_int_eq(json_len(ks), 6);
+	ck_assert_msg(strstr(json_string(json_get(json_index(ks, 0), "kernel")), "/good.cu")
+		      && json_number(json_get(json_index(ks, 1), "rank")) == 2
+		      && json_type(json_get(json_index(ks, 1), "exit")) == JSON_NULL, "%s", o.out);
+	const struct json *bad = json_index(ks, 2);
+	ck_assert_msg(strstr(json_string(json_get(bad, "kernel")), "/bad.cu")
+		      && json_type(json_get(bad, "rank")) == JSON_NULL && json_number(json_get(bad, "exit")) == EXIT_WRONG
+		      && !strcmp(json_string(json_get(bad, "failure")), "wrong result")
+		      && strstr(json_string(json_get(bad, "reason")), "fails the gate at n=1000003"), "%s", o.out);
+	ck_assert_msg(!strstr(read_text(rec, text, sizeof text), ".gpulab-grade-"), "the work directory is in the record");
 	record_free(&r);
+	/* upgraded, it stays grade's */
+	char again[4300];
+	snprintf(again, sizeof again, "%s/again.json", out);
+	gpulab("record", "upgrade", rec, "-o", again, NULL);
+	struct record u = { .path = again };
+	ck_assert_msg(o.status == 0 && record_load(&u, err, sizeof err) == 0, "%s %s", o.err, err);
+	ck_assert_str_eq(json_string(json_get(u.doc, "schema")), "gpulab-record/2.1");
+	ck_assert_int_eq(json_len(json_get(json_get(u.doc, "grade"), "kernels")), 6);
+	record_free(&u);
 	gpulab("report", rec, "-o", page, NULL);
 	ck_assert_msg(o.status == 0 && strstr(read_text(page, text, sizeof text), "good.cu"), "%d %s", o.status, o.err);
 	/* a kernel whose hang the watchdog does not see is stopped by grade */

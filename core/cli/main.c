@@ -64,7 +64,7 @@ static int cmd_compare(const struct options *o)
 static int cmd_report(const struct options *o)
 {
 	char err[1024];
-	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, stderr, err, sizeof err);
+	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, o->nccl_tests, stderr, err, sizeof err);
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
@@ -100,15 +100,16 @@ static int cmd_help(const struct options *o)
 }
 
 /* What a command lets through; any other --submit, --variable or
- * --cflags, --template or argument is a usage error, said before the
- * command runs, in that order. */
+ * --cflags, --nccl-tests, --template or argument is a usage error, said
+ * before the command runs, in that order. */
 enum {
 	TAKES_ARGS = 1,      /* names: exercises, files, a lesson */
 	TAKES_SUBMIT = 2,    /* --submit FILE.cu */
 	TAKES_TEMPLATE = 4,  /* --template (only try reads it; the others that
 			      * take it ignore it, as they always have) */
 	TAKES_PKGCONFIG = 8, /* --variable NAME, --cflags */
-	TAKES_ANY = TAKES_ARGS | TAKES_SUBMIT | TAKES_TEMPLATE | TAKES_PKGCONFIG,
+	TAKES_NCCL = 16,     /* --nccl-tests FILE */
+	TAKES_ANY = TAKES_ARGS | TAKES_SUBMIT | TAKES_TEMPLATE | TAKES_PKGCONFIG | TAKES_NCCL,
 };
 
 /* The commands, as git's builtins are: a name, what it takes, the
@@ -125,7 +126,7 @@ static const struct command {
 	{ "check", cmd_check, TAKES_ARGS | TAKES_TEMPLATE },
 	{ "config", cmd_config, TAKES_ARGS | TAKES_TEMPLATE | TAKES_PKGCONFIG },
 	{ "compare", cmd_compare, TAKES_ARGS | TAKES_TEMPLATE },
-	{ "report", cmd_report, TAKES_ARGS | TAKES_TEMPLATE },
+	{ "report", cmd_report, TAKES_ARGS | TAKES_TEMPLATE | TAKES_NCCL },
 	{ "try", cmd_try, TAKES_ARGS | TAKES_TEMPLATE },
 	{ "learn", cmd_learn, TAKES_ANY },
 	{ "grade", cmd_grade, TAKES_ARGS | TAKES_TEMPLATE },
@@ -156,6 +157,8 @@ static int dispatch(const struct options *o)
 	if ((o->variable || o->cflags) && !(takes & TAKES_PKGCONFIG))
 		return fail(EXIT_USAGE, "--%s: only for config (gpulab config --variable=plugindir)",
 			    o->variable ? "variable" : "cflags");
+	if (o->nccl_tests && !(takes & TAKES_NCCL))
+		return fail(EXIT_USAGE, "--nccl-tests: only for report (gpulab report RECORD.json --nccl-tests FILE -o FILE.html)");
 	if (o->template_only && !(takes & TAKES_TEMPLATE))
 		return fail(EXIT_USAGE, "--template: only for try (gpulab try reduce --template)");
 	if (o->npatterns > 0 && !(takes & TAKES_ARGS))

@@ -177,17 +177,25 @@ static void compare_help(FILE *out)
 static void report_help(FILE *out)
 {
 	fputs("usage: gpulab report RECORD.json... -o FILE.html|FILE.svg\n"
+	      "       gpulab report RECORD.json... --nccl-tests FILE -o FILE.html|FILE.svg\n"
 	      "\n"
 	      "Records as one HTML page of charts and tables that fetches nothing; two\n"
-	      "records also get NEW against BASE point by point. FILE.svg is the first\n"
-	      "chart alone.\n"
+	      "records also get NEW against BASE point by point; grade's records are a\n"
+	      "leaderboard, and several of one challenge who improved. A record whose\n"
+	      "rows note busbw (the multigpu collectives) also gets busbw against the\n"
+	      "size. FILE.svg is the first chart alone.\n"
 	      "\n"
 	      "  -o, --output FILE    the page (.html) or the chart (.svg) to write\n"
+	      "      --nccl-tests FILE  nccl-tests' output (all_reduce_perf and the like,\n"
+	      "                       appended to one file): its busbw drawn beside;\n"
+	      "                       the .svg is then the busbw chart\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab report run.json -o run.html\n"
 	      "  gpulab report base.json new.json -o cmp.html\n"
-	      "  gpulab report sweep.json -o sweep.svg\n",
+	      "  gpulab report sweep.json -o sweep.svg\n"
+	      "  gpulab report grade-1.json grade-2.json -o class.html\n"
+	      "  gpulab report ranks.json --nccl-tests nccl-tests.txt -o busbw.html\n",
 	      out);
 }
 
@@ -235,7 +243,8 @@ static void grade_help(FILE *out)
 	      "Every .cu file in each DIR through try's gate and bench, each in a process\n"
 	      "of its own, then ranked. Takes run's options (gpulab help run).\n"
 	      "\n"
-	      "  -o, --output FILE    the record of every kernel (gpulab report draws it)\n"
+	      "  -o, --output FILE    the record of every kernel and the ranking (gpulab\n"
+	      "                       report draws the leaderboard)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab grade reduce submissions/ -n 2^20 -t int -o grade.json\n"

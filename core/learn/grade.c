@@ -11,17 +11,20 @@
  *
  * The table ranks the kernels measured by their median, then lists the
  * rest with their one line (the child's last, or the row's message).
- * With -o the record is renamed into place whole: `gpulab report` of it
- * draws the leaderboard.
+ * With -o the record is written into place whole, as the teacher's (their
+ * command, and the ranking with each failure's line): `gpulab report` of
+ * it draws the leaderboard.
  */
 #include "config.h"
 
 #include "escape.h"
 #include "exitcode.h"
+#include "emit/field.h"
 #include "fail.h"
 #include "learn/grade.h"
 #include "learn/learn.h"
 #include "records/record.h"
+#include "records/upgrade.h"
 #include "run/interrupt.h"
 
 #include <dirent.h>
@@ -317,6 +320,51 @@ static void grade_table(struct grade *g, const char *challenge)
 		}
 }
 
+/* The ranking as grade's member of the record (docs/record.md): each
+ * kernel in the table's order, its rank or its failure and the line
+ * that says why; in a string the caller frees, NULL out of memory. */
+static char *grade_member(const struct grade *g, const char *challenge)
+{
+	char *text = NULL;
+	size_t size;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		return NULL;
+	fputs("{\"challenge\": ", f);
+	emit_json(f, challenge);
+	fputs(", \"kernels\": [", f);
+	for (size_t k = 0; k < g->n; k++) {
+		const struct graded *v = &g->v[k];
+		fprintf(f, "%s{\"kernel\": ", k ? ", " : "");
+		emit_json(f, v->path);
+		emit_json_number(f, "rank", v->measured, (double)(k + 1));
+		emit_json_number(f, "exit", !v->measured, (double)v->status);
+		emit_json_string(f, "failure", v->measured ? NULL : grade_kind(v));
+		emit_json_string(f, "reason", v->measured ? NULL : v->line[0] ? v->line : "failed");
+		fputc('}', f);
+	}
+	fputs("]}", f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* -o: the children's record at output, as the teacher's: their command
+ * line in place of the last child's (which names the work directory),
+ * and the ranking as the table shows it. */
+static int grade_write(const struct options *o, const struct grade *g)
+{
+	char err[1024], *member = grade_member(g, o->patterns[0]);
+	struct head_change ch = { RECORD_GRADE_SCHEMA, o->command_line, "grade", member };
+	int rc = member ? record_rewrite(g->record, o->output, &ch, err, sizeof err) : EXIT_NOMEM;
+	if (rc)
+		rc = fail(rc, "grade: %s", member ? err : "out of memory");
+	free(member);
+	return rc;
+}
+
 /* The work directory: beside the output, so that the record is renamed
  * into its place; else in $TMPDIR. */
 static int grade_workdir(struct grade *g, const char *output)
@@ -388,8 +436,8 @@ int grade_kernels(const struct options *o, grade_reference_fn *reference)
 		grade_table(&g, o->patterns[0]);
 	if (!rc && o->output && access(g.record, F_OK) != 0)
 		rc = fail(EXIT_WRONG, "grade: no kernel passed its gate: no record to write to %s", o->output);
-	else if (!rc && o->output && rename(g.record, o->output) != 0)
-		rc = fail(EXIT_USAGE, "grade: %s: %s", o->output, strerror(errno));
+	else if (!rc && o->output)
+		rc = grade_write(o, &g);
 	grade_free(&g);
 	interrupt_release();
 	return rc;

@@ -126,19 +126,6 @@ int open_comms(gpulab_ctx *ctx, int rc, nccl_state *s)
 	return GPULAB_OK;
 }
 
-/* Under a launcher each rank has one GPU: -p gpus is for one process. */
-int plan_width(gpulab_ctx *ctx, unsigned want, unsigned *g, int *ord)
-{
-	if (!ctx->group)
-		return plan_gpus(ctx, want, 1, g, ord);
-	if (want) {
-		ctx->error(ctx, "-p gpus=%u: under a launcher each rank has one GPU (start as many ranks as GPUs)", want);
-		return GPULAB_EPARAM;
-	}
-	*g = 1;
-	return GPULAB_OK;
-}
-
 int coll_plan(gpulab_ctx *ctx)
 {
 	int ord[gpus::max_gpus];
