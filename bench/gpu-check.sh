@@ -6,18 +6,21 @@
 #   suite       GPULAB_REQUIRE_GPU=1 make check: the whole suite on the GPU
 #   install     make install into a prefix of its own
 #   sanitize    compute-sanitizer memcheck, racecheck and synccheck, each
-#               over every exercise of each plugin at one odd shape
+#               over every exercise of each plugin at one odd shape; in
+#               the background, beside the next three, which time nothing
 #   interrupt   a sweep stopped by timeout -s INT (and HUP, and two kill
 #               -INT), then --resume to the end (bench/interrupt-gpu.sh)
 #   author      gpulab new -> make -> make install -> run -> check, under
 #               a fresh HOME, with no PKG_CONFIG_PATH
-#   learn       every lesson, each to its verdict, and one --submit
 #   grade       grade over the test kernels, and its page
+#   learn       every lesson, each to its verdict (bench/learn-table.sh),
+#               and one --submit; the GPU alone again
 #   ranks       mpirun -np 2 over the multigpu sweep, bounded (needs 2
 #               GPUs and mpirun; the suite's tests/ranks.sh verifies the
 #               collectives as one rank a GPU, up to 4)
 # Each step has its own time bound (timeout), so none can hang the rest,
-# and the whole is held to BUDGET seconds (540: 9 minutes).  It prints
+# and the whole is held to BUDGET seconds (540: 9 minutes; where there
+# are 2 GPUs, 200 more for the ranks, unless BUDGET is given).  It prints
 # the plan first and ends with one table: step, result, seconds, log.
 # Logs go to LOGS (default /tmp/gpulab-check/logs) and into one archive
 # there, gpu-check-logs.tar.gz, which with the table (summary.md) is
@@ -36,7 +39,7 @@ src=$(cd "$here/.." && pwd)
 work=${GPU_CHECK_WORK:-/tmp/gpulab-check}
 build=$work/build prefix=$work/prefix
 logs=${LOGS:-$work/logs}
-budget=${BUDGET:-540}
+budget=${BUDGET:-540} budget_given=${BUDGET:+yes}
 debs="" only=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 rm -rf "$logs"; mkdir -p "$logs" "$work"
+: >"$logs/rows"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 # never NVLink multicast
 export PATH=/usr/local/cuda/bin:$PATH
 start=$(date +%s)
@@ -53,9 +57,10 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '.')
 
 # step NAME BOUND CMD...: NAME's command under its bound (and the budget
-# left), its output to NAME.log; a row of the final table.
-rows=()
-failed=0
+# left), its output to NAME.log; a row of the final table, kept in a file
+# so that a step run in the background (sanitize, beside the steps that
+# time nothing) leaves its row too.
+rows=$logs/rows
 step() {
 	local name=$1 bound=$2
 	shift 2
@@ -63,22 +68,22 @@ step() {
 	local left=$((budget - ($(date +%s) - start)))
 	[ "$bound" -gt "$left" ] && bound=$left
 	if [ "$bound" -le 0 ]; then
-		rows+=("$name|not run: the budget was spent|0|-"); failed=1; return
+		echo "$name|not run: the budget was spent|0|-|bad" >>"$rows"; return
 	fi
 	echo "== $name (at most ${bound}s): $*"
 	local t0=$(date +%s) rc
 	# a child bash, so that a step may be one of the functions below (exported)
 	timeout -k 5 "$bound" bash -c '"$@"' "$name" "$@" >"$logs/$name.log" 2>&1
 	rc=$?
-	local took=$(($(date +%s) - t0)) result=passed
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then result="timed out after ${bound}s"; failed=1
+	local took=$(($(date +%s) - t0)) result=passed bad=
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then result="timed out after ${bound}s"; bad=bad
 	elif [ $rc -eq 77 ]; then result="skipped: $(tail -n 1 "$logs/$name.log")"
-	elif [ $rc -ne 0 ]; then result="FAILED (exit $rc)"; failed=1; tail -n 40 "$logs/$name.log"; fi
-	rows+=("$name|$result|$took|$name.log")
+	elif [ $rc -ne 0 ]; then result="FAILED (exit $rc)"; bad=bad; tail -n 40 "$logs/$name.log"; fi
+	echo "$name|$result|$took|$name.log|$bad" >>"$rows"
 }
 skip() { # skip NAME WHY
 	if [ -n "$only" ] && [[ $only != *",$1,"* ]]; then return; fi
-	rows+=("$1|skipped: $2|0|-")
+	echo "$1|skipped: $2|0|-|" >>"$rows"
 }
 
 deps() {
@@ -151,8 +156,13 @@ sanitize_all() {
 }
 export g
 export -f sanitize sanitize_all
+# The sanitizers are slow, and time nothing: they run beside the steps
+# after them that time nothing either (interrupt, author, grade); learn,
+# which times, waits for them.
+sanitizing=
 if [ "$gpus" -gt 0 ] && command -v compute-sanitizer >/dev/null; then
-	step sanitize 150 sanitize_all
+	step sanitize 150 sanitize_all &
+	sanitizing=$!
 else
 	skip sanitize "no GPU or no compute-sanitizer"
 fi
@@ -180,6 +190,22 @@ author() {
 export -f author
 step author 120 author
 
+
+
+grade() {
+	local dir
+	dir=$(mktemp -d /tmp/gpulab-grade-XXXXXX)
+	cp "$src/tests/try/reduce_shfl.cu" "$dir/shfl.cu"
+	cp "$src/plugins/try/templates/reduce.cu" "$dir/template.cu"
+	cp "$src/tests/try/reduce_tail.cu" "$dir/tail.cu"
+	cp "$src/tests/try/trap.cu" "$dir/trap.cu"
+	cp "$src/tests/try/forever.cu" "$dir/forever.cu"
+	gpulab grade reduce "$dir" -n 2^20 -t int --watchdog 2 -o "$logs/grade.json" | tee "$dir/out"
+	grep -q '5 kernels, 2 measured, 3 failed' "$dir/out" && gpulab report "$logs/grade.json" -o "$logs/grade.html"
+}
+export -f grade
+if [ "$gpus" -gt 0 ]; then step grade 90 grade; else skip grade "no GPU"; fi
+
 # Every lesson to its verdict, as docs/learn.md's table (bench/learn-table.sh,
 # into the logs), then the map counting them all seen, and one kernel
 # submitted for a lesson's task (passed, 0, or not, 11).
@@ -195,21 +221,8 @@ learn() {
 	[ $rc -eq 0 ] || [ $rc -eq 11 ]
 }
 export -f learn
+[ -n "$sanitizing" ] && wait "$sanitizing" # learn times: the GPU alone
 if [ "$gpus" -gt 0 ]; then step learn 210 learn; else skip learn "no GPU"; fi
-
-grade() {
-	local dir
-	dir=$(mktemp -d /tmp/gpulab-grade-XXXXXX)
-	cp "$src/tests/try/reduce_shfl.cu" "$dir/shfl.cu"
-	cp "$src/plugins/try/templates/reduce.cu" "$dir/template.cu"
-	cp "$src/tests/try/reduce_tail.cu" "$dir/tail.cu"
-	cp "$src/tests/try/trap.cu" "$dir/trap.cu"
-	cp "$src/tests/try/forever.cu" "$dir/forever.cu"
-	gpulab grade reduce "$dir" -n 2^20 -t int --watchdog 2 -o "$logs/grade.json" | tee "$dir/out"
-	grep -q '5 kernels, 2 measured, 3 failed' "$dir/out" && gpulab report "$logs/grade.json" -o "$logs/grade.html"
-}
-export -f grade
-if [ "$gpus" -gt 0 ]; then step grade 90 grade; else skip grade "no GPU"; fi
 
 # Ranks: the issue's sweep as 2 ranks, ended within its bound, with its
 # wall time (the collectives' verification as one rank a GPU, up to 4,
@@ -228,16 +241,18 @@ ranks() {
 }
 export -f ranks
 if [ "$gpus" -ge 2 ] && command -v mpirun >/dev/null; then
-	budget=$((budget + 200)) # ranks come on top of the one-GPU budget
+	[ -n "$budget_given" ] || budget=$((budget + 200)) # ranks come on top of the one-GPU budget
 	step ranks 200 ranks
 else
 	skip ranks "needs 2 GPUs and mpirun ($gpus GPU(s) here)"
 fi
 
 total=$(($(date +%s) - start))
+failed=0
+grep -q '|bad$' "$rows" && failed=1
 {
 	printf '\n| step | result | seconds | log |\n|---|---|---:|---|\n'
-	for r in "${rows[@]}"; do IFS='|' read -r a b c d <<<"$r"; printf '| %s | %s | %s | %s |\n' "$a" "$b" "$c" "$d"; done
+	while IFS='|' read -r a b c d _; do printf '| %s | %s | %s | %s |\n' "$a" "$b" "$c" "$d"; done <"$rows"
 	printf '| all | %s | %s | gpu-check-logs.tar.gz |\n' "$([ $failed -eq 0 ] && echo passed || echo FAILED)" "$total"
 } | tee "$logs/summary.md"
 (cd "$logs" && tar czf gpu-check-logs.tar.gz --exclude=gpu-check-logs.tar.gz ./* 2>/dev/null)
