@@ -1152,6 +1152,35 @@ START_TEST(samples_bounded_numbers_exact)
 }
 END_TEST
 
+/* Numbers written exactly (issue 46): a point's median_ci_pct is the
+ * double its interval and median give, not a %.4f that reads 0.0000 at
+ * every point of a fake sweep (fake.jittery's is about 99.8, to 15 or
+ * more digits); a note of 2^64 - 1 (fake.keyed notes its
+ * seed; a note is a double, so 2^64) is in plain digits. */
+START_TEST(interval_and_notes_written_exactly)
+{
+	configure(0);
+	gpulab("run", "fake.jittery", "-n", "64,2^20", "-r", "100", "-w", "0", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	struct json *doc = valid_record();
+	for (size_t i = 0; i < 2; i++) {
+		const struct json *row = json_index(json_get(doc, "results"), i), *ci = json_get(row, "median_ci_ms");
+		double pct = 100 * (json_number_at(ci, 1) - json_number_at(ci, 0)) / 2 / json_number(json_get(row, "median_ms"));
+		const char *text = json_number_text(json_get(row, "median_ci_pct"));
+		ck_assert_msg(json_number(json_get(row, "median_ci_pct")) == pct, "%s, not %.17g", text, pct);
+		ck_assert_msg(pct > 1 && strlen(strchr(text, '.')) > 5, "%s: %%.4f's", text);
+	}
+	json_free(doc);
+	gpulab("run", "fake.keyed", "-n", "64", "-r", "3", "-w", "0", "-p", "seed=18446744073709551615", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	doc = valid_record();
+	const struct json *row = json_index(json_get(doc, "results"), 0);
+	ck_assert_str_eq(json_number_text(json_get(json_get(row, "notes"), "seed")), "18446744073709551616");
+	ck_assert_str_eq(json_number_text(json_get(json_get(row, "params"), "seed")), "18446744073709551615");
+	json_free(doc);
+}
+END_TEST
+
 /* One check for every reader: what one refuses, all refuse, with the
  * same line. */
 START_TEST(one_validator_for_every_reader)
@@ -1269,6 +1298,7 @@ int main(void)
 	tcase_add_test(t, torn_journal_at_every_byte);
 	tcase_add_test(t, kill9_at_random_moments);
 	tcase_add_test(t, samples_bounded_numbers_exact);
+	tcase_add_test(t, interval_and_notes_written_exactly);
 	tcase_add_test(t, one_validator_for_every_reader);
 	tcase_add_test(t, record_upgrade);
 	suite_add_tcase(s, t);
