@@ -406,6 +406,38 @@ START_TEST(resume_runs_only_what_is_missing)
 }
 END_TEST
 
+/* A run killed during its first point leaves no FILE (nothing good is
+ * replaced by nothing) but its temporary; the retry loop `until gpulab
+ * run ... -o FILE --resume; do :; done`, bounded here at 5 tries, then
+ * ends at its first: with nothing to resume it starts afresh, says so in
+ * one line, and writes the whole record (issue 46). */
+START_TEST(resume_retry_loop_after_kill_in_first_point)
+{
+	char *argv[] = { (char *)bin, "run", "fake.sleepy", "-n", "64,128", "-r", "50", "-w", "0", "-o", record, NULL };
+	int tries = 0;
+	configure(20);
+	pid_t pid = start(argv);
+	for (double t0 = now(); lines_in(runs_log) < 1 && now() - t0 < 10; usleep(2000))
+		;
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(finish(pid), 128 + SIGKILL);
+	ck_assert_int_eq(access(record, F_OK), -1);
+	configure(0);
+	do
+		gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "5", "-w", "0", "-o", record, "--resume", NULL);
+	while (o.status != 0 && ++tries < 5);
+	ck_assert_msg(o.status == 0 && tries == 0, "%d tries, exit %d: %s", tries + 1, o.status, o.err);
+	ck_assert_msg(count_lines(o.err) == 1
+		      && strstr(o.err, "gpulab: --resume: ") && strstr(o.err, "sweep.json does not exist: nothing to resume, so all 2 points run\n"),
+		      "%s", o.err);
+	struct json *doc = valid_record();
+	ck_assert_int_eq(found.finished, 1);
+	ck_assert_int_eq(count_status(doc, "ok"), 2);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	json_free(doc);
+}
+END_TEST
+
 /* A resumed run interrupted in turn: what it says it did and left counts
  * its own points, not those it kept. */
 START_TEST(resumed_run_interrupted_again)
@@ -683,7 +715,6 @@ START_TEST(resume_refuses_what_it_cannot_take)
 {
 	static char good[1 << 16], cut[4096];
 	configure(1);
-	refused(NULL, "No such file or directory");
 	refused("", "empty: no record");
 	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
 	ck_assert_int_eq(o.status, 0);
@@ -1281,6 +1312,7 @@ int main(void)
 	tcase_add_test(t, same_signal_twice_is_one);
 	tcase_add_test(t, kill9_keeps_every_completed_point);
 	tcase_add_test(t, resume_runs_only_what_is_missing);
+	tcase_add_test(t, resume_retry_loop_after_kill_in_first_point);
 	tcase_add_test(t, resume_keeps_points_it_does_not_plan);
 	tcase_add_test(t, resumed_run_interrupted_again);
 	tcase_add_test(t, lost_device_ends_the_run);
