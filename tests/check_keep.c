@@ -426,7 +426,7 @@ START_TEST(resume_retry_loop_after_kill_in_first_point)
 	do
 		gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "5", "-w", "0", "-o", record, "--resume", NULL);
 	while (o.status != 0 && ++tries < 5);
-	ck_assert_msg(o.status == 0 && tries == 0, "%d tries, exit %d: %s", tries + 1, o.status, o.err);
+	ck_assert_msg(o.status == 0 && tries == 0, "%d retries, exit %d: %s", tries, o.status, o.err);
 	ck_assert_msg(count_lines(o.err) == 1
 		      && strstr(o.err, "gpulab: --resume: ") && strstr(o.err, "sweep.json does not exist: nothing to resume, so all 2 points run\n"),
 		      "%s", o.err);
@@ -1021,6 +1021,44 @@ START_TEST(symlink_followed_and_mode_kept)
 }
 END_TEST
 
+/* Replacing a record keeps its permissions without the s-bits (a 06750
+ * record becomes 0750: a record is data); a record with another name (a
+ * hard link) is replaced at the name given alone, the other keeps the old
+ * record byte for byte, and one line says so (issue 46). */
+START_TEST(replaced_record_mode_and_hard_links)
+{
+	static char before[1 << 16], after[1 << 16];
+	char other[4200];
+	struct stat st;
+	configure(1);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_int_eq(chmod(record, 06750), 0);
+	ck_assert_int_eq(stat(record, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 06750);
+	snprintf(other, sizeof other, "%s/other.json", dir);
+	ck_assert_int_eq(link(record, other), 0);
+	read_text(other, before, sizeof before);
+	gpulab("run", "fake.sleepy", "-n", "128", "-r", "1", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_int_eq(stat(record, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0750);
+	ck_assert_int_eq(st.st_nlink, 1);
+	ck_assert_str_eq(read_text(other, after, sizeof after), before);
+	ck_assert_msg(count_lines(o.err) == 1
+		      && strstr(o.err, "gpulab: warning: /")
+		      && strstr(o.err, "sweep.json had 1 other name (hard link), which keeps the record it replaced: "
+				"the new one is at this name alone\n"), "%s", o.err);
+	struct json *doc = valid_record();
+	ck_assert_str_eq(json_number_text(json_get(json_get(json_index(json_get(doc, "results"), 0), "params"), "n")), "128");
+	json_free(doc);
+	/* a record with one name: nothing to say */
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
+	ck_assert_msg(o.status == 0 && o.err[0] == 0, "%s", o.err);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+}
+END_TEST
+
 /* Two runs on one record: the second is refused at once with one line
  * naming the first's PID; the first's record is whole.  --resume takes
  * the lock too. */
@@ -1325,6 +1363,7 @@ int main(void)
 	tcase_add_test(t, resume_reads_records_of_schema_1);
 	tcase_add_test(t, unsafe_targets_refused);
 	tcase_add_test(t, symlink_followed_and_mode_kept);
+	tcase_add_test(t, replaced_record_mode_and_hard_links);
 	tcase_add_test(t, one_writer_at_a_time);
 	tcase_add_test(t, earlier_record_untouched);
 	tcase_add_test(t, torn_journal_at_every_byte);

@@ -1,6 +1,7 @@
 #include "emit/journal.h"
 
 #include "exitcode.h"
+#include "fail.h"
 #include "run/interrupt.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int journal_open(struct journal *j, const char *path, char *err, size_t len)
@@ -32,6 +34,8 @@ int journal_open(struct journal *j, const char *path, char *err, size_t len)
 		interrupt_temporary(NULL);
 		return EXIT_USAGE;
 	}
+	struct stat st;
+	j->names = j->old >= 0 && fstat(j->old, &st) == 0 ? (unsigned long)st.st_nlink : 0;
 	return 0;
 }
 
@@ -169,6 +173,15 @@ int journal_commit_header(struct journal *j, char *err, size_t len)
 int journal_committed(const struct journal *j)
 {
 	return j->committed;
+}
+
+void journal_say_other_names(const struct journal *j, const char *name)
+{
+	unsigned long others = j->committed && j->names > 1 ? j->names - 1 : 0;
+	if (others)
+		fail(0, "warning: %s had %lu other name%s (hard link%s), which keep%s the record it replaced: "
+		     "the new one is at this name alone", name, others, others == 1 ? "" : "s", others == 1 ? "" : "s",
+		     others == 1 ? "s" : "");
 }
 
 void journal_close(struct journal *j)

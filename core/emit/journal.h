@@ -38,6 +38,7 @@ struct journal {
 	char tmp[PATH_MAX + sizeof OUTFILE_SUFFIX];
 	int fd;             /* the temporary, which becomes the journal; -1 */
 	int old;            /* the target as it was, locked; -1 (none) */
+	unsigned long names; /* the target's names as it was (hard links); 0: none */
 	int committed;      /* the temporary is the target now */
 	char *header;       /* written with the first entry */
 	size_t nheader;
@@ -67,6 +68,12 @@ int journal_commit_header(struct journal *j, char *err, size_t len);
 
 /* Has the first entry reached the target? */
 int journal_committed(const struct journal *j);
+
+/* Where the record it replaced had other names (hard links), one
+ * warning on stderr, `name` as the user gave it: those names keep the
+ * record as it was, since the new one is renamed over this name alone
+ * (docs/record.md).  Nothing before the first entry is committed. */
+void journal_say_other_names(const struct journal *j, const char *name);
 
 /* The last entries synced, unlocked and closed; where nothing was
  * committed, the temporary is removed and the target left as it was. */

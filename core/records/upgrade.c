@@ -112,6 +112,8 @@ int record_upgrade(const char *in, const char *out, unsigned samples_keep, char 
 		snprintf(err, len, "%s: %s", target, why);
 	if (!rc && !nend && (rc = journal_commit_header(&j, why, sizeof why)))
 		snprintf(err, len, "%s: %s", target, why);
+	if (!rc)
+		journal_say_other_names(&j, target);
 	journal_close(&j);
 	record_free(&r);
 	free(body);

@@ -83,13 +83,15 @@ int output_begin(struct record_out *out, const struct report *r, unsigned sample
 static int output_line(struct record_out *out, char *text, size_t n)
 {
 	char err[512];
-	int rc = text ? 0 : EXIT_NOMEM;
+	int rc = text ? 0 : EXIT_NOMEM, replacing = !journal_committed(&out->j);
 	if (!out->path || !out->writable) {
 		free(text);
 		return 0;
 	}
 	if (!rc && (rc = journal_append(&out->j, text, n, err, sizeof err)) == 0)
 		out->lines++;
+	if (!rc && replacing)
+		journal_say_other_names(&out->j, out->path);
 	free(text);
 	if (rc)
 		out->writable = 0;
