@@ -1252,36 +1252,84 @@ END_TEST
 
 /* One check for every reader: what one refuses, all refuse, with the
  * same line. */
+/* text as the record: compare, report and --resume each refuse it
+ * (exit 2) with the same one line, holding words; that line. */
+static const char *every_reader_refuses(const char *text, const char *words)
+{
+	static char line[2][1024];
+	char html[4200];
+	snprintf(html, sizeof html, "%s/r.html", dir);
+	write_file(dir, "sweep.json", text);
+	gpulab("compare", record, record, NULL);
+	snprintf(line[0], sizeof line[0], "%s", o.err);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	gpulab("report", record, "-o", html, NULL);
+	snprintf(line[1], sizeof line[1], "%s", o.err);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, "--resume", NULL);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_msg(strstr(line[0], words) && count_lines(line[0]) == 1, "%s", line[0]);
+	ck_assert_str_eq(line[1], line[0]);
+	ck_assert_msg(!strncmp(o.err, "gpulab: --resume: ", 18) && !strcmp(o.err + 18, line[0] + 8), "%s", o.err);
+	return line[0];
+}
+
+/* good with its first `from` made `to`. */
+static const char *replaced(const char *good, const char *from, const char *to)
+{
+	static char text[1 << 16];
+	const char *at = strstr(good, from);
+	ck_assert_msg(at != NULL, "no %s", from);
+	snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
+	return text;
+}
+
 START_TEST(one_validator_for_every_reader)
 {
-	static char good[1 << 16], text[1 << 16];
-	char html[4200], line[3][1024];
+	static char good[1 << 16];
 	static const struct { const char *from, *to, *words; } cases[] = {
 		{ "\"median_ms\": ", "\"median_ms\": \"bogus\", \"x\": ", "\"median_ms\": expected a number or null, found a string" },
 		{ "\"samples_ms\": [", "\"samples_ms\": [-1, ", "\"samples_ms\": sample 1 is -1: expected a number from 0 to 1e9" },
 		{ "\"runs\": ", "\"runs\": 2.5, \"x\": ", "\"runs\": expected a count, found 2.5" },
 	};
 	configure(1);
-	snprintf(html, sizeof html, "%s/r.html", dir);
 	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
 	read_text(record, good, sizeof good);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *at = strstr(good, cases[i].from);
-		snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, cases[i].to, at + strlen(cases[i].from));
-		write_file(dir, "sweep.json", text);
-		gpulab("compare", record, record, NULL);
-		snprintf(line[0], sizeof line[0], "%s", o.err);
-		ck_assert_int_eq(o.status, EXIT_USAGE);
-		gpulab("report", record, "-o", html, NULL);
-		snprintf(line[1], sizeof line[1], "%s", o.err);
-		ck_assert_int_eq(o.status, EXIT_USAGE);
-		gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, "--resume", NULL);
-		ck_assert_int_eq(o.status, EXIT_USAGE);
-		ck_assert_msg(strstr(line[0], cases[i].words) && strstr(line[0], "result 1 (fake.sleepy): ")
-			      && count_lines(line[0]) == 1, "%s", line[0]);
-		ck_assert_str_eq(line[1], line[0]);
-		ck_assert_msg(!strncmp(o.err, "gpulab: --resume: ", 18) && !strcmp(o.err + 18, line[0] + 8), "%s", o.err);
-	}
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_msg(strstr(every_reader_refuses(replaced(good, cases[i].from, cases[i].to), cases[i].words),
+				     "result 1 (fake.sleepy): "), "%s", o.err);
+}
+END_TEST
+
+/* The closing line is checked by the one validator too (issue 46): its
+ * points counted, interrupted true or false and said why exactly where
+ * true; and what is no journal is told for what it is: a header cut
+ * before its newline, a schema of a newer gpulab. */
+START_TEST(closing_line_and_header_checked)
+{
+	static char good[1 << 16], cut[4096];
+	static const struct { const char *from, *to, *words; } cases[] = {
+		{ "\"points\": 2}", "\"points\": 99}", "sweep.json: line 4, the closing entry: \"points\": 99, but the journal holds 2\n" },
+		{ "{\"end\": {\"interrupted\": false", "{\"end\": {\"interrupted\": \"yes\"",
+		  "sweep.json: line 4, the closing entry: \"interrupted\": expected true or false, found a string\n" },
+		{ "{\"end\": {\"interrupted\": false", "{\"end\": {\"interrupted\": true",
+		  "sweep.json: line 4, the closing entry: \"interrupted\": true, but \"interruption\" is null\n" },
+		{ "\"points\": 2}", "\"points\": -2}", "sweep.json: line 4, the closing entry: \"points\": expected a count, found -2\n" },
+		{ "\"schema\": \"gpulab-record/2.0\"", "\"schema\": \"gpulab-record/3.0\"",
+		  "sweep.json: its schema is gpulab-record/3.0, which this gpulab does not read (it reads gpulab-record/1 and /2; "
+		  "a newer one wrote it)\n" },
+	};
+	configure(1);
+	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
+	read_text(record, good, sizeof good);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		every_reader_refuses(replaced(good, cases[i].from, cases[i].to), cases[i].words);
+	/* the header whole but for its newline */
+	size_t head = (size_t)(strchr(good, '\n') - good);
+	snprintf(cut, sizeof cut, "%.*s", (int)head, good);
+	snprintf(good, sizeof good, "line 1, a journal's header, is cut off after %zu bytes (no newline), and no point "
+		 "follows it: no record\n", head);
+	every_reader_refuses(cut, good);
 }
 END_TEST
 
@@ -1371,6 +1419,7 @@ int main(void)
 	tcase_add_test(t, samples_bounded_numbers_exact);
 	tcase_add_test(t, interval_and_notes_written_exactly);
 	tcase_add_test(t, one_validator_for_every_reader);
+	tcase_add_test(t, closing_line_and_header_checked);
 	tcase_add_test(t, record_upgrade);
 	suite_add_tcase(s, t);
 	TCase *m = tcase_create("resume_match");
