@@ -512,14 +512,18 @@ START_TEST(lost_device_ends_the_run)
 		      && count_lines(o.err) == 1, "%s", o.err);
 	ck_assert_int_eq(count_temporaries(dir), 0);
 	json_free(doc);
-	/* resumed (on a device that works again): the ERROR is kept, the rest run */
-	unlink(runs_log);
+	/* resumed: the ERROR is not kept but run again (issue 46), and the
+	 * fake loses its device at n = 256 every time: the two ok points
+	 * kept, that one run, and the rest not run again */
 	gpulab("run", "fake.loses", "fake.keyed", "-n", "64:1024", "-r", "3", "-o", record, "--resume", NULL);
-	ck_assert_int_eq(o.status, 0);
+	ck_assert_int_eq(o.status, EXIT_CUDA);
+	ck_assert_msg(occurrences(o.out, "fake.loses int ") == 1, "%s", o.out);
+	ck_assert_msg(strstr(o.out, "2 of 10 points kept from it, 8 to run"), "%s", o.out);
 	doc = valid_record();
-	ck_assert_int_eq(count_status(doc, "not run"), 0);
-	ck_assert_str_eq(point_status(doc, 2), "ERROR");
-	ck_assert_int_eq(count_status(doc, "ok"), 9);
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 10);
+	ck_assert_int_eq(count_status(doc, "ok"), 2);
+	ck_assert_int_eq(count_status(doc, "ERROR"), 1);
+	ck_assert_int_eq(count_status(doc, "not run"), 7);
 	json_free(doc);
 }
 END_TEST
@@ -546,6 +550,58 @@ START_TEST(lost_device_wins_over_a_wrong_result)
 	ck_assert_str_eq(point_status(doc, 5), "ERROR");
 	ck_assert_int_eq(json_bool(json_get(doc, "interrupted")), 0);
 	ck_assert_str_eq(o.err, "");
+	json_free(doc);
+}
+END_TEST
+
+/* Only a measured point replaces a record (issue 46): a run whose first
+ * point errors (fake.picky -n 4096 refuses in setup, exit 7;
+ * fake.failsetup, exit 10) leaves a good record byte for byte, says so in
+ * one line, and leaves no temporary; where there was no record it writes
+ * one, replacing nothing.  A run whose unmeasured points come before a
+ * measured one writes them all, in order, once that one is done. */
+START_TEST(unmeasured_run_keeps_the_record)
+{
+	static char good[1 << 16], after[1 << 16];
+	static const struct { const char *ex, *n; int status; } errs[] = {
+		{ "fake.picky", "4096", EXIT_PARAM }, { "fake.failsetup", "64", EXIT_NOMEM },
+	};
+	configure(1);
+	gpulab("run", "fake.ok", "-n", "64", "-r", "3", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	read_text(record, good, sizeof good);
+	for (size_t i = 0; i < 2; i++) {
+		gpulab("run", errs[i].ex, "-n", errs[i].n, "-r", "3", "-o", record, NULL);
+		ck_assert_msg(o.status == errs[i].status, "%s: exit %d: %s", errs[i].ex, o.status, o.err);
+		ck_assert_str_eq(read_text(record, after, sizeof after), good);
+		ck_assert_msg(occurrences(o.err, "sweep.json is as it was: no point was measured to replace it with\n") == 1,
+			      "%s", o.err);
+		ck_assert_int_eq(count_temporaries(dir), 0);
+	}
+	/* the unmeasured first, then a measured one: all written */
+	gpulab("run", "fake.failsetup", "fake.wrong", "fake.keyed", "-n", "64", "-r", "3", "-o", record, NULL);
+	ck_assert_int_eq(o.status, EXIT_NOMEM);
+	struct json *doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 3);
+	ck_assert_str_eq(point_status(doc, 0), "ERROR");
+	ck_assert_str_eq(point_status(doc, 1), "FAILED");
+	ck_assert_str_eq(point_status(doc, 2), "ok");
+	ck_assert_int_eq(found.finished, 1);
+	json_free(doc);
+	/* no record to replace: the ERROR is the record */
+	unlink(record);
+	gpulab("run", "fake.failsetup", "-n", "64", "-r", "3", "-o", record, NULL);
+	ck_assert_int_eq(o.status, EXIT_NOMEM);
+	doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 1);
+	ck_assert_str_eq(point_status(doc, 0), "ERROR");
+	json_free(doc);
+	/* resumed, it runs again, and the record carries what it had */
+	gpulab("run", "fake.failsetup", "-n", "64", "-r", "3", "-o", record, "--resume", NULL);
+	ck_assert_int_eq(o.status, EXIT_NOMEM);
+	ck_assert_msg(strstr(o.out, "0 of 1 points kept from it, 1 to run"), "%s", o.out);
+	doc = valid_record();
+	ck_assert_int_eq(json_len(json_get(doc, "results")), 1);
 	json_free(doc);
 }
 END_TEST
@@ -850,7 +906,7 @@ START_TEST(resume_matches_values_not_their_spelling)
 		"fake.sleepy|ok|\"n\": 1024, " SAME,
 		"fake.sleepy|ok|\"n\": \"2^10\", " SAME,
 		"fake.sleepy|ok|\"n\": \"1K\", " SAME,
-		"fake.sleepy|FAILED|\"n\": \"1024\", " SAME,
+		"fake.sleepy|unverified|\"n\": \"1024\", " SAME,
 		"fake.sleepy|ok|\"file\": \"a.cu\", \"tile\": \"32x8\", \"type\": \"int\", \"block\": \"32\", \"n\": 1024",
 		"fake.sleepy|ok|\"\\u006e\": 1024, " SAME,
 		"fake.sleepy|ok|\"n\": 1024, " SAME ", \"reps\": 3, \"warmup\": 0, \"seed\": 7",
@@ -858,6 +914,25 @@ START_TEST(resume_matches_values_not_their_spelling)
 	size_t extra;
 	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
 		ck_assert_msg(kept_of(&same[i], 1, &extra), "not kept: %s", same[i]);
+		ck_assert_int_eq(extra, 0);
+	}
+}
+END_TEST
+
+/* --resume keeps a measured row alone (issue 46): ok, or unverified
+ * (--no-verify's); a FAILED, ERROR or skipped row of a planned point is
+ * paired (not kept after the run's own) but not kept: its point runs
+ * again.  A "not run" row is not paired at all. */
+START_TEST(resume_keeps_only_measured_points)
+{
+	static const struct { const char *row; int kept; } rows[] = {
+		{ "fake.sleepy|ok|\"n\": 1024, " SAME, 1 },      { "fake.sleepy|unverified|\"n\": 1024, " SAME, 1 },
+		{ "fake.sleepy|FAILED|\"n\": 1024, " SAME, 0 },  { "fake.sleepy|ERROR|\"n\": 1024, " SAME, 0 },
+		{ "fake.sleepy|skipped|\"n\": 1024, " SAME, 0 }, { "fake.sleepy|not run|\"n\": 1024, " SAME, 0 },
+	};
+	size_t extra;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		ck_assert_msg(kept_of(&rows[i].row, 1, &extra) == rows[i].kept, "%s", rows[i].row);
 		ck_assert_int_eq(extra, 0);
 	}
 }
@@ -1403,6 +1478,7 @@ int main(void)
 	tcase_add_test(t, resumed_run_interrupted_again);
 	tcase_add_test(t, lost_device_ends_the_run);
 	tcase_add_test(t, failing_point_keeps_both_sides);
+	tcase_add_test(t, unmeasured_run_keeps_the_record);
 	tcase_add_test(t, lost_device_wins_over_a_wrong_result);
 	tcase_add_test(t, trap_in_the_gate_writes_no_record);
 	tcase_add_test(t, trap_mid_sweep_keeps_the_points_before);
@@ -1425,6 +1501,7 @@ int main(void)
 	TCase *m = tcase_create("resume_match");
 	tcase_add_test(m, resume_matches_values_not_their_spelling);
 	tcase_add_test(m, resume_keeps_apart_what_differs);
+	tcase_add_test(m, resume_keeps_only_measured_points);
 	tcase_add_test(m, resume_pairs_each_row_once);
 	tcase_add_test(m, resume_keeps_a_point_written_otherwise);
 	suite_add_tcase(s, m);

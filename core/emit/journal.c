@@ -175,6 +175,11 @@ int journal_committed(const struct journal *j)
 	return j->committed;
 }
 
+int journal_replaces(const struct journal *j)
+{
+	return j->old >= 0;
+}
+
 void journal_say_other_names(const struct journal *j, const char *name)
 {
 	unsigned long others = j->committed && j->names > 1 ? j->names - 1 : 0;

@@ -69,6 +69,9 @@ int journal_commit_header(struct journal *j, char *err, size_t len);
 /* Has the first entry reached the target? */
 int journal_committed(const struct journal *j);
 
+/* Was there a record at the target when the journal was opened? */
+int journal_replaces(const struct journal *j);
+
 /* Where the record it replaced had other names (hard links), one
  * warning on stderr, `name` as the user gave it: those names keep the
  * record as it was, since the new one is renamed over this name alone

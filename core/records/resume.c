@@ -80,6 +80,15 @@ static int not_run(const struct record_point *p)
 	return status && !strcmp(status, "not run");
 }
 
+/* A measured row, the one kind --resume keeps: ok, or unverified (run
+ * with --no-verify, which a resumed --no-verify sweep would otherwise
+ * run again for ever).  FAILED, ERROR and skipped rows run again. */
+static int measured_row(const struct record_point *p)
+{
+	const char *status = json_string(json_get(p->row, "status"));
+	return status && (!strcmp(status, "ok") || !strcmp(status, "unverified"));
+}
+
 /* A parameter's part of a point's hash: its key and its value, by type,
  * so that the same value hashes alike however FILE spelt it. */
 static uint64_t param_hash(const struct resume_param *p)
@@ -220,7 +229,9 @@ static int key_all(const struct resume *r, const struct resume_plan *plan, struc
 }
 
 /* Each planned point to FILE's first unmatched row of the same typed
- * key; FILE's "not run" rows are lacking, so never paired. */
+ * key; FILE's "not run" rows are lacking, so never paired.  A paired row
+ * not measured is not kept: its point runs again, and its new row
+ * replaces it. */
 static int pair_up(struct resume *r, const struct resume_plan *plan)
 {
 	struct typed_key *keys = calloc(plan->n + r->old.n + 1, sizeof *keys);
@@ -233,8 +244,10 @@ static int pair_up(struct resume *r, const struct resume_plan *plan)
 		for (size_t k = 0; k < r->old.n; k++)
 			if (!r->old.v[k].matched && same_typed_point(&keys[i], &keys[plan->n + k])) {
 				r->old.v[k].matched = 1;
-				bad |= !(r->kept[i] = row_text(r->old.v[k].row));
-				r->nkept++;
+				if (measured_row(&r->old.v[k])) {
+					bad |= !(r->kept[i] = row_text(r->old.v[k].row));
+					r->nkept++;
+				}
 				break;
 			}
 	free(params);

@@ -6,9 +6,10 @@
  * are read with the planned point's declarations and compared as values,
  * so that n written 1024 or "2^10", or keys in another order, are the
  * same point, and the plan is never written out as text to be matched.
- * A point FILE has, measured or failed, is kept as it is there; one it
- * lacks, or holds as "not run", runs again.  FILE's points this run does
- * not plan are kept too, after its own.  A record from another device,
+ * A point FILE holds measured (ok, or unverified: --no-verify's) is kept
+ * as it is there; one it lacks, or holds FAILED, ERROR, skipped or not
+ * run, runs again, its new row in place of FILE's.  FILE's points this
+ * run does not plan are kept too, after its own, whatever their status.  A record from another device,
  * another gpulab, or timed otherwise (--cold, --batch) is refused: its
  * points and these would not be one measurement.
  */
