@@ -83,7 +83,7 @@ static int not_run(const struct record_point *p)
 /* A measured row, the one kind --resume keeps: ok, or unverified (run
  * with --no-verify, which a resumed --no-verify sweep would otherwise
  * run again for ever).  FAILED, ERROR and skipped rows run again. */
-static int measured_row(const struct record_point *p)
+static int kept_row(const struct record_point *p)
 {
 	const char *status = json_string(json_get(p->row, "status"));
 	return status && (!strcmp(status, "ok") || !strcmp(status, "unverified"));
@@ -244,7 +244,7 @@ static int pair_up(struct resume *r, const struct resume_plan *plan)
 		for (size_t k = 0; k < r->old.n; k++)
 			if (!r->old.v[k].matched && same_typed_point(&keys[i], &keys[plan->n + k])) {
 				r->old.v[k].matched = 1;
-				if (measured_row(&r->old.v[k])) {
+				if (kept_row(&r->old.v[k])) {
 					bad |= !(r->kept[i] = row_text(r->old.v[k].row));
 					r->nkept++;
 				}

@@ -84,7 +84,7 @@ int output_begin(struct record_out *out, const struct report *r, unsigned sample
 }
 
 /* Lines kept in memory until they may be written. */
-static int hold(struct record_out *out, const char *text, size_t n, size_t lines)
+static int hold_lines(struct record_out *out, const char *text, size_t n, size_t lines)
 {
 	char *p = realloc(out->held, out->nheld + n + 1);
 	if (!p)
@@ -108,7 +108,7 @@ static int output_lines(struct record_out *out, char *text, size_t n, size_t lin
 		return 0;
 	}
 	if (!rc)
-		rc = hold(out, text, n, lines);
+		rc = hold_lines(out, text, n, lines);
 	free(text);
 	if (!rc && replacing && !now)
 		return 0;
