@@ -67,7 +67,31 @@ struct lines {
 	size_t errlen;
 	size_t values, numbers; /* what the lines weigh together, against json.h's limits */
 	size_t end_line;        /* the closing line's number; 0: none */
+	int keep;               /* record each point's line in d (ondisk_read_lines) */
+	size_t room;            /* for that many in d->line_at and d->line_len */
 };
+
+/* Point line's place in the text, where the caller asked: 0, or -1 out
+ * of memory. */
+static int keep_line(struct lines *l, size_t at, size_t n)
+{
+	struct ondisk *d = l->d;
+	if (!l->keep)
+		return 0;
+	if (d->points == l->room) {
+		size_t room = l->room ? 2 * l->room : 64;
+		size_t *a = realloc(d->line_at, room * sizeof *a), *b = a ? realloc(d->line_len, room * sizeof *b) : NULL;
+		if (a)
+			d->line_at = a;
+		if (!b)
+			return -1;
+		d->line_len = b;
+		l->room = room;
+	}
+	d->line_at[d->points] = at;
+	d->line_len[d->points] = n;
+	return 0;
+}
 
 /* Line `line`'s tree added to the rest: its weight, within the limits a
  * document has.  0, or -1 with err said. */
@@ -110,7 +134,10 @@ static int points(struct lines *l, size_t at, struct json *results, struct json 
 		}
 		if (end_of(v))
 			*end = v, l->end_line = line;
-		else if (json_append(results, v))
+		else if (keep_line(l, (size_t)(s - l->text), n)) {
+			json_free(v);
+			return -1;
+		} else if (json_append(results, v))
 			return -1;
 		else
 			l->d->points++;
@@ -197,11 +224,13 @@ static struct json *document(const char *path, const char *text, size_t len, int
 	return doc;
 }
 
-struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen)
+/* ondisk_parse, each point's line kept in d where keep is 1. */
+static struct json *parse_text(const char *path, const char *text, size_t len, int keep, struct ondisk *d, char *err,
+			       size_t errlen)
 {
 	char version[32];
 	const char *nl = memchr(text, '\n', len);
-	struct lines l = { .path = path, .text = text, .len = len, .d = d, .err = err, .errlen = errlen };
+	struct lines l = { .path = path, .text = text, .len = len, .d = d, .err = err, .errlen = errlen, .keep = keep };
 	*d = (struct ondisk){ .finished = 1 };
 	err[0] = 0;
 	size_t at = schema_at(text, len);
@@ -220,19 +249,46 @@ struct json *ondisk_parse(const char *path, const char *text, size_t len, struct
 	return document(path, text, len, major == 2, err, errlen);
 }
 
-struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen)
+struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen)
+{
+	return parse_text(path, text, len, 0, d, err, errlen);
+}
+
+/* The file's text (*text, to free) parsed, its points' lines kept where
+ * keep is 1. */
+static struct json *read_parse(const char *path, size_t max, int keep, struct ondisk *d, char **text, char *err,
+			       size_t errlen)
 {
 	size_t len;
-	char *text = json_read_text(path, max, &len, err, errlen);
 	*d = (struct ondisk){ .finished = 1 };
-	if (!text)
+	if (!(*text = json_read_text(path, max, &len, err, errlen)))
 		return NULL;
 	if (len == 0) {
-		free(text);
 		snprintf(err, errlen, "%s: empty: no record", path);
 		return NULL;
 	}
-	struct json *doc = ondisk_parse(path, text, len, d, err, errlen);
+	return parse_text(path, *text, len, keep, d, err, errlen);
+}
+
+struct json *ondisk_read_lines(const char *path, size_t max, struct ondisk *d, char **text, char *err, size_t errlen)
+{
+	struct json *doc = read_parse(path, max, 1, d, text, err, errlen);
+	if (!doc || !d->journal)
+		ondisk_lines_free(d);
+	return doc;
+}
+
+void ondisk_lines_free(struct ondisk *d)
+{
+	free(d->line_at);
+	free(d->line_len);
+	d->line_at = d->line_len = NULL;
+}
+
+struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen)
+{
+	char *text;
+	struct json *doc = read_parse(path, max, 0, d, &text, err, errlen);
 	free(text);
 	return doc;
 }
@@ -256,7 +312,16 @@ const char *ondisk_warning(const char *path, const struct ondisk *d, char *buf, 
 void ondisk_write_tree(FILE *out, const struct json *v)
 {
 	enum json_kind t = json_type(v);
-	if (t == JSON_ARRAY || t == JSON_OBJECT) {
+	size_t n;
+	const double *packed = json_numbers(v, &n);
+	if (packed) { /* from its doubles: a node a sample would cost 100 bytes each */
+		fputc('[', out);
+		for (size_t i = 0; i < n; i++) {
+			fputs(i ? ", " : "", out);
+			emit_json_double(out, packed[i]);
+		}
+		fputc(']', out);
+	} else if (t == JSON_ARRAY || t == JSON_OBJECT) {
 		fputc(t == JSON_ARRAY ? '[' : '{', out);
 		for (size_t i = 0; i < json_len(v); i++) {
 			fputs(i ? ", " : "", out);

@@ -57,16 +57,26 @@ static int same_conditions(const struct resume *r, const struct resume_plan *pla
 	return 0;
 }
 
-/* A row of FILE as the text the new record holds it in; NULL where
- * memory ran out. */
-static char *row_text(const struct json *row)
+/* FILE's row k as the text the new record holds it in: its line as
+ * written, where FILE is a journal read with its lines (resume_load), a
+ * copy as fast as compare reads it; else its tree written again.  NULL
+ * where memory ran out. */
+static char *row_text(const struct resume *r, size_t k)
 {
 	char *text = NULL;
 	size_t size = 0;
+	if (r->lines && r->lines->line_at) {
+		size_t n = r->lines->line_len[k];
+		if ((text = malloc(n + 1))) {
+			memcpy(text, r->text + r->lines->line_at[k], n);
+			text[n] = 0;
+		}
+		return text;
+	}
 	FILE *out = open_memstream(&text, &size);
 	if (!out)
 		return NULL;
-	ondisk_write_tree(out, row);
+	ondisk_write_tree(out, r->old.v[k].row);
 	if (fclose(out)) {
 		free(text);
 		return NULL;
@@ -245,7 +255,7 @@ static int pair_up(struct resume *r, const struct resume_plan *plan)
 			if (!r->old.v[k].matched && same_typed_point(&keys[i], &keys[plan->n + k])) {
 				r->old.v[k].matched = 1;
 				if (kept_row(&r->old.v[k])) {
-					bad |= !(r->kept[i] = row_text(r->old.v[k].row));
+					bad |= !(r->kept[i] = row_text(r, k));
 					r->nkept++;
 				}
 				break;
@@ -267,34 +277,52 @@ static int match(struct resume *r, const struct resume_plan *plan)
 	int bad = 0;
 	for (size_t i = 0; i < r->old.n; i++)
 		if (!r->old.v[i].matched)
-			bad |= !(r->extra[r->nextra++] = row_text(r->old.v[i].row));
+			bad |= !(r->extra[r->nextra++] = row_text(r, i));
 	return bad ? EXIT_NOMEM : 0;
 }
 
-int resume_take(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan, char *err,
-		size_t len)
+/* resume_take, FILE's rows copied from its lines where d has them. */
+static int take_lines(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan,
+		      const struct ondisk *d, const char *text, char *err, size_t len)
 {
 	int rc;
-	*r = (struct resume){ .old = { .path = path } };
+	*r = (struct resume){ .old = { .path = path }, .lines = d, .text = text };
 	if ((rc = record_take(&r->old, old, err, len)))
 		return rc;
 	if ((rc = same_conditions(r, plan, err, len)))
 		return rc;
 	if ((rc = match(r, plan)))
 		snprintf(err, len, "%s: out of memory", path);
+	r->lines = NULL;
+	r->text = NULL;
 	return rc;
 }
 
+int resume_take(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan, char *err,
+		size_t len)
+{
+	return take_lines(r, path, old, plan, NULL, NULL, err, len);
+}
+
+/* FILE read with its lines, so that its rows are copied as written; the
+ * text and the tree freed once matched, so that --resume holds no more
+ * than compare does. */
 int resume_load(struct resume *r, const char *path, const struct resume_plan *plan, char *err, size_t len)
 {
-	char why[512];
-	struct json *old = record_read(path, why, sizeof why);
+	char why[512], *text = NULL;
+	struct ondisk d;
+	struct json *old = record_read_lines(path, &d, &text, why, sizeof why);
+	int rc = EXIT_USAGE;
 	if (!old) {
 		*r = (struct resume){ 0 };
 		snprintf(err, len, "%s", why);
-		return EXIT_USAGE;
+	} else {
+		rc = take_lines(r, path, old, plan, &d, text, err, len);
+		record_free(&r->old);
 	}
-	return resume_take(r, path, old, plan, err, len);
+	ondisk_lines_free(&d);
+	free(text);
+	return rc;
 }
 
 void resume_free(struct resume *r)

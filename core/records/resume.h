@@ -53,6 +53,8 @@ struct resume {
 	size_t nplan, nkept;
 	char **extra;        /* FILE's rows that no planned point is, not "not run", as JSON text */
 	size_t nextra;
+	const struct ondisk *lines; /* while matching: FILE's lines, to copy rows from; else NULL */
+	const char *text;
 };
 
 /* Match plan against old, FILE's record, which path names in messages;
@@ -62,7 +64,8 @@ struct resume {
 int resume_take(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan, char *err,
 		size_t len);
 
-/* The same, reading old from path. */
+/* The same, reading old from path: a journal's rows copied as written,
+ * and its tree freed once matched (r->old then holds no tree). */
 int resume_load(struct resume *r, const char *path, const struct resume_plan *plan, char *err, size_t len);
 
 void resume_free(struct resume *r);

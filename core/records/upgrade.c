@@ -105,8 +105,10 @@ int record_upgrade(const char *in, const char *out, unsigned samples_keep, char 
 	}
 	if (!(rc = record_load(&r, err, len)) && (rc = journal_text(&r, samples_keep, &body, &nbody, &end, &nend)))
 		snprintf(err, len, "%s: out of memory", in);
-	if (!rc && (rc = journal_header(&j, body, nbody)))
-		snprintf(err, len, "%s: out of memory", in);
+	if (!rc) {
+		journal_header(&j, body, nbody);
+		body = NULL; /* the journal's */
+	}
 	/* the closing line commits all; a run that did not finish: its last point does */
 	if (!rc && nend && (rc = journal_append(&j, end, nend, why, sizeof why)))
 		snprintf(err, len, "%s: %s", target, why);

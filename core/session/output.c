@@ -74,9 +74,10 @@ int output_begin(struct record_out *out, const struct report *r, unsigned sample
 		report_journal_header(&out->json, l.f);
 		kept_rows(&out->json, l.f);
 	}
-	if (line_close(&l))
-		rc = journal_header(&out->j, l.text, l.n);
-	free(l.text);
+	if (line_close(&l)) {
+		journal_header(&out->j, l.text, l.n);
+		rc = 0;
+	}
 	for (size_t i = 0; i < r->njobs; i++)
 		out->lines += r->jobs[i].kept != NULL;
 	out->lines += r->nextra;
