@@ -12,6 +12,9 @@
 # Writes docs/bench-record.md (the table) and docs/bench-record.json
 # (the numbers), or OUT.md and OUT.json.
 #   bench/record.sh BUILD_DIR [OUT]
+# BEFORE=OLD_BUILD_DIR (and BEFORE_REVISION, its name) also times the
+# 5-million-sample compare and --resume with that build's gpulab (an
+# earlier revision, for a change's before and after on one machine).
 # BUILD_DIR is a build tree after `make check` (its core/gpulab and the
 # fake plugin in tests/plugins/.libs).  Needs python3, a C compiler (cc,
 # for the preloaded stand-in), strace (for the bytes written and the
@@ -112,6 +115,15 @@ timed r21_resume "$gpulab" run fake.ok -n 1:2^20 -o "$work/r21.json" --resume
 echo "big_size $(stat -c %s "$work/big.json")" >> "$results"
 timed big_compare "$gpulab" compare "$work/big.json" "$work/big.json"
 timed big_resume "$gpulab" run fake.ok -n 1:16 -r 1000000 -w 0 --samples all -o "$work/big.json" --resume
+if [ -n "${BEFORE:-}" ]; then
+	before=$(cd "$BEFORE" && pwd)
+	GPULAB_PLUGIN_PATH=$before/tests/plugins/.libs timed before_compare "$before/core/gpulab" compare "$work/big.json" "$work/big.json"
+	# its own record of the same run: another revision's is not resumed
+	GPULAB_PLUGIN_PATH=$before/tests/plugins/.libs "$before/core/gpulab" run fake.ok -n 1:16 -r 1000000 -w 0 \
+		--samples all -o "$work/big-before.json" > /dev/null
+	GPULAB_PLUGIN_PATH=$before/tests/plugins/.libs timed before_resume "$before/core/gpulab" run fake.ok -n 1:16 \
+		-r 1000000 -w 0 --samples all -o "$work/big-before.json" --resume
+fi
 
 # Two 1000-point records, 4096 samples a point (the most a point keeps),
 # and two of 100 runs a point.
@@ -125,7 +137,8 @@ echo "p1000_100_size $(stat -c %s "$work/a-100.json")" >> "$results"
 timed p1000_compare "$gpulab" compare "$work/a.json" "$work/b.json"
 timed p1000_100_compare "$gpulab" compare "$work/a-100.json" "$work/b-100.json"
 
-python3 - "$results" "$out" "$(uname -m)" "$(nproc)" "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY'
+python3 - "$results" "$out" "$(uname -m)" "$(nproc)" "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+	"${BEFORE_REVISION:-earlier}" <<'PY'
 import json, sys, datetime
 rows, out = {}, sys.argv[2]
 for line in open(sys.argv[1]):
@@ -156,10 +169,22 @@ data = {
                                  "cpu_s": one("p1000_100_compare", 1),
                                  "max_rss_kb": int(one("p1000_100_compare", 2))}},
 }
+if "before_compare" in best:
+    data["samples5m"]["before"] = {"revision": sys.argv[6],
+                                   "read_s": {k: one("before_" + k) for k in ("compare", "resume")},
+                                   "max_rss_kb": {k: int(one("before_" + k, 2)) for k in ("compare", "resume")}}
 with open(out + ".json", "w") as f:
     json.dump(data, f, indent=2)
     f.write("\n")
 s, r, c, b = data["sweep200"], data["sweep21"], data["compare1000"], data["samples5m"]
+def before_row(b):
+    if "before" not in b:
+        return ""
+    x = b["before"]
+    return (f"\n| ... the same with gpulab {x['revision']} (before) | {x['read_s']['compare']:.2f} s, "
+            f"{x['max_rss_kb']['compare'] / 1024:.0f} MiB / {x['read_s']['resume']:.2f} s, "
+            f"{x['max_rss_kb']['resume'] / 1024:.0f} MiB |")
+
 with open(out + ".md", "w") as f:
     f.write(f"""# What a record costs
 
@@ -178,7 +203,7 @@ of the runs by wall clock; CPU is user + system.
 | `fake.ok -n 1:2^20` (21 points, 10^6 runs each): record size | {mb(r['record_bytes']):.2f} MB |
 | ... read by `compare` / `report` / `--resume` | {r['read_s']['compare']:.2f} s / {r['read_s']['report']:.2f} s / {r['read_s']['resume']:.2f} s |
 | 5 million samples (`fake.ok -n 1:16 -r 10^6 --samples all`): record size | {mb(b['record_bytes']):.1f} MB |
-| ... read by `compare` / `--resume` | {b['read_s']['compare']:.2f} s, {b['max_rss_kb']['compare'] / 1024:.0f} MiB / {b['read_s']['resume']:.2f} s, {b['max_rss_kb']['resume'] / 1024:.0f} MiB |
+| ... read by `compare` / `--resume` | {b['read_s']['compare']:.2f} s, {b['max_rss_kb']['compare'] / 1024:.0f} MiB / {b['read_s']['resume']:.2f} s, {b['max_rss_kb']['resume'] / 1024:.0f} MiB |{before_row(b)}
 | `compare` of two 1000-point records, 4096 samples a point ({mb(c['samples_4096']['record_bytes']):.0f} MB each) | {c['samples_4096']['wall_s']:.2f} s wall, {c['samples_4096']['cpu_s']:.2f} s CPU, {c['samples_4096']['max_rss_kb'] / 1024:.0f} MiB |
 | `compare` of two 1000-point records, 100 runs a point ({mb(c['runs_100']['record_bytes']):.1f} MB each) | {c['runs_100']['wall_s']:.2f} s wall, {c['runs_100']['cpu_s']:.2f} s CPU, {c['runs_100']['max_rss_kb'] / 1024:.0f} MiB |
 """)

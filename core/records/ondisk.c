@@ -270,12 +270,23 @@ static struct json *read_parse(const char *path, size_t max, int keep, struct on
 	return parse_text(path, *text, len, keep, d, err, errlen);
 }
 
-struct json *ondisk_read_lines(const char *path, size_t max, struct ondisk *d, char **text, char *err, size_t errlen)
+/* Lines kept only for a journal read: else none to free. */
+static struct json *lines_kept(struct json *doc, struct ondisk *d)
 {
-	struct json *doc = read_parse(path, max, 1, d, text, err, errlen);
 	if (!doc || !d->journal)
 		ondisk_lines_free(d);
 	return doc;
+}
+
+struct json *ondisk_parse_lines(const char *path, const char *text, size_t len, struct ondisk *d, char *err,
+				size_t errlen)
+{
+	return lines_kept(parse_text(path, text, len, 1, d, err, errlen), d);
+}
+
+struct json *ondisk_read_lines(const char *path, size_t max, struct ondisk *d, char **text, char *err, size_t errlen)
+{
+	return lines_kept(read_parse(path, max, 1, d, text, err, errlen), d);
 }
 
 void ondisk_lines_free(struct ondisk *d)

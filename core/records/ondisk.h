@@ -47,6 +47,9 @@ struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *e
  * written rather than write its tree again (--resume's kept rows); NULL
  * for a document, whose points are no lines.  ondisk_lines_free after. */
 struct json *ondisk_read_lines(const char *path, size_t max, struct ondisk *d, char **text, char *err, size_t errlen);
+/* ondisk_parse, keeping the lines so (the text stays the caller's). */
+struct json *ondisk_parse_lines(const char *path, const char *text, size_t len, struct ondisk *d, char *err,
+				size_t errlen);
 void ondisk_lines_free(struct ondisk *d);
 
 /* The warning a reader gives for what ondisk_* found, one line naming
