@@ -16,6 +16,7 @@ installcheck-local:
 	grep -q '^  reduce.unroll8 ' example-build/list.txt
 	@echo "example plugin built against the installed gpulab and loaded"
 	$(MAKE) $(AM_MAKEFLAGS) installcheck-skeleton
+	$(MAKE) $(AM_MAKEFLAGS) installcheck-recipes
 
 # `gpulab new`'s skeleton, built against the installed SDK by its own
 # Makefile (which finds gpulab.pc where `gpulab new` says it is: no
@@ -39,5 +40,23 @@ installcheck-skeleton:
 	@echo "gpulab new's skeleton built, installed for a user, listed and checked; every plugin checked"
 .PHONY: installcheck-skeleton
 
+# The recipes gpulab prints or documents, run as printed: README's nvcc
+# line (on the example plugin's source) and `gpulab help check`'s example,
+# with the installed gpulab first on PATH and no PKG_CONFIG_PATH, so that
+# under a prefix pkg-config does not search (distcheck's) they must find
+# gpulab.pc through gpulab itself.  Not under DESTDIR: the paths they
+# print are the installed ones, not DESTDIR's.
+recipe_env = env -u PKG_CONFIG_PATH PATH="$(bindir):$$PATH" HOME=$(abs_builddir)/recipe-build XDG_CONFIG_HOME= \
+	XDG_DATA_HOME= GPULAB_CONFIG= GPULAB_PLUGIN_PATH= GPULAB_PKGCONFIGDIR=
+installcheck-recipes:
+	@if test -n "$(DESTDIR)"; then echo "recipes not run under DESTDIR"; exit 0; fi; \
+	set -e; rm -rf recipe-build; mkdir recipe-build; cp $(abs_srcdir)/examples/axpy/axpy.cu recipe-build/mine.cu; \
+	recipe=`grep -e '-o mine.so mine.cu$$' $(abs_srcdir)/README.md`; test -n "$$recipe"; \
+	echo "+ $$recipe"; (cd recipe-build && $(recipe_env) sh -c "$$recipe") && test -f recipe-build/mine.so; \
+	example=`$(recipe_env) gpulab help check | sed -n 's/^  \(gpulab check [$$](.*\)/\1/p'`; test -n "$$example"; \
+	echo "+ $$example"; (cd recipe-build && $(recipe_env) sh -c "$$example" > check.txt) || { cat recipe-build/check.txt; exit 1; }
+	@echo "README's nvcc recipe and help check's example ran as printed, with no PKG_CONFIG_PATH"
+.PHONY: installcheck-recipes
+
 clean-local:
-	rm -rf example-build skeleton-build
+	rm -rf example-build skeleton-build recipe-build

@@ -3,7 +3,8 @@
  * through inih.  Whatever the bytes: a refusal is one line naming the
  * file; a lesson accepted has every required text, plain (no control
  * character: it is printed to a terminal) and within its limit, a rule
- * with a finite value and a target above 0; a progress file accepted
+ * with a finite value and a target above 0, a speedup's rule above 0
+ * and a noise band from 0 to 100; a progress file accepted
  * writes back to text that reads back as the same entries. */
 #include "config/lesson.h"
 #include "records/progress.h"
@@ -47,8 +48,11 @@ static void check_lesson(const char *data, size_t size)
 				   l.challenge, l.target, l.task };
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		check_text(required[i], 1);
-	check_text(l.unit, 0), check_text(l.because, 0), check_text(l.args, 0);
+	check_text(l.unit, 0), check_text(l.because, 0), check_text(l.args, 0), check_text(l.notes, 0);
 	if (!isfinite(l.cmp.value) || !(l.target_times > 0) || l.order < 1 || l.order > 999 || !strchr(l.fig.a.exercise, '.'))
+		abort();
+	if ((l.fig.kind == FIGURE_SPEEDUP && !(l.cmp.value > 0)) || !(l.noise >= 0 && l.noise <= 100)
+	    || (l.fig.kind == FIGURE_NOTE && !l.fig.metric[0]))
 		abort();
 	lesson_free(&l);
 }

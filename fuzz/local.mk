@@ -3,7 +3,7 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options params json contract record compare resume lesson journal
+FUZZ_NAMES = ini size options params json contract record compare resume lesson journal nccltests
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
@@ -16,7 +16,8 @@ fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
-	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/escape.c \
+	core/draw/chart.c core/draw/svg.c core/draw/draw.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c \
+	core/draw/busbw.c core/records/nccltests.c core/escape.c \
 	core/emit/outfile.c core/emit/field.c core/records/compare.c core/records/compare_print.c core/run/interrupt.c \
 	core/run/stats.c
 fuzz_compare_sources = fuzz/fuzz_compare.c core/records/compare.c core/records/compare_print.c core/records/record.c \
@@ -30,9 +31,10 @@ fuzz_lesson_sources = fuzz/fuzz_lesson.c core/config/lesson.c core/config/params
 EXTRA_DIST += $(fuzz_lesson_sources)
 fuzz_journal_sources = fuzz/fuzz_journal.c core/records/ondisk.c core/records/record.c core/records/json.c \
 	core/records/validate.c core/emit/field.c core/escape.c core/run/stats.c core/fail.c
+fuzz_nccltests_sources = fuzz/fuzz_nccltests.c core/records/nccltests.c core/records/json.c core/escape.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
-	$(fuzz_compare_sources) $(fuzz_resume_sources) $(fuzz_journal_sources) \
+	$(fuzz_compare_sources) $(fuzz_resume_sources) $(fuzz_journal_sources) $(fuzz_nccltests_sources) \
 	fuzz/escaped.h fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
@@ -73,6 +75,10 @@ fuzz/fuzz_resume: $(fuzz_resume_sources:%=$(srcdir)/%)
 fuzz/fuzz_journal: $(fuzz_journal_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) $(INIH_CFLAGS) -o $@ $(fuzz_journal_sources:%=$(srcdir)/%) -lm
+
+fuzz/fuzz_nccltests: $(fuzz_nccltests_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_nccltests_sources:%=$(srcdir)/%) -lm
 
 fuzz: $(FUZZ_NAMES:%=fuzz/fuzz_%)
 	@for name in $(FUZZ_NAMES); do \

@@ -1,9 +1,19 @@
 # The lessons of `gpulab learn` (docs/learn.md), one INI file each,
 # installed where the command reads them ($(pkgdatadir)/lessons).
 lessonsdir = $(pkgdatadir)/lessons
-dist_lessons_DATA = lessons/divergence.ini lessons/divergence-debug.ini lessons/reduce-neighbored-less.ini \
-	lessons/reduce-interleaved.ini lessons/reduce-unroll.ini lessons/reduce-volatile-warp.ini \
-	lessons/reduce-complete-unroll.ini lessons/sum-matrix-blocks.ini lessons/sum-matrix-occupancy.ini \
-	lessons/nested-nosync.ini lessons/smem-gmem.ini lessons/smem-pad.ini lessons/transpose-memcpy.ini \
-	lessons/rung-wide.ini lessons/rung-persistent.ini lessons/rung-cluster.ini lessons/transpose-tma.ini
+dist_lessons_DATA = lessons/complete-unroll-warps8.ini lessons/divergence-debug.ini \
+	lessons/divergence-efficiency.ini lessons/divergence-inst.ini lessons/divergence.ini \
+	lessons/effective-bandwidth.ini lessons/float-int-complete.ini lessons/float-int-interleaved.ini \
+	lessons/latency-hiding.ini lessons/nested-fewer-launches.ini lessons/nested-hello-depth.ini \
+	lessons/nested-hello.ini lessons/nested-nosync.ini lessons/nested-visibility-finish.ini \
+	lessons/nested-visibility-launch.ini lessons/occupancy-not-speed.ini lessons/reduce-complete-unroll.ini \
+	lessons/reduce-interleaved-less.ini lessons/reduce-interleaved-loads.ini lessons/reduce-interleaved.ini \
+	lessons/reduce-neighbored-inst.ini lessons/reduce-neighbored-less.ini lessons/reduce-unroll.ini \
+	lessons/reduce-volatile-warp.ini lessons/rung-cluster.ini lessons/rung-persistent.ini lessons/rung-wide.ini \
+	lessons/smem-dyn.ini lessons/smem-gmem-loads.ini lessons/smem-gmem-stores.ini lessons/smem-gmem.ini \
+	lessons/smem-pad.ini lessons/smem-unroll4-stores.ini lessons/smem-unroll4.ini lessons/sum-matrix-blocks.ini \
+	lessons/sum-matrix-occupancy.ini lessons/sum-matrix-transactions.ini lessons/syncthreads-cost.ini \
+	lessons/transpose-memcpy.ini lessons/transpose-tma.ini lessons/unroll-few-blocks-sm.ini \
+	lessons/unroll-few-blocks.ini lessons/unroll-loads.ini lessons/unroll-stores.ini lessons/unroll16.ini \
+	lessons/unroll8-loop-loads.ini lessons/unroll8-loop.ini lessons/volatile-l1.ini lessons/warp-partial.ini
 EXTRA_DIST += lessons/local.mk docs/learn.md examples/learn/unroll8_shfl.cu

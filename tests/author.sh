@@ -6,6 +6,7 @@
 # and every line of these commands within 100 columns.
 set -u
 bin=${GPULAB_BIN:?} plugins=${GPULAB_TEST_PLUGINS:?}
+src=$(cd "${srcdir:-..}" && pwd) || exit 99
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -65,6 +66,43 @@ g config; [ $rc -eq 3 ] || bad "config with a directory drop-in: exit $rc"
 has "refused  user drop-in    $tmp/cfg/gpulab/conf.d/dir.ini" "config refused"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config refused: not one line: $(cat "$tmp/err")"
 rmdir "$tmp/cfg/gpulab/conf.d/dir.ini"
+# a value out of range: one line, and config's verdict is run's (issue 46, item 15)
+printf '[exercise fake.keyed]\ndepth = 0\n' > "$tmp/cfg/gpulab/conf.d/zbad.ini"
+g run fake.keyed -r 3; run_rc=$rc; cp "$tmp/err" "$tmp/run.err"
+g config
+[ $run_rc -eq 3 ] && [ $rc -eq 3 ] && [ "$(wc -l < "$tmp/run.err")" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
+	&& grep -qF "zbad.ini:2: depth = 0: expected a count from 1 to 10" "$tmp/run.err" \
+	&& grep -qF "zbad.ini:2: depth = 0: expected a count from 1 to 10" "$tmp/err" \
+	|| bad "depth = 0: run exit $run_rc $(cat "$tmp/run.err"), config exit $rc $(cat "$tmp/err")"
+g config fake.keyed; [ $rc -eq 3 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config fake.keyed, depth = 0: exit $rc $(cat "$tmp/err")"
+# a section never closed is its own line's fault, not the next's
+printf '[plugin broken\nfile = x.so\n' > "$tmp/cfg/gpulab/conf.d/zbad.ini"
+g config; [ $rc -eq 3 ] && grep -qF "zbad.ini:1: malformed line: section '[plugin broken' never closed" "$tmp/err" \
+	|| bad "an unclosed section: exit $rc $(cat "$tmp/err")"
+rm "$tmp/cfg/gpulab/conf.d/zbad.ini"
+
+# gpulab config --variable/--cflags: what pkg-config says of this gpulab's
+# own gpulab.pc, with no PKG_CONFIG_PATH and the system's pkg-config
+# directories empty, as under a prefix pkg-config does not search; and the
+# recipes gpulab prints use it, not pkg-config (issue 46, item 11)
+top=$(dirname "${GPULAB_WRAPPER:?}")
+if command -v pkg-config > /dev/null && [ -f "$top/gpulab.pc" ]; then
+	for v in $(PKG_CONFIG_PATH="$top" pkg-config --print-variables gpulab) cflags; do
+		if [ "$v" = cflags ]; then want=$(PKG_CONFIG_PATH="$top" pkg-config --cflags gpulab); set -- --cflags
+		else want=$(PKG_CONFIG_PATH="$top" pkg-config --variable="$v" gpulab); set -- --variable="$v"; fi
+		got=$(env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$tmp/none" GPULAB_PKGCONFIGDIR="$top" "$bin" config "$@"); rc=$?
+		[ $rc -eq 0 ] && [ "$got" = "$want" ] || bad "config $*: exit $rc, '$got', pkg-config says '$want'"
+	done
+fi
+g config --variable='a;b'; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "config --variable 'a;b': exit $rc"
+g config --variable=nvcc --cflags; [ $rc -eq 2 ] || bad "config --variable --cflags: exit $rc"
+g list --cflags; [ $rc -eq 2 ] || bad "list --cflags: exit $rc"
+GPULAB_PKGCONFIGDIR="$tmp/none" g config --cflags
+[ $rc -eq 3 ] && grep -q "$tmp/none/gpulab.pc" "$tmp/err" || bad "config --cflags without gpulab.pc: exit $rc $(cat "$tmp/err")"
+for c in check config; do
+	g help "$c"; grep -q 'pkg-config --variable' "$tmp/out" && bad "help $c: a recipe that needs PKG_CONFIG_PATH"
+done
+grep -q '^\$(pkg-config' "$src/README.md" && bad "README: a recipe that needs PKG_CONFIG_PATH"
 
 # the other commands' widths: metrics, compare (records copied to short
 # paths: the paths given may overflow), a host-only run and its record
@@ -87,6 +125,14 @@ grep -q skeleton hist/* && bad "new hist: 'skeleton' left in its files"
 # the Makefile finds this gpulab's gpulab.pc with no PKG_CONFIG_PATH
 grep -q '^PC_PATH := .*:)/.*/pkgconfig$' hist/Makefile || bad "new hist: no gpulab.pc directory in its Makefile"
 code=$(grep -cvE '^\s*($|/\*|\*|//)' hist/hist.cu); [ "$code" -le 60 ] || bad "the skeleton has $code lines of code"
+# what its comments answer (issue 46, item 18): what to rename first, an
+# int-only exercise, reset and the output, bytes_written with atomics;
+# and lab.cuh's list of helpers names lab::teardown
+for w in 'Rename first the exercise' '.dtypes = GPULAB_INT32' '.teardown = lab::teardown<state>' 'No .reset here' \
+	'needs it zeroed there' 'With atomics, bytes_written'; do
+	grep -qF -- "$w" hist/hist.cu || bad "the skeleton's comments lack '$w'"
+done
+sed -n '1,/^ \*\//p' "$src/include/gpulab/lab.cuh" | grep -q 'lab::teardown<S>' || bad "lab.cuh's list lacks lab::teardown"
 
 # fake.chooser's lie=early calls ctx->chose from plan, the bug check must find
 g check "$plugins/fake.so"; [ $rc -eq 4 ] || bad "check fake.so: exit $rc: $(cat "$tmp/out")"
@@ -97,9 +143,43 @@ for so in "$(dirname "${GPULAB_WRAPPER:?}")"/plugins/*/.libs/*.so; do
 	[ -f "$so" ] || continue
 	g check "$so"; [ $rc -eq 0 ] || bad "check $so: exit $rc: $(cat "$tmp/out")" # the path given may overflow 100 columns
 done
+# the corners where limits meet: only -n 2^32 with -b 1 together finds
+# gridbug.gridded's unsigned count of blocks (issue 46, item 13)
+g check "$plugins/gridbug.so"; [ $rc -eq 4 ] || bad "check gridbug.so: exit $rc"
+has "gridbug.gridded: plan() refuses -n 4294967296 -b 1 without saying why (ctx->error)" "check gridbug.so"
+[ "$(grep -c gridded "$tmp/out")" -eq 1 ] || bad "check gridbug.so: gridded's problems: $(cat "$tmp/out")"
 g check "$plugins/nocb.so"; [ $rc -eq 4 ] || bad "check nocb.so: exit $rc"; has "no verify callback" "check nocb.so"
-g check "$tmp/nothing.so"; [ $rc -eq 4 ] || bad "check of no file: exit $rc"
+# refusals (no file, a directory, a source file, "") go to stderr as one
+# "gpulab:" line, stdout stays empty, exit 4 (issue 46, item 16)
+touch "$tmp/hist.cu"
+for f in "$tmp/nothing.so" "$tmp" "$tmp/hist.cu" ""; do
+	g check "$f"
+	[ $rc -eq 4 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q '^gpulab: check: ' "$tmp/err" \
+		|| bad "check refusal '$f': exit $rc, out: $(cat "$tmp/out") err: $(cat "$tmp/err")"
+done
 g check; [ $rc -eq 2 ] || bad "check without a file: exit $rc"
+
+# one broken plugin (issue 46, item 12): a plugin with no entry symbol and
+# a file in no plugin directory, beside one that works, in short
+# directories: one warning line each, within 100 columns, naming every
+# directory searched; the rest listed and run; exit 4 only where asked for
+mkdir -p "$tmp/p" "$tmp/sys2/conf.d" "$tmp/cfg2" "$tmp/home"
+cp "$plugins/fake.so" "$plugins/noentry.so" "$tmp/p/"
+printf '[plugin fake]\nfile = fake.so\n' > "$tmp/sys2/conf.d/fake.ini"
+printf '[plugin noentry]\nfile = noentry.so\n[plugin missing]\nfile = missing.so\n' > "$tmp/sys2/conf.d/broken.ini"
+export GPULAB_SYSCONFDIR="$tmp/sys2" GPULAB_PLUGIN_PATH="$tmp/p" XDG_CONFIG_HOME="$tmp/cfg2" XDG_DATA_HOME= HOME="$tmp/home"
+g list; [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/err")" -eq 2 ] || bad "list with broken plugins: exit $rc: $(cat "$tmp/err")"
+narrow list with broken plugins; has "fake.keyed" "list with broken plugins"
+grep -qF "no missing.so in $tmp/p or ~/.local/share/gpulab/plugins" "$tmp/err" || bad "missing.so: not every place: $(cat "$tmp/err")"
+grep -qF "$tmp/p/noentry.so: no gpulab_plugin_entry: not a gpulab plugin" "$tmp/err" || bad "noentry.so: $(cat "$tmp/err")"
+g list fake.keyed; [ $rc -eq 0 ] || bad "list fake.keyed beside a broken plugin: exit $rc"
+g run fake.ok -r 3; [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] || bad "run fake.ok beside a broken plugin: exit $rc $(cat "$tmp/err")"
+g config; [ $rc -eq 0 ] || bad "config beside a broken plugin: exit $rc"
+for p in noentry missing.x; do
+	g list "$p"; [ $rc -eq 4 ] && grep -q "^gpulab: list: '$p': plugin '${p%.x}' did not load: " "$tmp/err" \
+		|| bad "list $p: exit $rc $(cat "$tmp/err")"
+	g run "$p"; [ $rc -eq 4 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "run $p: exit $rc $(cat "$tmp/err")"
+done
 
 [ $fails -eq 0 ] && echo "author.sh: all passed"
 [ $fails -eq 0 ]

@@ -2,7 +2,10 @@
 # gpulab report in a real browser: headless Chromium (Debian's chromium,
 # which .ci/run installs) renders reports of the sample records; the DOM
 # it builds, the requests it makes and a screenshot at 1280 px are held
-# to what the records say (tests/browser_check.py).  Skips (77) without
+# to what the records say (tests/browser_check.py): at 1280 px no element
+# is wider than the page, and no number in a table has more than 5
+# significant digits; a grade record's board lists every kernel with its
+# rank or its failure.  Skips (77) without
 # chromium or python3.  KEEP=DIR keeps the pages and screenshots there.
 set -u
 records=${srcdir:-..}/tests/records
@@ -29,15 +32,18 @@ chrome()
 		--user-data-dir="$dir/profile" "$@" 2>>"$dir/chromium.log"
 }
 
-# page NAME KIND RECORD...: the report of the records, its DOM, its
-# requests and its screenshot.
+# page NAME KIND RECORD...: the report of the records, its DOM (of the
+# probe's copy: the page with the script that measures its layout, its
+# policy against scripts dropped), its requests and its screenshot.
 page()
 {
 	name=$1 kind=$2
 	shift 2
 	"$GPULAB_BIN" report "$@" -o "$dir/$name.html" || { echo "FAIL: gpulab report $*"; failed=1; return; }
-	chrome --dump-dom --log-net-log="$dir/$name.netlog" "file://$dir/$name.html" > "$dir/$name.dom"
+	$check probe "$dir/$name.html" "$dir/$name.probe.html" || failed=1
+	chrome --dump-dom --window-size=1280,1400 --log-net-log="$dir/$name.netlog" "file://$dir/$name.probe.html" > "$dir/$name.dom"
 	$check dom "$dir/$name.dom" "$kind" "$@" || failed=1
+	$check layout "$dir/$name.dom" || failed=1
 	$check netlog "$dir/$name.netlog" || failed=1
 	chrome --screenshot="$dir/$name.png" --window-size=1280,1400 "file://$dir/$name.html" >/dev/null
 	$check png "$dir/$name.png" || failed=1
@@ -47,6 +53,9 @@ page()
 page ladder bars "$records/h200-reduce-2p24.json"
 page transpose bars "$records/h200-transpose-8192.json"
 page sweep sweep "$records/h200-reduce-sweep.json"
+page sweep24 sweep "$records/h200-reduce-sweep24.json"
+page board board "$records/h200-grade-reduce-1.json"
+page history history "$records/h200-grade-reduce-2.json" "$records/h200-grade-reduce-1.json"
 page compare compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json"
 page compare_many compare_many "$records/h200-reduce-sweep.json" "$records/h200-reduce-sweep.json"
 sed '0,/"cold": false, /s||"cold": false, "batch": 20, |' "$records/h200-reduce-2p24.json" > "$dir/batch.json"

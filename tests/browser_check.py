@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """What tests/browser.sh asks of a report Chromium rendered (standard library only).
 
-  browser_check.py dom DUMP KIND RECORD...   the DOM Chromium built (--dump-dom)
+  browser_check.py probe PAGE OUT             OUT: PAGE with a script that measures its layout
+  browser_check.py dom DUMP KIND RECORD...   the DOM Chromium built of OUT (--dump-dom)
+  browser_check.py layout DUMP                the same: no element wider than the page
   browser_check.py netlog LOG                 no request but for file: and data:
   browser_check.py png SHOT                   the screenshot is not blank, the charts are in it
 
 Each check prints what failed and exits 1; 0 when all hold."""
 import json
+import re
 import struct
 import sys
 import zlib
@@ -53,7 +56,9 @@ def numbers(record):
 
 
 def dom_common(dom):
-    check(not dom.find("script"), "a <script> element")
+    scripts = dom.find("script")
+    check(len(scripts) == 1 and scripts[0]["attrs"].get("id") == "gpulab-probe",
+          f"{len(scripts) - 1} <script> elements of the page's own")
     for e in dom.elements:
         for k, v in e["attrs"].items():
             check(not k.startswith("on"), f"an event handler attribute {k} on <{e['tag']}>")
@@ -68,6 +73,21 @@ def dom_common(dom):
         check(titles and titles[0]["text"].strip(), f"svg {s['attrs'].get('id')} has no <title>")
         check(descs and descs[0]["text"].strip(), f"svg {s['attrs'].get('id')} has no <desc>")
     check(dom.find("table"), "no table of the numbers")
+    digits(dom)
+
+
+def significant(number):
+    """Its digits from the first that is not 0: 0.0056 has 2, 1962.5 has 5, 16777216 has 8."""
+    return len(number.replace(".", "").lstrip("0"))
+
+
+def digits(dom):
+    """Every number in a table's cells at most 5 significant digits; names and parameters (class text) are words."""
+    for e in dom.find("td"):
+        if "text" in e["attrs"].get("class", "").split():
+            continue
+        for number in re.findall(r"\d+(?:\.\d+)?", e["text"]):
+            check(significant(number) <= 5, f"{number} in a table: {significant(number)} significant digits")
 
 
 def dom_bars(dom, records):
@@ -83,9 +103,9 @@ def dom_bars(dom, records):
                   f"no speedup label for {name}")
     peak = record["device"]["peak_gbps"]
     check(dom.find("g", **{"class": "peak", "data-gbps": peak}), f"no peak line at {peak}")
-    cells = [e["text"] for e in dom.find("td")]
+    exact = [e["attrs"].get("title") or "gbps = " + e["text"] for e in dom.find("td")]
     for g in gbps:
-        check(g in cells, f"GB/s {g} not in the table")
+        check(f"gbps = {g}" in exact, f"GB/s {g} not in the table, nor in a cell's title")
 
 
 def dom_sweep(dom, records):
@@ -95,8 +115,10 @@ def dom_sweep(dom, records):
     check(series == names, f"series {series}, not {names}")
     points = sorted(e["attrs"]["data-gbps"] for e in dom.find("g", **{"class": "point"}))
     check(points == sorted(gbps), "the points are not the record's")
+    sizes = [int(r["params"]["n"]) for r in record["results"]]
+    first, last = f"2^{min(sizes).bit_length() - 1}", f"2^{max(sizes).bit_length() - 1}"
     ticks = [e["text"] for e in dom.find("text") if e["text"].startswith("2^")]
-    check(ticks[:1] == ["2^16"] and ticks[-1:] == ["2^28"], f"x ticks {ticks}")
+    check(ticks[:1] == [first] and ticks[-1:] == [last], f"x ticks {ticks}, not {first} to {last}")
     check(any("GB/s" == e["text"] for e in dom.find("text")), "no y label GB/s")
     words = [e for e in dom.find("text") if inside(e, "g", "point")]
     check(not words, f"{len(words)} words over the sweep's points")
@@ -165,13 +187,133 @@ def dom_hostile(dom, records):
     check(len(dom.find("svg")) == 3, f"{len(dom.find('svg'))} charts, not 3 (one per record and the comparison)")
 
 
+def journal(path):
+    """A record as every reader reads it: a journal's header and points, or a document."""
+    with open(path) as f:
+        lines = [json.loads(line, parse_float=str) for line in f if line.strip()]
+    if len(lines) == 1:
+        return lines[0]
+    doc = dict(lines[0], results=[x for x in lines[1:] if "exercise" in x])
+    return doc
+
+
+def dom_board(dom, records):
+    """Every kernel of each grade record on its board, with its rank or its failure and its line in full; the
+    teacher's command; the library and best as lines; nothing of grade's work directory."""
+    texts = " ".join(e["text"] for e in dom.elements)
+    check(".gpulab-grade-" not in texts and "gpulab try" not in texts, "grade's work directory or try's command shown")
+    sections = dom.find("section", **{"class": "record"})
+    check(len(sections) == len(records), f"{len(sections)} sections for {len(records)} records")
+    for rec, section in zip(map(journal, records), sections):
+        rows = [e for e in dom.find("tr") if e["parent"] and "data-kernel" in e["attrs"] and within(e, section)]
+        kernels = rec["grade"]["kernels"]
+        check([r["attrs"]["data-kernel"] for r in rows] == [k["kernel"] for k in kernels],
+              f"board rows {[r['attrs']['data-kernel'] for r in rows]}, not the record's kernels")
+        for row, k in zip(rows, kernels):
+            cells = [e for e in dom.find("td") if e["parent"] is row]
+            said = cells[0]["text"] if k["rank"] is not None else cells[-1]["text"] if cells else ""
+            want = str(k["rank"]) if k["rank"] is not None else k["failure"]
+            check(said == want, f"{k['kernel']}: the board says {said!r}, the record {want!r}")
+        reasons = [e["text"] for e in dom.find("dd") if within(e, section)]
+        for k in kernels:
+            check(k["reason"] is None or k["reason"] in reasons, f"{k['kernel']}: its reason is not on the page")
+        check(any(e["text"] == rec["command"] for e in dom.find("code") if within(e, section)),
+              f"the command {rec['command']!r} is not the page's")
+        refs = [r["gbps"] for r in rec["results"] if r["exercise"].split(".")[-1] in ("cub", "best")]
+        lines = [e["attrs"]["data-gbps"] for e in dom.find("g", **{"class": "ceiling"}) if within(e, section)]
+        check(sorted(lines) == sorted(refs), f"lines at {lines}, not the references' {refs}")
+
+
+def dom_history(dom, records):
+    """Several grade records: a row per kernel, and who improved in the last."""
+    dom_board(dom, records)
+    recs = sorted(map(journal, records), key=lambda r: r["date"])
+    files = {k["kernel"].rsplit("/", 1)[-1] for r in recs for k in r["grade"]["kernels"]}
+    rows = [e for e in dom.find("tr") if inside(e, "table", "history")][1:]
+    check(len(rows) == len(files), f"{len(rows)} rows in the history for {len(files)} kernels")
+
+    def gbps(rec, f):
+        k = [k for k in rec["grade"]["kernels"] if k["kernel"].endswith("/" + f)]
+        if not k or k[0]["rank"] is None:
+            return None
+        return float([r for r in rec["results"] if r["params"].get("kernel") == k[0]["kernel"]][0]["gbps"])
+    better = sorted(f for f in files if gbps(recs[-1], f) is not None
+                    and all(gbps(r, f) is None or gbps(r, f) < gbps(recs[-1], f) for r in recs[:-1]))
+    said = [e["text"] for e in dom.find("p", **{"class": "improved"})]
+    check(said and sorted(said[0].split(": ", 1)[1].rstrip(".").split(", ")) == better,
+          f"improved: {said}, not {better}")
+
+
+def within(e, ancestor):
+    while e is not None and e is not ancestor:
+        e = e["parent"]
+    return e is ancestor
+
+
 def dom(path, kind, records):
     parser = Dom()
     with open(path, encoding="utf-8") as f:
         parser.feed(f.read())
     dom_common(parser)
     {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "compare_many": dom_compare_many,
-     "compare_warned": dom_compare_warned, "hostile": dom_hostile}[kind](parser, records)
+     "compare_warned": dom_compare_warned, "hostile": dom_hostile, "board": dom_board,
+     "history": dom_history}[kind](parser, records)
+
+
+# The page allows no script (its Content-Security-Policy), so the probe is
+# a copy without that policy and with this script last: every <details>
+# opened, then each element that overflows its own box or the page (one
+# drawn in an <svg>: that picture, where the svg would cut it off), into
+# a <pre id="layout"> that --dump-dom returns.
+PROBE = """<script id="gpulab-probe">
+for (const d of document.querySelectorAll('details')) d.open = true;
+const page = document.documentElement.clientWidth, bad = [];
+for (const e of document.querySelectorAll('*')) {
+  const r = e.getBoundingClientRect();
+  const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined
+    ? '.' + e.className : '') + (e.tagName === 'text' ? ' "' + e.textContent.slice(0, 40) + '"' : '');
+  if (e.ownerSVGElement) {  // drawn inside a picture: within it, none cut off at its edges
+    let top = e.ownerSVGElement;
+    while (top.ownerSVGElement) top = top.ownerSVGElement;
+    const s = top.getBoundingClientRect();
+    if (r.width > 0 && (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1))
+      bad.push(name + ': drawn past its picture, ' + Math.round(r.left - s.left) + ' to ' + Math.round(r.right - s.left)
+               + ' px of ' + Math.round(s.width));
+  } else if (e.scrollWidth > e.clientWidth && e.clientWidth > 0)
+    bad.push(name + ': scrollWidth ' + e.scrollWidth + ' > clientWidth ' + e.clientWidth);
+  if (r.width > 0 && (r.right > page + 0.5 || r.left < -0.5))
+    bad.push(name + ': from ' + Math.round(r.left) + ' to ' + Math.round(r.right) + ' px, past the page of ' + page);
+}
+const out = document.createElement('pre');
+out.id = 'layout';
+out.textContent = JSON.stringify({page: page, scroll: document.documentElement.scrollWidth, bad: bad});
+document.body.appendChild(out);
+</script>"""
+
+
+def probe(page, out):
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", text)
+    check("</body>" in text, "no </body> to put the probe before")
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", PROBE + "</body>"))
+
+
+def layout(path):
+    parser = Dom()
+    with open(path, encoding="utf-8") as f:
+        parser.feed(f.read())
+    found = parser.find("pre", id="layout")
+    check(found, "the probe did not run")
+    if not found:
+        return
+    said = json.loads(found[0]["text"])
+    check(said["page"] == 1280, f"the page is {said['page']} px wide, not 1280")
+    check(said["scroll"] <= said["page"], f"the page scrolls sideways: {said['scroll']} px in {said['page']}")
+    for b in said["bad"][:10]:
+        check(False, b)
+    check(len(said["bad"]) <= 10, f"and {len(said['bad']) - 10} more")
 
 
 def netlog(path):
@@ -259,6 +401,10 @@ def main():
     what, args = sys.argv[1], sys.argv[2:]
     if what == "dom":
         dom(args[0], args[1], args[2:])
+    elif what == "probe":
+        probe(args[0], args[1])
+    elif what == "layout":
+        layout(args[0])
     elif what == "netlog":
         netlog(args[0])
     elif what == "png":

@@ -152,6 +152,10 @@ START_TEST(config_errors)
 	expect_config_error("[exercise reduce]\nn = 1\n", ":2:", "unknown section");
 	expect_config_error("[defaults]\nfile = x.so\n", ":2:", "'file' belongs");
 	expect_config_error("[plugin x]\nfile = x.so\n[oops\n", ":3:", "malformed");
+	/* the line at fault, and what it says (issue 46, item 15) */
+	expect_config_error("[plugin broken\nfile = x.so\n", ":1:", "section '[plugin broken' never closed (no ']')");
+	expect_config_error("[plugin hist]\nfile hist.so\n", ":2:", "malformed line 'file hist.so' (expected key = value)");
+	expect_config_error("[plugin hist]\r\nfile hist.so\r\n", ":2:", "'file hist.so' (expected");
 
 	struct config c = { 0 };
 	ck_assert_int_eq(config_load(&c, "/nonexistent/gpulab.ini", 1, err, sizeof err), EXIT_CONFIG);
@@ -640,6 +644,24 @@ static size_t widest_line(const char *s)
 	return most;
 }
 
+/* What a ratio's label read fits 100 columns: the shared-load ratio's was
+ * 130 under learn smem-pad (issue 46, item 19). */
+START_TEST(report_metric_source_fits)
+{
+	char err[256];
+	make_jobs();
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(metrics_resolve(&jobs[i].metrics, "shared_load_transactions_per_request", NULL, err, sizeof err), 0);
+		jobs[i].res.profiled = 1;
+		jobs[i].res.raw[0] = 1024, jobs[i].res.raw[1] = 32;
+	}
+	char *s = render(FORMAT_TABLE);
+	ck_assert_msg(strstr(s, "\nshared_load_transactions_per_request = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\n"
+			       "                                       / smsp__inst_executed_op_shared_ld.sum\n"), "%s", s);
+	ck_assert_msg(widest_line(s) <= 100, "%zu columns:\n%s", widest_line(s), s);
+}
+END_TEST
+
 /* The default table fits 100 columns: a name longer than its column gets
  * a line of its own, the cells under it; the median's interval in +-%;
  * NOISY only where that interval is over 1% of the median.  --wide has
@@ -784,6 +806,7 @@ int main(void)
 	tcase_add_test(t, match_unknown_suggests);
 	tcase_add_test(t, descriptor_checks);
 	tcase_add_test(t, report_json_parses);
+	tcase_add_test(t, report_metric_source_fits);
 	tcase_add_test(t, report_csv_parses);
 	tcase_add_test(t, report_table);
 	tcase_add_test(t, report_table_fits);

@@ -353,12 +353,11 @@ static void lab_run(char *extra, const char *first, ...)
 	va_end(ap);
 }
 
-/* Exit `code` within a second, nothing on stdout, one line on stderr
- * holding `words`. */
+/* Exit `code`, nothing on stdout, one line on stderr holding `words`.
+ * (How fast a refusal comes is bench/refusals.sh's to measure.) */
 static void expect_refusal(int code, const char *words)
 {
 	ck_assert_msg(o.status == code, "exit %d, wanted %d; stderr: %.2000s", o.status, code, o.err);
-	ck_assert_msg(o.seconds < 1.0, "took %.2f s", o.seconds);
 	ck_assert_msg(strstr(o.err, words) != NULL, "stderr lacks '%s': %.2000s", words, o.err);
 	ck_assert_msg(count_lines(o.err) == 1 && !strncmp(o.err, "gpulab: ", 8), "not one line: %.2000s", o.err);
 	ck_assert_msg(o.out[0] == 0, "stdout: %.2000s", o.out);
@@ -493,7 +492,7 @@ END_TEST
 START_TEST(options_ambiguous_abbreviations)
 {
 	ck_assert_int_eq(parse_args("--c", "list", NULL), EXIT_USAGE);
-	ck_assert_str_eq(err, "option --c is ambiguous: --cold, --config; `gpulab --help` lists them");
+	ck_assert_str_eq(err, "option --c is ambiguous: --cold, --cflags, --config; `gpulab --help` lists them");
 	ck_assert_int_eq(parse_args("run", "x", "--co=1", NULL), EXIT_USAGE);
 	expect_option_error("option --co is ambiguous: --cold, --config;");
 	ck_assert_int_eq(parse_args("--h", NULL), 0); /* --help alone */
@@ -639,7 +638,7 @@ START_TEST(cli_errors_escaped)
 	lab_run(NULL, "--\x1b", NULL);
 	expect_refusal(EXIT_USAGE, "option --\\x1b is unknown");
 	lab_run(NULL, "list", "--c", NULL);
-	expect_refusal(EXIT_USAGE, "option --c is ambiguous: --cold, --config");
+	expect_refusal(EXIT_USAGE, "option --c is ambiguous: --cold, --cflags, --config");
 	lab_run(NULL, "list", "--config", NULL);
 	expect_refusal(EXIT_USAGE, "option --config needs a value");
 }
@@ -659,6 +658,7 @@ START_TEST(cli_no_driver)
 	lab_run(NULL, "info", NULL);
 	expect_refusal(EXIT_NODEVICE, "gpulab: no CUDA device: no NVIDIA driver found (libcuda.so.1: ");
 	ck_assert_msg(strstr(o.err, "insufficient") == NULL, "%s", o.err);
+	ck_assert_msg(strlen(o.err) <= 101, "%zu columns: %s", strlen(o.err) - 1, o.err); /* issue 46, item 17 */
 }
 END_TEST
 
@@ -824,12 +824,12 @@ START_TEST(cli_plugin_trust)
 		 "[plugin rel]\nfile = ../fake.so\n[plugin z]\nfile = libz.so.1\n", shared, fifo);
 	lab_setup(ini);
 	lab_run(NULL, "list", NULL);
-	ck_assert_msg(o.status == EXIT_PLUGIN && o.seconds < 1.0, "exit %d after %.2f s: %s", o.status, o.seconds, o.err);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err); /* none was asked for (issue 46) */
 	ck_assert_msg(count_lines(o.err) == 4, "%s", o.err);
 	ck_assert_msg(strstr(o.err, "fake.so: the file is writable by group or others (mode 0666)"), "%s", o.err);
 	ck_assert_msg(strstr(o.err, "fifo.so: a FIFO, not a regular file"), "%s", o.err);
 	ck_assert_msg(strstr(o.err, "../fake.so: not an absolute path"), "%s", o.err);
-	snprintf(fifo, sizeof fifo, "%s/libz.so.1: cannot open shared object file", getenv("GPULAB_TEST_PLUGINS"));
+	snprintf(fifo, sizeof fifo, "no libz.so.1 in %s or ", getenv("GPULAB_TEST_PLUGINS"));
 	ck_assert_msg(strstr(o.err, fifo), "a bare name went past the plugin directory: %s", o.err);
 	/* the good copy loads, from an absolute path or through the path */
 	chmod(shared, 0644);
@@ -838,7 +838,7 @@ START_TEST(cli_plugin_trust)
 	lab_run(NULL, "list", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "fake.ok"), "exit %d: %s", o.status, o.err);
 	lab_setup("[plugin fake]\nfile = fake.so\n");
-	lab_run(env_entry("GPULAB_PLUGIN_PATH", "::relative/dir"), "list", NULL);
+	lab_run(env_entry("GPULAB_PLUGIN_PATH", "::relative/dir"), "run", "fake.ok", NULL);
 	expect_refusal(EXIT_PLUGIN, "relative/dir/fake.so: not an absolute path");
 	free(dir);
 }

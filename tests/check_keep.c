@@ -251,7 +251,8 @@ static void interrupt_after(const char *r, long ms)
 	double t0 = now();
 	kill(pid, SIGINT);
 	ck_assert_int_eq(finish(pid), 130);
-	ck_assert_msg(now() - t0 < 1.0, "took %.2f s to stop", now() - t0);
+	/* about one sample (20 ms); the bound, far past it, tells stopping from running on */
+	ck_assert_msg(now() - t0 < 10.0, "took %.2f s to stop", now() - t0);
 	ck_assert_msg(strstr(o.err, "interrupted by SIGINT: 0 points done, 2 not run") && count_lines(o.err) == 1, "%s",
 		      o.err);
 	ck_assert_int_eq(access(record, F_OK), -1);
@@ -817,7 +818,6 @@ static void refused(const char *text, const char *words)
 	ck_assert_msg(strstr(o.err, words) && count_lines(o.err) == 1 && !strncmp(o.err, "gpulab: --resume: ", 18), "%s",
 		      o.err);
 	ck_assert_msg(strstr(o.err, record), "%s", o.err);
-	ck_assert(o.seconds < 1.0);
 	ck_assert_int_eq(lines_in(runs_log), 0);
 	ck_assert_str_eq(o.out, "");
 	read_text(record, after, sizeof after);
@@ -1099,7 +1099,6 @@ static void target_refused(const char *path, const char *words)
 	ck_assert_msg(o.status == EXIT_USAGE, "exit %d: %s", o.status, o.err);
 	ck_assert_msg(strstr(o.err, words) && strstr(o.err, path) && count_lines(o.err) == 1, "%s", o.err);
 	ck_assert_str_eq(o.out, "");
-	ck_assert(o.seconds < 1.0);
 	ck_assert_int_eq(lines_in(runs_log), 0);
 	ck_assert_int_eq(count_temporaries(dir), 0);
 }
@@ -1216,7 +1215,6 @@ START_TEST(one_writer_at_a_time)
 	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
 	snprintf(pid_text, sizeof pid_text, "in use by another gpulab run (PID %ld): one writer at a time", (long)pid);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, pid_text) && count_lines(o.err) == 1, "%s", o.err);
-	ck_assert(o.seconds < 1.0);
 	wait_for_points(2); /* past its first entry: it holds the record */
 	gpulab("run", "fake.sleepy", "-n", "64:1024", "-r", "1", "-o", record, "--resume", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, pid_text) && count_lines(o.err) == 1, "%s", o.err);

@@ -77,7 +77,7 @@ expect '--config --help --output --samples --version -o' record upgrade -
 expect '--config --help --version' --
 expect 'divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug' \
 	run divergence.math
-expect 'divergence divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug divergence.warmup' \
+expect 'divergence divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug divergence.partial divergence.warmup' \
 	run diverg
 expect 'divergence.warmup' run divergence.w
 expect '--batch --block' run --b
@@ -92,7 +92,7 @@ expect 'new.json' compare base.json n
 expect 'base.json new.json records' report ''
 expect 'records run.ini' run --config r
 expect '' run -n ''
-expect 'divergence divergence-debug' learn diverg
+expect 'divergence divergence-debug divergence-efficiency divergence-inst' learn diverg
 expect 'mine.cu records' learn divergence --submit ''
 expect 'records' grade reduce ''
 if "$GPULAB_WRAPPER" list 2>/dev/null | grep -q '^  try\.reduce '; then

@@ -31,7 +31,7 @@ g()
 	(
 		cd "$tmp/work" || exit 99
 		env GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" \
-			XDG_CONFIG_HOME="$tmp/xdg" GPULAB_CONFIG= COLUMNS=100 CUDA_VISIBLE_DEVICES=-1 \
+			XDG_CONFIG_HOME="$tmp/xdg" XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= COLUMNS=100 CUDA_VISIBLE_DEVICES=-1 \
 			LD_PRELOAD="$FAKECLOCK" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
 			"$GPULAB_BIN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	)

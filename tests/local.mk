@@ -5,7 +5,7 @@
 fake_link_flags = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/plugins/fake.la tests/plugins/badabi.la \
 	tests/plugins/nocb.la tests/plugins/noentry.la tests/plugins/oldminor.la tests/plugins/newminor.la \
-	tests/plugins/faketry.la tests/plugins/waits.la
+	tests/plugins/faketry.la tests/plugins/waits.la tests/plugins/gridbug.la tests/plugins/fakeref.la
 tests_plugins_fake_la_SOURCES = tests/plugins/fake.c
 tests_plugins_fake_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_badabi_la_SOURCES = tests/plugins/fake.c
@@ -23,6 +23,14 @@ tests_plugins_oldminor_la_LDFLAGS = $(fake_link_flags)
 tests_plugins_newminor_la_SOURCES = tests/plugins/fake.c
 tests_plugins_newminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"newminor"' -DFAKE_MINOR=99
 tests_plugins_newminor_la_LDFLAGS = $(fake_link_flags)
+# fake with a reference (sleepy), for grade's "of ref" column
+tests_plugins_fakeref_la_SOURCES = tests/plugins/fake.c
+tests_plugins_fakeref_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_REFERENCE='"sleepy"'
+tests_plugins_fakeref_la_LDFLAGS = $(fake_link_flags)
+# the skeleton's old unsigned grid, in plan: gpulab check's corners find it
+tests_plugins_gridbug_la_SOURCES = tests/plugins/fake.c
+tests_plugins_gridbug_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME='"gridbug"' -DFAKE_GRID
+tests_plugins_gridbug_la_LDFLAGS = $(fake_link_flags)
 # GPU exercises for check_gpu's timing test (core/run/hold.h)
 tests_plugins_waits_la_SOURCES = tests/plugins/waits.c
 tests_plugins_waits_la_LDFLAGS = $(fake_link_flags)
@@ -36,7 +44,7 @@ TEST_UTIL = tests/testutil.c tests/testutil.h
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 check_PROGRAMS += tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_gpu_timed \
-	tests/check_gpu_try tests/check_json tests/check_stats
+	tests/check_gpu_try tests/check_gpu_shapes tests/check_gpu_random tests/check_json tests/check_stats
 tests_check_core_SOURCES = tests/check_core.c tests/schema.c tests/schema.h $(TEST_UTIL)
 tests_check_core_CFLAGS = $(TEST_CFLAGS)
 tests_check_core_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
@@ -46,18 +54,27 @@ tests_check_param_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 tests_check_cli_SOURCES = tests/check_cli.c $(TEST_UTIL)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_LDADD = $(CHECK_LIBS)
-tests_check_gpu_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+GPU_TEST_UTIL = tests/gpu_sweep.c tests/gpu_sweep.h $(TEST_UTIL)
+tests_check_gpu_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
 tests_check_gpu_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_LDADD = $(CHECK_LIBS)
-# check_gpu.c in three parts that make -j runs side by side (see its gpu_lock)
-tests_check_gpu_timed_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+# check_gpu.c in four parts that make -j runs side by side (see its gpu_lock)
+tests_check_gpu_timed_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
 tests_check_gpu_timed_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_PART='"timed"'
 tests_check_gpu_timed_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_timed_LDADD = $(CHECK_LIBS)
-tests_check_gpu_try_SOURCES = tests/check_gpu.c $(TEST_UTIL)
+tests_check_gpu_try_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
 tests_check_gpu_try_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_PART='"try"'
 tests_check_gpu_try_CFLAGS = $(TEST_CFLAGS)
 tests_check_gpu_try_LDADD = $(CHECK_LIBS)
+tests_check_gpu_shapes_SOURCES = tests/check_gpu.c $(GPU_TEST_UTIL)
+tests_check_gpu_shapes_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_PART='"shapes"'
+tests_check_gpu_shapes_CFLAGS = $(TEST_CFLAGS)
+tests_check_gpu_shapes_LDADD = $(CHECK_LIBS)
+# shapes and sizes drawn at random, verified (check_gpu_random.c)
+tests_check_gpu_random_SOURCES = tests/check_gpu_random.c $(GPU_TEST_UTIL)
+tests_check_gpu_random_CFLAGS = $(TEST_CFLAGS)
+tests_check_gpu_random_LDADD = $(CHECK_LIBS)
 # The leaf modules' tests link only what they test: no plugin, no CUDA.
 tests_check_json_SOURCES = tests/check_json.c $(TEST_UTIL)
 tests_check_json_CFLAGS = $(TEST_CFLAGS)
@@ -67,7 +84,7 @@ tests_check_stats_CFLAGS = $(TEST_CFLAGS)
 tests_check_stats_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 
 TESTS = tests/check_core tests/check_param tests/check_cli tests/check_gpu tests/check_gpu_timed tests/check_gpu_try \
-	tests/check_json tests/check_stats
+	tests/check_gpu_shapes tests/check_gpu_random tests/check_json tests/check_stats
 # Tests never read the user's or the system's configuration.
 AM_TESTS_ENVIRONMENT = \
 	XDG_CONFIG_HOME=$(abs_top_builddir)/tests; GPULAB_CONFIG=; \
@@ -85,6 +102,16 @@ tests_check_sendrecv_SOURCES = tests/check_sendrecv.cc
 tests_check_sendrecv_CXXFLAGS = -std=c++17 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CFLAGS)
 tests_check_sendrecv_LDADD = $(CHECK_LIBS)
 TESTS += tests/check_sendrecv
+
+# <gpulab/lab.cuh>'s host arithmetic (lab::grid), by the host's C++
+# compiler: the header has no device code of its own.
+check_PROGRAMS += tests/check_lab
+tests_check_lab_SOURCES = tests/check_lab.cc $(TEST_UTIL)
+tests_check_lab_CFLAGS = $(TEST_CFLAGS)
+tests_check_lab_CPPFLAGS = $(AM_CPPFLAGS)
+tests_check_lab_CXXFLAGS = -std=c++20 -Wall -Wextra $(SAN_FLAGS) $(CHECK_CFLAGS)
+tests_check_lab_LDADD = $(CHECK_LIBS)
+TESTS += tests/check_lab
 
 check_PROGRAMS += tests/check_keep
 tests_check_keep_SOURCES = tests/check_keep.c tests/schema.c tests/schema.h $(TEST_UTIL)
@@ -150,6 +177,12 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
 EXTRA_DIST += tests/author.sh
+# make install DESTDIR=... of this build: the pages the lessons and the
+# man page cite, and the directories the man page names (issue 46).
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
+AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)' INSTALL_DOCDIR='$(docdir)' INSTALL_PKGDATADIR='$(pkgdatadir)' \
+	INSTALL_MANDIR='$(mandir)'; export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR;
 # README's quick start and test command in a fresh clone, failing on any
 # warning: slow, so run by hand (tests/quickstart.sh), not by make check.
 EXTRA_DIST += tests/quickstart.sh
@@ -157,6 +190,10 @@ AM_TESTS_ENVIRONMENT += GPULAB_SKELETON=$(abs_top_srcdir)/skeleton; export GPULA
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
 EXTRA_DIST += tests/completion.sh
+# bench/learn-table.sh (issue 49): its table and raw results from three
+# lessons on the fake plugin.
+TESTS += tests/learn_table.sh
+EXTRA_DIST += tests/learn_table.sh bench/learn-table.sh bench/learn_table.py
 # gpulab as ranks under mpirun (issue 30): the fake plugin's collective over
 # the mpi plugin, two ranks on the CPU; where the mpi plugin is built.
 EXTRA_DIST += tests/ranks.sh

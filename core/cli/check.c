@@ -2,8 +2,10 @@
  * `gpulab check FILE.so...`: what an author can know of a plugin without
  * a GPU.  It is loaded as gpulab loads any (trust, ABI, struct sizes,
  * every descriptor and parameter table), then each exercise's plan() is
- * called at its defaults, which it must take, and at each key's limits,
- * where it may refuse but must say why.  Each plan runs in a child
+ * called at its defaults, which it must take, at each key's limits, and
+ * at the corners where the limits meet (every key at its least, every key
+ * at its most, the most -n with the least -b and the reverse), where it
+ * may refuse but must say why.  Each plan runs in a child
  * process, so a crash or a hang is one line, not the end of the check.
  */
 #include "config.h"
@@ -21,17 +23,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* A plan that takes longer is stuck: it allocates and launches nothing. */
 #define CHECK_PLAN_SECONDS 5
 
-/* One plan() call to make: which key is set to what ("" for defaults). */
-struct check_case {
+/* One key set for a plan() call. */
+struct check_key {
 	int generic;        /* enum generic, or -1 for the exercise's own key */
 	const char *key;
 	char value[96];
+};
+
+/* One plan() call to make: the keys set (none: the defaults). */
+#define CHECK_CASE_KEYS 16
+struct check_case {
+	int n;
+	struct check_key k[CHECK_CASE_KEYS];
 };
 
 /* One problem: a line on stdout naming the plugin file and what. */
@@ -50,14 +60,18 @@ static void problem(const char *file, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static void case_text(const struct check_case *k, char *buf, size_t len)
+static void case_text(const struct check_case *c, char *buf, size_t len)
 {
-	if (!k->key)
-		snprintf(buf, len, "its defaults");
-	else if (k->generic >= 0)
-		snprintf(buf, len, "%s %s", options_flag((enum generic)k->generic), k->value);
-	else
-		snprintf(buf, len, "-p %s=%s", k->key, k->value);
+	size_t at = 0;
+	snprintf(buf, len, "its defaults");
+	for (int i = 0; i < c->n && at < len; i++) {
+		const struct check_key *k = &c->k[i];
+		if (k->generic >= 0)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s %s", i ? " " : "", options_flag((enum generic)k->generic),
+					       k->value);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s-p %s=%s", i ? " " : "", k->key, k->value);
+	}
 }
 
 /* Does e take a file (a PATH key)?  Its plan may then refuse, as a
@@ -71,19 +85,22 @@ static int takes_file(const struct gpulab_exercise *e)
 }
 
 /* In the child: plan at case k; the problems it finds, as the exit code. */
-static int plan_case(const char *file, const struct pick *pk, const struct check_case *k, const struct options *base)
+static int plan_case(const char *file, const struct pick *pk, const struct check_case *c, const struct options *base)
 {
 	struct options o = *base;
 	struct config none = { 0 };
 	struct job j;
-	char at[256], name[256];
+	char at[1024], name[256];
 	memset(o.generic, 0, sizeof o.generic);
 	o.nparams = 0;
-	if (k->key && k->generic >= 0)
-		o.generic[k->generic] = k->value;
-	else if (k->key)
-		o.params[o.nparams++] = (struct keyval){ k->key, k->value };
-	case_text(k, at, sizeof at);
+	for (int i = 0; i < c->n; i++) {
+		const struct check_key *k = &c->k[i];
+		if (k->generic >= 0)
+			o.generic[k->generic] = k->value;
+		else if (o.nparams < MAX_KEYVALS)
+			o.params[o.nparams++] = (struct keyval){ k->key, k->value };
+	}
+	case_text(c, at, sizeof at);
 	struct sweep s = { 0 };
 	int rc = sweep_resolve(&s, pk->plugin->name, pk->ex, &o, &none), bad = 0;
 	j = (struct job){ 0 };
@@ -97,7 +114,7 @@ static int plan_case(const char *file, const struct pick *pk, const struct check
 		sweep_free(&s);
 		return 0;
 	}
-	if (rc == EXIT_PARAM && !k->key) {
+	if (rc == EXIT_PARAM && !c->n) {
 		problem(file, "%s: plan() refuses its own defaults: %s", name, j.res.message), bad = 1;
 	} else if (rc == EXIT_PARAM && !strcmp(j.res.message, "rejected its parameters")) {
 		problem(file, "%s: plan() refuses %s without saying why (ctx->error)", name, at), bad = 1;
@@ -106,7 +123,7 @@ static int plan_case(const char *file, const struct pick *pk, const struct check
 			j.res.message), bad = 1;
 	} else if (rc && rc != EXIT_PARAM) {
 		problem(file, "%s: plan() at %s: %s (exit %d)", name, at, j.res.message, rc), bad = 1;
-	} else if (rc == 0 && j.ctx.elements && !(j.ctx.bytes_read | j.ctx.bytes_written) && !k->key) {
+	} else if (rc == 0 && j.ctx.elements && !(j.ctx.bytes_read | j.ctx.bytes_written) && !c->n) {
 		problem(file, "%s: plan() declares no bytes read or written: no GB/s can be reported", name), bad = 1;
 	}
 	job_free(&j);
@@ -118,7 +135,7 @@ static int plan_case(const char *file, const struct pick *pk, const struct check
  * problem reported, not the end of the check.  1 for a problem. */
 static int run_case(const char *file, const struct pick *pk, const struct check_case *k, const struct options *o)
 {
-	char at[256];
+	char at[1024];
 	int status;
 	fflush(stdout);
 	pid_t pid = fork();
@@ -145,7 +162,7 @@ static int run_case(const char *file, const struct pick *pk, const struct check_
 /* The limits of one declaration worth planning at: its ends, each side
  * of a shape at its ends, each name of an enum.  Returns how many went
  * into v (at most max). */
-static int key_limits(const struct gpulab_param *d, int g, struct check_case *v, int max)
+static int key_limits(const struct gpulab_param *d, int g, struct check_key *v, int max)
 {
 	int n = 0;
 	const char *c;
@@ -177,12 +194,44 @@ static int key_limits(const struct gpulab_param *d, int g, struct check_case *v,
 	return n;
 }
 
-/* Every case of exercise pk: its defaults, then each key's limits. */
+/* The corners where the limits meet: case 0 every ranged key at its
+ * least, case 1 at its most; case 2 the most -n with the least -b (the
+ * largest grid of a thread an element: 2^32 blocks once overflowed an
+ * unsigned count), case 3 the least -n with the most -b.  lo and hi are
+ * a key's two limits (a count's, an integer's or a shape's). */
+static void corner_add(struct check_case corner[4], const struct check_key *lo, const struct check_key *hi)
+{
+	const struct check_key *for_grid[4] = { lo, hi, NULL, NULL };
+	if (lo->generic == GEN_N)
+		for_grid[2] = hi, for_grid[3] = lo;
+	else if (lo->generic == GEN_BLOCK)
+		for_grid[2] = lo, for_grid[3] = hi;
+	for (int c = 0; c < 4; c++)
+		if (for_grid[c] && corner[c].n < CHECK_CASE_KEYS)
+			corner[c].k[corner[c].n++] = *for_grid[c];
+}
+
+/* One key's limits: each planned alone, and its ends added to the corners. */
+static int limits_of_key(const char *file, const struct pick *pk, const struct gpulab_param *d, int g,
+			 struct check_case corner[4], const struct options *o)
+{
+	struct check_key v[64];
+	int bad = 0, n = key_limits(d, g, v, 64);
+	for (int i = 0; i < n; i++) {
+		struct check_case one = { 1, { v[i] } };
+		bad += run_case(file, pk, &one, o);
+	}
+	if (n == 2 && d->type != GPULAB_PARAM_ENUM)
+		corner_add(corner, &v[0], &v[1]);
+	return bad;
+}
+
+/* Every case of exercise pk: its defaults, each key's limits, the corners. */
 static int plans_of_exercise(const char *file, const struct pick *pk, const struct options *o)
 {
 	const struct gpulab_exercise *e = pk->ex;
-	struct check_case v[64];
-	int bad = run_case(file, pk, &(struct check_case){ -1, NULL, "" }, o);
+	struct check_case corner[4] = { 0 };
+	int bad = run_case(file, pk, &(struct check_case){ 0 }, o);
 	for (int g = 0; g < NGENERIC; g++) {
 		struct gpulab_param d;
 		char def[32];
@@ -191,16 +240,40 @@ static int plans_of_exercise(const char *file, const struct pick *pk, const stru
 		exercise_generic(e, (enum generic)g, &d, def, sizeof def);
 		if (g == GEN_TYPE)
 			d.choices = dtypes_text(e->dtypes, "int|float");
-		for (int i = 0, n = key_limits(&d, g, v, 64); i < n; i++)
-			bad += run_case(file, pk, &v[i], o);
+		bad += limits_of_key(file, pk, &d, g, corner, o);
 	}
 	for (const struct gpulab_param *p = e->params; p && p->key; p++) {
 		if (!p->help || !*p->help)
 			problem(file, "%s.%s: key '%s' has no help for gpulab list", pk->plugin->name, e->name, p->key), bad++;
-		for (int i = 0, n = key_limits(p, -1, v, 64); i < n; i++)
-			bad += run_case(file, pk, &v[i], o);
+		bad += limits_of_key(file, pk, p, -1, corner, o);
 	}
+	for (int c = 0; c < 4; c++)
+		if (corner[c].n > 1 && (c < 2 || corner[c].n == 2)) /* one key alone was planned above */
+			bad += run_case(file, pk, &corner[c], o);
 	return bad;
+}
+
+/* A FILE that is no shared object at all (none, a directory, a .cu) is
+ * not a plugin's problem but the command's: refused on stderr, as every
+ * command refuses, and the next FILE still checked.  1 if refused. */
+static int refuse_non_object(const char *file, char *abs)
+{
+	unsigned char magic[4] = { 0 };
+	struct stat st;
+	FILE *f;
+	if (!*file)
+		return fail(EXIT_PLUGIN, "check: an empty file name: name a plugin's shared object (FILE.so)"), 1;
+	if (!realpath(file, abs) || stat(abs, &st) != 0)
+		return fail(EXIT_PLUGIN, "check: %s: %s", file, strerror(errno)), 1;
+	if (S_ISDIR(st.st_mode))
+		return fail(EXIT_PLUGIN, "check: %s: a directory; name its plugins: %s/*.so", file, file), 1;
+	if (!S_ISREG(st.st_mode) || !(f = fopen(abs, "rb")))
+		return fail(EXIT_PLUGIN, "check: %s: %s", file, S_ISREG(st.st_mode) ? strerror(errno) : "not a regular file"), 1;
+	size_t got = fread(magic, 1, sizeof magic, f);
+	fclose(f);
+	if (got != sizeof magic || memcmp(magic, "\177ELF", 4) != 0)
+		return fail(EXIT_PLUGIN, "check: %s: not a shared object; check takes the FILE.so a build makes", file), 1;
+	return 0;
 }
 
 static int check_file(const char *file, const struct options *o)
@@ -208,10 +281,8 @@ static int check_file(const char *file, const struct options *o)
 	char abs[PATH_MAX];
 	struct registry r = { 0 };
 	int bad = 0;
-	if (!realpath(file, abs)) {
-		problem(file, "cannot be read: %s", strerror(errno));
+	if (refuse_non_object(file, abs))
 		return 1;
-	}
 	if (registry_load_file(&r, abs, "gpulab check") != 0) {
 		registry_free(&r);
 		return fail(EXIT_NOMEM, "out of memory loading %s", file), 1;

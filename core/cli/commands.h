@@ -9,8 +9,11 @@
 #include "fail.h"
 #include "plugins/registry.h"
 
-/* Load the INI files and every plugin they name.  With warn, say which
- * plugins failed, and set *broken to the exit code of the first. */
+/* Load the INI files and every plugin they name.  With warn, say in one
+ * line each which plugins failed (but those o's patterns name: selecting
+ * them says why).  *broken is EXIT_CONFIG where a plugin failed for a
+ * fault of the INI files (a value its declaration refuses), else 0: a
+ * plugin that cannot be loaded fails only a command that asks for it. */
 int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken);
 
 /* `gpulab run` with o's exercises and options. */

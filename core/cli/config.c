@@ -14,9 +14,13 @@
 #include "config/sweep.h"
 #include "run/job.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char *const seen_words[] = { [SEEN_READ] = "read", [SEEN_MISSING] = "missing",
 					  [SEEN_REFUSED] = "refused", [SEEN_UNSET] = "unset" };
@@ -105,8 +109,50 @@ static void config_exercise(const struct pick *k, const struct options *o, const
 	sweep_free(&s);
 }
 
+/* `gpulab config --variable NAME` and `--cflags`: what pkg-config says
+ * of this gpulab's own gpulab.pc, found where it was installed, so that
+ * a recipe works under any prefix with no PKG_CONFIG_PATH.  pkg-config
+ * itself answers (its ${...} expansion, its escaping), from $PKG_CONFIG
+ * as make's convention has it. */
+static int config_pkg(const struct options *o)
+{
+	char pc[PATH_MAX], var[160], path[2 * PATH_MAX];
+	const char *dir = paths_pkgconfigdir(), *old = getenv("PKG_CONFIG_PATH"), *tool = getenv("PKG_CONFIG");
+	if (o->npatterns)
+		return fail(EXIT_USAGE, "config: --variable and --cflags take no exercise ('%s')", o->patterns[0]);
+	if (o->variable && o->cflags) /* pkg-config then prints the variable alone */
+		return fail(EXIT_USAGE, "config: --variable or --cflags, one at a time");
+	if (o->variable && (!*o->variable || strlen(o->variable) > 64
+			    || strspn(o->variable, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+				       != strlen(o->variable)))
+		return fail(EXIT_USAGE, "--variable '%s': not a variable of gpulab.pc (letters, digits and _)", o->variable);
+	snprintf(pc, sizeof pc, "%s/gpulab.pc", dir);
+	if (access(pc, R_OK) != 0)
+		return fail(EXIT_CONFIG, "config: %s: %s (gpulab.pc is installed by make install)", pc, strerror(errno));
+	snprintf(var, sizeof var, "--variable=%s", o->variable ? o->variable : "");
+	snprintf(path, sizeof path, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+	char *argv[] = { (char *)(tool && *tool ? tool : "pkg-config"), o->variable ? var : "--cflags", "gpulab", NULL };
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setenv("PKG_CONFIG_PATH", path, 1);
+		execvp(argv[0], argv);
+		_exit(fail(EXIT_CONFIG, "config: %s cannot be run: %s", argv[0], strerror(errno)));
+	}
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0)
+		return fail(EXIT_NOMEM, "config: cannot fork: %s", strerror(errno));
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == EXIT_CONFIG))
+		return WEXITSTATUS(status); /* its answer, or the child's line saying why not */
+	return fail(EXIT_CONFIG, "config: %s failed on %s", argv[0], pc);
+}
+
 int cmd_config(const struct options *o)
 {
+	if (o->variable || o->cflags)
+		return config_pkg(o);
 	struct config c = { 0 };
 	struct registry r = { 0 };
 	struct selection sel = { 0 };
@@ -119,15 +165,16 @@ int cmd_config(const struct options *o)
 		config_free(&c);
 		return fail(rc, "%s", err);
 	}
-	if (o->npatterns) {
-		config_free(&c);
-		c = (struct config){ 0 };
-		if ((rc = load(o, &c, &r, 1, &broken)) == 0
-		    && (rc = select_exercises(&r, o->patterns, o->npatterns, &sel, err, sizeof err)) != 0)
-			fail(rc, "config: %s", err);
-		for (size_t i = 0; rc == 0 && i < sel.n; i++)
-			config_exercise(&sel.v[i], o, &c, stdout);
-	}
+	/* the plugins too, always: a value their declarations refuse is a
+	 * fault of these files, and run refuses it (exit 3) */
+	config_free(&c);
+	c = (struct config){ 0 };
+	fflush(stdout);
+	if ((rc = load(o, &c, &r, 1, &broken)) == 0 && o->npatterns
+	    && (rc = select_exercises(&r, o->patterns, o->npatterns, &sel, err, sizeof err)) != 0)
+		fail(rc, "config: %s", err);
+	for (size_t i = 0; rc == 0 && i < sel.n; i++)
+		config_exercise(&sel.v[i], o, &c, stdout);
 	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);

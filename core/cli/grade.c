@@ -11,15 +11,18 @@
  *
  * The table ranks the kernels measured by their median, then lists the
  * rest with their one line (the child's last, or the row's message).
- * With -o the record is renamed into place whole: `gpulab report` of it
- * draws the leaderboard.
+ * With -o the record is written into place whole, as the teacher's (their
+ * command, and the ranking with each failure's line): `gpulab report` of
+ * it draws the leaderboard.
  */
 #include "config.h"
 
 #include "cli/commands.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "emit/field.h"
 #include "records/record.h"
+#include "records/upgrade.h"
 #include "run/interrupt.h"
 
 #include <dirent.h>
@@ -192,8 +195,49 @@ static int grade_one(const struct options *o, struct grade *g, size_t k)
 	return 0;
 }
 
+/* The exercise a challenge's rows are shared against, "plugin.exercise":
+ * its peers' reference (try.reduce's is reduce's cub); "" for none. */
+static void grade_reference(const struct options *o, const char *challenge, char *buf, size_t len)
+{
+	struct config c = { 0 };
+	struct registry r = { 0 };
+	const char *peers = NULL;
+	int broken;
+	buf[0] = 0;
+	if (load(o, &c, &r, 0, &broken) == 0) {
+		for (size_t i = 0; i < r.n; i++)
+			for (size_t k = 0; r.v[i].desc && !strcmp(r.v[i].name, "try") && k < r.v[i].desc->n_exercises; k++)
+				if (!strcmp(r.v[i].desc->exercises[k].name, challenge))
+					peers = r.v[i].desc->exercises[k].peers;
+		for (size_t i = 0; peers && i < r.n; i++)
+			if (r.v[i].desc && !strcmp(r.v[i].name, peers) && r.v[i].desc->reference)
+				snprintf(buf, len, "%s.%s", peers, r.v[i].desc->reference);
+	}
+	registry_free(&r);
+	config_free(&c);
+}
+
+/* The reference's time at row's point (its n and type), from the
+ * record: NAN where it has none.  Each kernel runs in a try of its own,
+ * resuming the record, so the reference is measured by the first alone:
+ * the later rows' own ref_share, against a point kept, not measured, is
+ * missing (grade printed 68% for the first kernel and - for the second). */
+static double grade_ref_ms(const struct record *rec, const char *ref, const struct json *row)
+{
+	const struct json *p = json_get(row, "params");
+	for (size_t i = 0; *ref && i < rec->n; i++) {
+		const struct json *r = rec->v[i].row, *q = json_get(r, "params");
+		const char *name = json_string(json_get(r, "exercise")), *status = json_string(json_get(r, "status"));
+		const char *t = json_string(json_get(q, "type")), *u = json_string(json_get(p, "type"));
+		if (name && !strcmp(name, ref) && status && !strcmp(status, "ok") && t && u && !strcmp(t, u)
+		    && json_number(json_get(q, "n")) == json_number(json_get(p, "n")))
+			return json_number(json_get(r, "total_ms"));
+	}
+	return NAN;
+}
+
 /* Each kernel's row of the record, by its kernel parameter. */
-static int grade_read(struct grade *g, const char *challenge)
+static int grade_read(struct grade *g, const char *challenge, const char *ref)
 {
 	struct record rec = { .path = g->record };
 	char err[1024], ex[256];
@@ -217,7 +261,7 @@ static int grade_read(struct grade *g, const char *challenge)
 				v->median = json_number(json_get(row, "median_ms"));
 				v->ci_pct = json_number(json_get(row, "median_ci_pct"));
 				v->gbps = json_number(json_get(row, "gbps"));
-				v->ref_share = json_number(json_get(row, "ref_share"));
+				v->ref_share = grade_ref_ms(&rec, ref, row) / json_number(json_get(row, "total_ms"));
 			} else if (json_string(json_get(row, "message"))) {
 				snprintf(v->line, sizeof v->line, "%s: %s", status ? status : "failed",
 					 json_string(json_get(row, "message")));
@@ -296,6 +340,51 @@ static void grade_table(struct grade *g, const char *challenge)
 		}
 }
 
+/* The ranking as grade's member of the record (docs/record.md): each
+ * kernel in the table's order, its rank or its failure and the line
+ * that says why; in a string the caller frees, NULL out of memory. */
+static char *grade_member(const struct grade *g, const char *challenge)
+{
+	char *text = NULL;
+	size_t size;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		return NULL;
+	fputs("{\"challenge\": ", f);
+	emit_json(f, challenge);
+	fputs(", \"kernels\": [", f);
+	for (size_t k = 0; k < g->n; k++) {
+		const struct graded *v = &g->v[k];
+		fprintf(f, "%s{\"kernel\": ", k ? ", " : "");
+		emit_json(f, v->path);
+		emit_json_number(f, "rank", v->measured, (double)(k + 1));
+		emit_json_number(f, "exit", !v->measured, (double)v->status);
+		emit_json_string(f, "failure", v->measured ? NULL : grade_kind(v));
+		emit_json_string(f, "reason", v->measured ? NULL : v->line[0] ? v->line : "failed");
+		fputc('}', f);
+	}
+	fputs("]}", f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* -o: the children's record at output, as the teacher's: their command
+ * line in place of the last child's (which names the work directory),
+ * and the ranking as the table shows it. */
+static int grade_write(const struct options *o, const struct grade *g)
+{
+	char err[1024], *member = grade_member(g, o->patterns[0]);
+	struct head_change ch = { RECORD_GRADE_SCHEMA, o->command_line, "grade", member };
+	int rc = member ? record_rewrite(g->record, o->output, &ch, err, sizeof err) : EXIT_NOMEM;
+	if (rc)
+		rc = fail(rc, "grade: %s", member ? err : "out of memory");
+	free(member);
+	return rc;
+}
+
 /* The work directory: beside the output, so that the record is renamed
  * into its place; else in $TMPDIR. */
 static int grade_workdir(struct grade *g, const char *output)
@@ -364,12 +453,15 @@ int cmd_grade(const struct options *o)
 			rc = fail(128 + interrupt_pending(), "grade: stopped by %s after %zu of %zu kernels; nothing kept",
 				  interrupt_name(interrupt_pending()), k + 1, g.n);
 	}
-	if (!rc && !(rc = grade_read(&g, o->patterns[0])))
+	char ref[300];
+	if (!rc)
+		grade_reference(o, o->patterns[0], ref, sizeof ref);
+	if (!rc && !(rc = grade_read(&g, o->patterns[0], ref)))
 		grade_table(&g, o->patterns[0]);
 	if (!rc && o->output && access(g.record, F_OK) != 0)
 		rc = fail(EXIT_WRONG, "grade: no kernel passed its gate: no record to write to %s", o->output);
-	else if (!rc && o->output && rename(g.record, o->output) != 0)
-		rc = fail(EXIT_USAGE, "grade: %s: %s", o->output, strerror(errno));
+	else if (!rc && o->output)
+		rc = grade_write(o, &g);
 	grade_free(&g);
 	interrupt_release();
 	return rc;

@@ -177,17 +177,25 @@ static void compare_help(FILE *out)
 static void report_help(FILE *out)
 {
 	fputs("usage: gpulab report RECORD.json... -o FILE.html|FILE.svg\n"
+	      "       gpulab report RECORD.json... --nccl-tests FILE -o FILE.html|FILE.svg\n"
 	      "\n"
 	      "Records as one HTML page of charts and tables that fetches nothing; two\n"
-	      "records also get NEW against BASE point by point. FILE.svg is the first\n"
-	      "chart alone.\n"
+	      "records also get NEW against BASE point by point; grade's records are a\n"
+	      "leaderboard, and several of one challenge who improved. A record whose\n"
+	      "rows note busbw (the multigpu collectives) also gets busbw against the\n"
+	      "size. FILE.svg is the first chart alone.\n"
 	      "\n"
 	      "  -o, --output FILE    the page (.html) or the chart (.svg) to write\n"
+	      "      --nccl-tests FILE  nccl-tests' output (all_reduce_perf and the like,\n"
+	      "                       appended to one file): its busbw drawn beside;\n"
+	      "                       the .svg is then the busbw chart\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab report run.json -o run.html\n"
 	      "  gpulab report base.json new.json -o cmp.html\n"
-	      "  gpulab report sweep.json -o sweep.svg\n",
+	      "  gpulab report sweep.json -o sweep.svg\n"
+	      "  gpulab report grade-1.json grade-2.json -o class.html\n"
+	      "  gpulab report ranks.json --nccl-tests nccl-tests.txt -o busbw.html\n",
 	      out);
 }
 
@@ -235,7 +243,8 @@ static void grade_help(FILE *out)
 	      "Every .cu file in each DIR through try's gate and bench, each in a process\n"
 	      "of its own, then ranked. Takes run's options (gpulab help run).\n"
 	      "\n"
-	      "  -o, --output FILE    the record of every kernel (gpulab report draws it)\n"
+	      "  -o, --output FILE    the record of every kernel and the ranking (gpulab\n"
+	      "                       report draws the leaderboard)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab grade reduce submissions/ -n 2^20 -t int -o grade.json\n"
@@ -253,11 +262,17 @@ static void config_help(FILE *out)
 	      "run's -n, -b, -t, -r, -w and -p, to show what they change.\n"
 	      "\n"
 	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --variable NAME  gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
+	      "                       nvccflags, ...) as pkg-config gives it, from this\n"
+	      "                       gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed\n"
+	      "      --cflags         gpulab.pc's Cflags, the same way\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab config\n"
 	      "  gpulab config reduce.best\n"
-	      "  gpulab config reduce.best -n 2^20 --config mine.ini\n",
+	      "  gpulab config reduce.best -n 2^20 --config mine.ini\n"
+	      "  $(gpulab config --variable=nvcc) $(gpulab config --variable=nvccflags) \\\n"
+	      "      $(gpulab config --cflags) -o mine.so mine.cu\n",
 	      out);
 }
 
@@ -282,13 +297,14 @@ static void check_help(FILE *out)
 	fputs("usage: gpulab check FILE.so...\n"
 	      "\n"
 	      "Load each plugin, check its descriptor and every parameter table, and call\n"
-	      "each exercise's plan() at its defaults and at every key's limits. One line\n"
-	      "for each problem; exit 0 when there is none. Needs no GPU: plan() may not\n"
-	      "touch one.\n"
+	      "each exercise's plan() at its defaults, at every key's limits, and where\n"
+	      "they meet (all keys at their least, at their most; the most -n with the\n"
+	      "least -b). One line for each problem; exit 0 when there is none. Needs no\n"
+	      "GPU: plan() may not touch one.\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab check hist.so\n"
-	      "  gpulab check $(pkg-config --variable=plugindir gpulab)/*.so\n",
+	      "  gpulab check $(gpulab config --variable=plugindir)/*.so\n",
 	      out);
 }
 

@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/list.h"
 #include "config/lesson.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -23,6 +24,7 @@
 #include "records/verdict.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -217,31 +219,59 @@ static void learn_figure_text(const struct lesson *l, double v, char *buf, size_
 	snprintf(buf, len, "%.4g%s%s", v, l->unit && strcmp(l->unit, "x") ? " " : "", l->unit ? l->unit : "");
 }
 
-/* The claim beside the measurement, and the verdict in a line. */
+/* The notes' figure, and where in the notes it is: "1.69x (Tesla K80) [001 L376]". */
+static const char *learn_notes_figure(const struct lesson *l, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", l->book, l->notes ? " [" : "", l->notes ? l->notes : "", l->notes ? "]" : "");
+	return buf;
+}
+
+/* Why a verdict could not be told, in a line. */
+static void learn_unsure(const struct lesson *l, const struct figure_value *f, double p, char *line, size_t len)
+{
+	char lo[64], hi[64], rule[64];
+	learn_figure_text(l, f->lo, lo, sizeof lo);
+	learn_figure_text(l, f->hi, hi, sizeof hi);
+	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
+	if (l->fig.kind != FIGURE_SPEEDUP)
+		snprintf(line, len, "can't tell at this noise: %s to %s straddles %s %s; run it again", lo, hi,
+			 rule_op_text(l->cmp.op), rule);
+	else if (!isfinite(p))
+		snprintf(line, len, "can't tell at this noise: too few runs for the U test (5 a side); run it again");
+	else
+		snprintf(line, len, "can't tell at this noise: %s's times against %s times %s's, the U test gives p = %.2g, "
+			 "or the difference is inside the %g%% noise band; run it again, or with a longer --timeout",
+			 l->fig.a.exercise, rule, l->fig.b.exercise, p, l->noise);
+}
+
+/* The claim and the notes' figure beside the measurement, and the verdict in a line. */
 static enum verdict learn_judge(const struct lesson *l, const struct figure_value *f)
 {
-	char v[64], lo[64], hi[64], rule[64], line[1024], device[160];
-	enum verdict d = verdict_judge(&l->cmp, f->lo, f->hi);
+	char v[64], lo[64], hi[64], rule[64], line[LESSON_MAX_TEXT + 256], device[160], test[64] = "";
+	double p;
+	enum verdict d = figure_verdict(l, f, &p);
 	learn_figure_text(l, f->value, v, sizeof v);
 	learn_figure_text(l, f->lo, lo, sizeof lo);
 	learn_figure_text(l, f->hi, hi, sizeof hi);
 	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
 	escape_into(device, sizeof device, f->device);
+	if (isfinite(p))
+		snprintf(test, sizeof test, " (U test p = %.2g)", p);
 	snprintf(line, sizeof line, "%s %s %s", l->figure, rule_op_text(l->cmp.op), rule);
 	learn_wrap("\n  the claim needs   ", line);
+	learn_wrap("  the notes         ", learn_notes_figure(l, line, sizeof line));
 	if (isfinite(f->lo) && f->lo != f->hi)
 		snprintf(line, sizeof line, "%s (95%% interval %s to %s) on %s", v, lo, hi, device);
 	else
 		snprintf(line, sizeof line, "%s on %s%s", v, device, isfinite(f->lo) ? "" : " (no interval: under 6 runs)");
 	learn_wrap("  measured          ", line);
 	if (d == VERDICT_HOLDS)
-		snprintf(line, sizeof line, "holds on %s%s: %s", strcmp(device, "this host") ? "your " : "", device, v);
+		snprintf(line, sizeof line, "holds on %s%s: %s%s", strcmp(device, "this host") ? "your " : "", device, v, test);
 	else if (d == VERDICT_FAILS)
-		snprintf(line, sizeof line, "does not hold here: %s against %s %s%s%s", v, rule_op_text(l->cmp.op), rule,
+		snprintf(line, sizeof line, "does not hold here: %s against %s %s%s%s%s", v, rule_op_text(l->cmp.op), rule, test,
 			 l->because ? ", because " : "", l->because ? l->because : "");
 	else
-		snprintf(line, sizeof line, "can't tell at this noise: %s to %s straddles %s %s; run it again", lo, hi,
-			 rule_op_text(l->cmp.op), rule);
+		learn_unsure(l, f, p, line, sizeof line);
 	learn_wrap("  verdict           ", line);
 	return d;
 }
@@ -291,17 +321,28 @@ static int learn_record(const struct lesson *l, int verdict, double figure, doub
 	return rc;
 }
 
+/* The lesson's page as installed, whole, so that it can be opened as
+ * printed: on a line of its own where "More: " and it pass 100 columns. */
+static void learn_more(const struct lesson *l)
+{
+	char path[PATH_MAX + LESSON_MAX_TEXT];
+	snprintf(path, sizeof path, "%s/%s", docs_dir(), l->docs);
+	fputs(strlen(path) + 6 > 100 ? "More:\n  " : "More: ", stdout);
+	fput_escaped(stdout, path);
+	putchar('\n');
+}
+
 static int learn_lesson(const struct options *o, const struct lesson *l)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
 	struct figure_value f;
-	char err[1024];
-	int verdict = -1, rc;
+	char err[1024], where[LESSON_MAX_TEXT + 64];
+	int verdict = -1, rc, ran;
 	printf("%s\n", l->chapter);
 	learn_wrap("Lesson: ", l->topic);
-	learn_wrap("\nThe book: ", l->claim);
-	learn_wrap("Its figure: ", l->book);
+	learn_wrap("\nThe claim: ", l->claim);
+	learn_wrap("The notes: ", learn_notes_figure(l, where, sizeof where));
 	learn_wrap("\nOn this GPU: gpulab run ", l->run);
 	putchar('\n');
 	if ((rc = learn_tmp_make(&t)))
@@ -312,7 +353,7 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 		learn_tmp_remove(&t);
 		return rc;
 	}
-	if (access(t.record, F_OK) != 0)
+	if (!(ran = access(t.record, F_OK) == 0))
 		printf("\nThe experiment did not run%s.\n",
 		       rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
 	else if (record_load(&rec, err, sizeof err) || figure_measure(&rec, &l->fig, &f, err, sizeof err))
@@ -324,9 +365,10 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 		learn_tmp_keep(&t, l, "");
 	learn_tmp_remove(&t);
 	learn_wrap("\nWhy: ", l->why);
-	printf("More: docs/%s\n", l->docs);
+	learn_more(l);
 	learn_task(l);
-	int kept = learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0);
+	/* a claim is seen once its experiment ran, not where nothing did (no GPU) */
+	int kept = ran ? learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0) : 0;
 	return rc ? rc : kept;
 }
 

@@ -215,12 +215,18 @@ static void full_param(const struct gpulab_param *d, int g, void *arg)
 	wrap(out, 6, 6, text);
 }
 
+const char *docs_dir(void)
+{
+	const char *dir = getenv("GPULAB_DOCDIR");
+	return dir && *dir ? dir : GPULAB_DOCDIR;
+}
+
 /* The page of the docs that teaches plugin p: NAME.md, else
  * bench-NAME.md, in the documentation directory; "" for none. */
 static void docs_page(const struct plugin *p, char *buf, size_t len)
 {
 	static const char *const forms[] = { "%s/%s.md", "%s/bench-%s.md" };
-	const char *dir = getenv("GPULAB_DOCDIR") && *getenv("GPULAB_DOCDIR") ? getenv("GPULAB_DOCDIR") : GPULAB_DOCDIR;
+	const char *dir = docs_dir();
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		snprintf(buf, len, forms[i], dir, p->name);
 		if (access(buf, R_OK) == 0)

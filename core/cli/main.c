@@ -34,6 +34,8 @@ static int cmd_list(const struct options *o)
 	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);
+	/* the others are listed: a plugin that cannot be loaded fails list
+	 * only where it was asked for; a fault of the INI files fails it */
 	return rc ? rc : broken;
 }
 
@@ -61,7 +63,7 @@ static int cmd_compare(const struct options *o)
 static int cmd_report(const struct options *o)
 {
 	char err[1024];
-	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, stderr, err, sizeof err);
+	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, o->nccl_tests, stderr, err, sizeof err);
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
@@ -94,6 +96,11 @@ int main(int argc, char **argv)
 	}
 	if (o.submit && strcmp(o.command, "learn"))
 		return fail(EXIT_USAGE, "--submit: only for learn (gpulab learn LESSON --submit FILE.cu)");
+	if ((o.variable || o.cflags) && strcmp(o.command, "config"))
+		return fail(EXIT_USAGE, "--%s: only for config (gpulab config --variable=plugindir)",
+			    o.variable ? "variable" : "cflags");
+	if (o.nccl_tests && strcmp(o.command, "report"))
+		return fail(EXIT_USAGE, "--nccl-tests: only for report (gpulab report RECORD.json --nccl-tests FILE -o FILE.html)");
 	if (!strcmp(o.command, "new"))
 		return cmd_new(&o);
 	if (!strcmp(o.command, "check"))

@@ -20,6 +20,11 @@ const char *paths_sysconfdir(void)
 	return env_or("GPULAB_SYSCONFDIR", GPULAB_SYSCONFDIR);
 }
 
+const char *paths_pkgconfigdir(void)
+{
+	return env_or("GPULAB_PKGCONFIGDIR", GPULAB_PKGCONFIGDIR);
+}
+
 int paths_plugin_path(char *buf, size_t len, char *err, size_t errlen)
 {
 	char user[PATH_MAX];

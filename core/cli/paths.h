@@ -16,4 +16,8 @@ const char *paths_sysconfdir(void);
  * EXIT_CONFIG with one line in err. */
 int paths_plugin_path(char *buf, size_t len, char *err, size_t errlen);
 
+/* The directory of this gpulab's gpulab.pc: $GPULAB_PKGCONFIGDIR (the
+ * build tree's script names the build's), else the configured one. */
+const char *paths_pkgconfigdir(void);
+
 #endif

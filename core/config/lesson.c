@@ -38,6 +38,7 @@ static const struct lesson_field lesson_fields[] = {
 	F("lesson", "claim", claim, 1), F("lesson", "book", book, 1), F("lesson", "run", run, 1),
 	F("lesson", "figure", figure, 1), F("lesson", "rule", rule, 1), F("lesson", "unit", unit, 0),
 	F("lesson", "why", why, 1), F("lesson", "docs", docs, 1), F("lesson", "because", because, 0),
+	F("lesson", "notes", notes, 0), F("lesson", "noise", noise_text, 0),
 	F("task", "challenge", challenge, 1), F("task", "args", args, 0), F("task", "target", target, 1),
 	F("task", "text", task, 1), F("task", "require", require, 0),
 };
@@ -209,11 +210,13 @@ static int lesson_figure_parse(struct lesson_figure *f, const char *s, char *why
 		f->kind = FIGURE_METRIC;
 	else if (n == 4 && !strcmp(w[0], "metric_ratio"))
 		f->kind = FIGURE_METRIC_RATIO;
+	else if (n == 3 && !strcmp(w[0], "note"))
+		f->kind = FIGURE_NOTE;
 	else
-		return snprintf(why, len, "expected 'speedup A B', 'metric A LABEL' or 'metric_ratio A B LABEL'"), -1;
+		return snprintf(why, len, "expected 'speedup A B', 'metric A LABEL', 'metric_ratio A B LABEL' or 'note A KEY'"), -1;
 	if (lesson_point_parse(&f->a, w[1], why, len))
 		return -1;
-	if (f->kind != FIGURE_METRIC && lesson_point_parse(&f->b, w[2], why, len))
+	if ((f->kind == FIGURE_SPEEDUP || f->kind == FIGURE_METRIC_RATIO) && lesson_point_parse(&f->b, w[2], why, len))
 		return -1;
 	return f->kind != FIGURE_SPEEDUP ? lesson_label(f->metric, sizeof f->metric, w[n - 1], why, len) : 0;
 }
@@ -297,10 +300,17 @@ static int lesson_check(struct lesson_reading *p)
 		return BAD("figure", "%.200s", why);
 	if (lesson_rule_parse(&l->cmp, l->rule))
 		return BAD("rule", "'%.80s' is not a rule: >=, >, <= or < and a number", l->rule);
+	if (l->fig.kind == FIGURE_SPEEDUP && !(l->cmp.value > 0))
+		return BAD("rule", "'%.80s': a speedup's rule is a ratio above 0", l->rule);
 	if (lesson_target_parse(l, l->target, why, sizeof why))
 		return BAD("target", "%.200s", why);
 	if (l->require && lesson_require_parse(&l->req, l->require, why, sizeof why))
 		return BAD("require", "%.200s", why);
+	l->noise = LESSON_NOISE;
+	if (l->noise_text && (lesson_number(l->noise_text, &l->noise) || l->noise < 0 || l->noise > 100))
+		return BAD("noise", "'%.40s' is not a percentage from 0 to 100", l->noise_text);
+	if (l->noise_text && l->fig.kind != FIGURE_SPEEDUP)
+		return BAD("noise", "only a speedup has a noise band; a counter is one run's count");
 	if (!param_valid_name(l->challenge))
 		return BAD("challenge", "'%.80s' is not a challenge name (reduce, transpose, sum_matrix)", l->challenge);
 	if (lesson_words(l->run, buf, sizeof buf, w, LESSON_MAX_ARGS) < 1)

@@ -22,6 +22,10 @@
 #define LESSON_MAX_ARGS 24           /* words of `run` and of the task's `args` */
 #define LESSON_MAX_NAME 64           /* a lesson's name: its file name less .ini */
 #define LESSON_MAX_COUNT 256         /* lessons in a directory */
+/* A speedup within this many percent of its rule is inside the noise:
+ * two runs of one build a minute apart differ by 1-4% for 5 us
+ * reductions (README, `compare --min-change`). */
+#define LESSON_NOISE 2.0
 
 /* A point of the run's record: an exercise, and where the run has
  * several of its points, the parameters that pick one ("n=16777216"). */
@@ -35,12 +39,13 @@ enum figure_kind {
 	FIGURE_SPEEDUP,      /* median(a) / median(b): how many times b is faster */
 	FIGURE_METRIC,       /* a's counter `metric` */
 	FIGURE_METRIC_RATIO, /* a's counter over b's */
+	FIGURE_NOTE,         /* a number a's exercise noted beside its timing (the row's `notes`) */
 };
 
 struct lesson_figure {
 	enum figure_kind kind;
 	struct lesson_point a, b;
-	char metric[64];
+	char metric[64];     /* the counter's label, or the note's key */
 };
 
 enum rule_op { RULE_GE, RULE_GT, RULE_LE, RULE_LT };
@@ -67,6 +72,9 @@ struct lesson {
 	char *run;                 /* the arguments of `gpulab run` that test it */
 	char *figure, *rule, *unit;
 	char *why, *docs, *because; /* because: why it may not hold on this GPU (optional) */
+	char *notes;               /* where in the chapter notes the claim is: "001 L376" (optional) */
+	char *noise_text;          /* a speedup's noise band in percent (optional) */
+	double noise;              /* inside it a significant difference from the rule is not told: LESSON_NOISE by default */
 	char *challenge, *args, *target, *task;
 	char *require;             /* "LABEL OP NUMBER" (optional) */
 	struct lesson_figure fig;

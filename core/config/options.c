@@ -12,7 +12,7 @@
 enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
        OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
        OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
-       OPT_BATCH, OPT_RESUME, OPT_WIDE, OPT_SUBMIT };
+       OPT_BATCH, OPT_RESUME, OPT_WIDE, OPT_SUBMIT, OPT_VARIABLE, OPT_CFLAGS, OPT_NCCL_TESTS };
 
 static const struct option long_options[] = {
 	{ "size", required_argument, NULL, 'n' },
@@ -42,6 +42,9 @@ static const struct option long_options[] = {
 	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 	{ "template", no_argument, NULL, OPT_TEMPLATE },
 	{ "submit", required_argument, NULL, OPT_SUBMIT },
+	{ "variable", required_argument, NULL, OPT_VARIABLE },
+	{ "cflags", no_argument, NULL, OPT_CFLAGS },
+	{ "nccl-tests", required_argument, NULL, OPT_NCCL_TESTS },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -191,6 +194,9 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_WATCHDOG: rc = number("--watchdog", arg, 0, 86400, 1, &o->watchdog, err, errlen); break;
 	case OPT_TEMPLATE: o->template_only = 1; break;
 	case OPT_SUBMIT: o->submit = arg; break;
+	case OPT_VARIABLE: o->variable = arg; break;
+	case OPT_CFLAGS: o->cflags = 1; break;
+	case OPT_NCCL_TESTS: o->nccl_tests = arg; break;
 	case OPT_CONFIG: o->config = arg; break;
 	case 'h': o->help = 1; break;
 	case OPT_VERSION: o->command = "version"; break;

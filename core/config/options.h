@@ -71,6 +71,9 @@ struct options {
 	double watchdog;           /* --watchdog S: 0 never; -1: not given */
 	int template_only;         /* try --template */
 	const char *submit;        /* learn LESSON --submit FILE.cu */
+	const char *variable;      /* config --variable NAME: gpulab.pc's NAME, as pkg-config says it */
+	int cflags;                /* config --cflags: gpulab.pc's Cflags */
+	const char *nccl_tests;    /* report --nccl-tests FILE: nccl-tests' output, drawn beside */
 	const char *output;        /* -o, --output FILE: run's JSON record, samples included; report's page */
 	int resume;                /* --resume: run only the points the -o FILE lacks */
 	double fail_above;         /* compare --fail-above PCT; -1 without */

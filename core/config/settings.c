@@ -73,14 +73,24 @@ static int settings_getline(struct parse *p, char *str, int num)
 /* Leading blanks go, so that inih never sees a continuation line: it
  * would hand the handler the same key again with the indented text as
  * its value, so an indented key, or a second path, would replace the
- * key above it.  A section name inih would cut short is refused. */
+ * key above it.  A section name inih would cut short is refused, and so
+ * are the lines inih cannot read, here, where the line is at hand: inih
+ * goes on past them, so a section never closed was reported as the
+ * next line's "key outside a section", and a line with no '=' as a line
+ * number alone. */
 static int settings_tidy_line(struct parse *p, char *line)
 {
-	size_t skip = strspn(line, " \t\v\f\r");
+	size_t skip = strspn(line, " \t\v\f\r"), len;
 	if (skip)
 		memmove(line, line + skip, strlen(line + skip) + 1);
+	len = strcspn(line, "\r\n");
 	if (line[0] == '[' && strcspn(line + 1, "]") > SETTINGS_MAX_SECTION)
 		return parse_fail(p, "section name longer than %d bytes", SETTINGS_MAX_SECTION), -1;
+	if (line[0] == '[' && !memchr(line, ']', len))
+		return parse_fail(p, "malformed line: section '%.*s' never closed (no ']')", (int)(len < 60 ? len : 60), line), -1;
+	if (len && !strchr("[;#", line[0]) && strcspn(line, "=:") >= len)
+		return parse_fail(p, "malformed line '%.*s%s' (expected key = value)", (int)(len < 60 ? len : 60), line,
+				  len > 60 ? "..." : ""), -1;
 	return 0;
 }
 

@@ -81,7 +81,9 @@ void charts_free(struct chart *c, size_t n)
 
 void chart_title(const struct chart *c, char *buf, size_t len)
 {
-	const char *what = c->kind == CHART_SWEEP ? "GB/s against the size n"
-			   : c->kind == CHART_GROUPED ? "GB/s by exercise and parameters" : "GB/s by exercise";
+	const char *what = c->kind == CHART_SWEEP     ? "GB/s against the size n"
+			   : c->kind == CHART_GROUPED ? "GB/s by exercise and parameters"
+			   : c->kind == CHART_BOARD   ? "GB/s by kernel, fastest first"
+						      : "GB/s by exercise";
 	snprintf(buf, len, "%s%s%s", what, c->variant[0] ? ", " : "", c->variant);
 }

@@ -11,7 +11,9 @@
 
 #include "draw/plot.h"
 
-enum chart_kind { CHART_SWEEP, CHART_BARS, CHART_GROUPED };
+/* CHART_BOARD: grade's kernels as bars in rank order, each labelled by
+ * its file, and the challenge's references (levels) as lines. */
+enum chart_kind { CHART_SWEEP, CHART_BARS, CHART_GROUPED, CHART_BOARD };
 
 struct chart {
 	enum chart_kind kind;
@@ -19,6 +21,8 @@ struct chart {
 	const char *variant;    /* a sweep's other parameters, "" for all */
 	size_t *pts;            /* its points, indices into pl->p, in the order run */
 	size_t npts;
+	const size_t *levels;   /* CHART_BOARD: the points drawn as lines, not bars */
+	size_t nlevels;
 	int has_metrics;
 };
 

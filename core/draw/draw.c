@@ -50,8 +50,17 @@ static const char *name_of(const struct chart *c, const char *exercise)
 	return one_plugin(c) ? plot_short_name(exercise) : exercise;
 }
 
+/* A kernel's file without its directory, on grade's board. */
+static const char *kernel_of(const struct plot_point *p)
+{
+	const char *k = json_scalar_text(json_get(json_get(p->row, "params"), "kernel")), *slash;
+	return !k ? p->exercise : (slash = strrchr(k, '/')) && slash[1] ? slash + 1 : k;
+}
+
 static const char *label_of(const struct chart *c, const struct plot_point *p)
 {
+	if (c->kind == CHART_BOARD)
+		return p->ceiling || !json_get(json_get(p->row, "params"), "kernel") ? p->exercise : kernel_of(p);
 	return name_of(c, p->exercise);
 }
 
@@ -59,8 +68,8 @@ static const char *label_of(const struct chart *c, const struct plot_point *p)
 static double y_top(const struct chart *c)
 {
 	double top = 0, step;
-	for (size_t i = 0; i < c->npts; i++) {
-		const struct plot_point *p = &c->pl->p[c->pts[i]];
+	for (size_t i = 0; i < c->npts + c->nlevels; i++) {
+		const struct plot_point *p = &c->pl->p[i < c->npts ? c->pts[i] : c->levels[i - c->npts]];
 		double hi = plot_measured(p) ? p->gbps * (1 + (isfinite(p->noise_pct) ? p->noise_pct / 100 : 0)) : 0;
 		top = hi > top ? hi : top;
 	}
@@ -261,9 +270,28 @@ static void draw_bar(FILE *out, const struct frame *f, const struct plot_point *
 	fputs("</g>\n", out);
 }
 
-/* Under the bars, each exercise's name, slanted to fit. */
+/* The byte where character k of s starts (UTF-8), or its end. */
+static size_t char_at(const char *s, size_t k)
+{
+	size_t at = 0;
+	for (size_t n = 0; s[at]; at++)
+		if (((unsigned char)s[at] & 0xC0) != 0x80 && n++ == k)
+			return at;
+	return at;
+}
+
+/* Under the bars, each exercise's name, slanted to fit: cut short, with
+ * an ellipsis, where it would run past the picture's left edge or its
+ * bottom margin (at 13 px a character is about 7 px, 5.4 across at 40
+ * degrees: 6.2 leaves room); the bar's title and the table have it whole. */
 static void x_label(FILE *out, const struct frame *f, double cx, const char *label)
 {
+	char cut[256];
+	size_t room = (size_t)fmax(4, fmin(36, (cx + 4) / 6.2)); /* at most 36 characters: 144 bytes */
+	if (label[char_at(label, room)]) {
+		snprintf(cut, sizeof cut, "%.*s\u2026", (int)char_at(label, room - 1), label);
+		label = cut;
+	}
 	svg_text_rotated(out, cx + 4, f->y0 + f->h + 14, -40, "end", 13, label);
 }
 
@@ -271,9 +299,11 @@ static void x_label(FILE *out, const struct frame *f, double cx, const char *lab
 static const struct plot_point *next_ceiling(const struct chart *c, double bound, size_t *at)
 {
 	const struct plot_point *best = NULL;
-	for (size_t i = 0; i < c->npts; i++) {
-		const struct plot_point *p = &c->pl->p[c->pts[i]];
-		if (p->ceiling && plot_measured(p) && (p->gbps < bound || (p->gbps == bound && i > *at))
+	int board = c->kind == CHART_BOARD; /* its levels, every one a line; else the ceilings among the bars */
+	size_t last = *at; /* the one drawn before: of those at its bound, only the later ones are next */
+	for (size_t i = 0; i < (board ? c->nlevels : c->npts); i++) {
+		const struct plot_point *p = &c->pl->p[board ? c->levels[i] : c->pts[i]];
+		if ((p->ceiling || board) && plot_measured(p) && (p->gbps < bound || (p->gbps == bound && i > last))
 		    && (!best || p->gbps > best->gbps)) {
 			best = p;
 			*at = i;
@@ -301,6 +331,21 @@ static void draw_levels(FILE *out, const struct chart *c, const struct frame *f,
 	}
 }
 
+/* What the board's bars and lines are. */
+static void board_legend(FILE *out, const struct frame *f)
+{
+	double y = f->y0 + f->h + 24, x = SVG_WIDTH - RIGHT + 24;
+	fputs("<g class=\"legend\">\n", out);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"" BAR_COLOUR "\"/>\n", x, y - 11);
+	svg_text(out, x + 22, y, "start", 13, "a kernel's GB/s, median run");
+	svg_text(out, x, y + 24, "start", 12, "lines: the challenge's library");
+	svg_text(out, x, y + 40, "start", 12, "and best, timed with the kernels");
+	svg_text(out, x, y + 64, "start", 12, "over a bar: speedup over the");
+	svg_text(out, x, y + 80, "start", 12, "baseline, and share of the reference");
+	fputs("</g>\n", out);
+	draw_key(out, f->id, y + 104, 0);
+}
+
 static void draw_bars(FILE *out, const struct chart *c, const struct frame *f)
 {
 	double slot = f->w / (double)c->npts;
@@ -310,6 +355,10 @@ static void draw_bars(FILE *out, const struct chart *c, const struct frame *f)
 		draw_bar(out, f, p, x + 0.15 * slot, 0.7 * slot, p->ceiling ? CEILING_COLOUR : BAR_COLOUR, 1);
 		if (slot >= 9 || i % (size_t)ceil(9 / slot) == 0)
 			x_label(out, f, x + slot / 2, label_of(c, p));
+	}
+	if (c->kind == CHART_BOARD) {
+		board_legend(out, f);
+		return;
 	}
 	double y = f->y0 + f->h + 24, x = SVG_WIDTH - RIGHT + 24;
 	fputs("<g class=\"legend\">\n", out);
@@ -485,7 +534,10 @@ int draw_chart(FILE *out, const struct chart *c, const char *id, int standalone)
 	}
 	frame_for(c, id, c->kind == CHART_SWEEP ? 80 : 190, &f);
 	chart_title(c, title, sizeof title);
-	describe(c, c->kind == CHART_SWEEP ? "A line chart, on a log2 axis of sizes," : "A bar chart", desc, sizeof desc);
+	describe(c, c->kind == CHART_SWEEP   ? "A line chart, on a log2 axis of sizes,"
+		    : c->kind == CHART_BOARD ? "A bar chart of the kernels graded, fastest first, with the challenge's library "
+					       "and best as lines,"
+					     : "A bar chart", desc, sizeof desc);
 	if (c->kind == CHART_SWEEP)
 		sweep_range(c, &f);
 	svg_begin(out, &f, title, desc, standalone);
@@ -498,7 +550,7 @@ int draw_chart(FILE *out, const struct chart *c, const char *id, int standalone)
 	else
 		draw_bars(out, c, &f);
 	if (c->kind != CHART_SWEEP)
-		draw_levels(out, c, &f, c->kind == CHART_BARS);
+		draw_levels(out, c, &f, c->kind == CHART_BARS || c->kind == CHART_BOARD);
 	svg_end(out);
 	free(names);
 	free(v);

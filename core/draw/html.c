@@ -3,11 +3,15 @@
 #include "draw/html.h"
 
 #include "exitcode.h"
+#include "draw/board.h"
+#include "draw/busbw.h"
 #include "draw/chart.h"
 #include "draw/draw.h"
 #include "escape.h"
 #include "emit/outfile.h"
+#include "draw/numbers.h"
 #include "draw/plot.h"
+#include "draw/tables.h"
 #include "records/compare.h"
 
 #include <math.h>
@@ -32,6 +36,9 @@ static const char css[] =
 	"th,td{border:1px solid #c8c8c8;padding:3px 6px;text-align:right}th{background:#f0f0f0}"
 	"th.text,td.text{text-align:left}\n"
 	"td.flag{font-weight:bold;color:#a33b00}code{white-space:pre-wrap;word-break:break-all}\n"
+	"table{max-width:100%}td.text{overflow-wrap:anywhere}.metrics td.text{overflow-wrap:normal}p.same{margin:16px 0 4px}\n"
+	"details{margin:4px 0 16px}details summary{cursor:pointer;color:#005a8c}\n"
+	"table.board td.flag{text-align:left}dl.failures div{margin:6px 0}dl.failures dd{margin-left:24px}\n"
 	"ul.warnings{border-left:4px solid #a33b00;padding:4px 4px 4px 28px;color:#a33b00}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}figure,table{break-inside:avoid}"
 	".plot{flex-basis:100%}section+section{break-before:page}}\n";
@@ -53,20 +60,6 @@ static void value(FILE *out, const struct json *v)
 	case JSON_BOOL: fputs(json_bool(v) ? "yes" : "no", out); break;
 	default: fputs("\u2013", out);
 	}
-}
-
-static void html_cell(FILE *out, const struct json *v)
-{
-	fputs("<td>", out);
-	value(out, v);
-	fputs("</td>", out);
-}
-
-static void text_cell(FILE *out, const char *s)
-{
-	fputs("<td class=\"text\">", out);
-	text(out, s);
-	fputs("</td>", out);
 }
 
 /* --- the header -------------------------------------------------------------------- */
@@ -117,42 +110,6 @@ static void header(FILE *out, const struct plot *pl)
 
 /* --- tables ------------------------------------------------------------------------ */
 
-static void flags(FILE *out, const struct plot_point *p)
-{
-	fprintf(out, "<td class=\"text%s\">%s%s%s</td>", p->state == PLOT_OK && p->converged && !p->throttled ? "" : " flag",
-		plot_state_word(p->state), p->throttled ? " THROTTLED" : "", plot_measured(p) && !p->converged ? " NOISY" : "");
-}
-
-static void data_row(FILE *out, const struct plot_point *p)
-{
-	static const char *const keys[] = { "median_ms", "min_ms", "max_ms", "runs", "noise_pct", "gbps", "peak_pct",
-					    "speedup" };
-	const struct json *share = json_get(p->row, "ref_share");
-	fputs("<tr>", out);
-	text_cell(out, p->exercise);
-	text_cell(out, p->params);
-	html_cell(out, json_get(p->row, "elements"));
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-		html_cell(out, json_get(p->row, keys[k]));
-	if (json_type(share) == JSON_NUMBER)
-		fprintf(out, "<td>%.0f%%</td>", 100 * json_number(share));
-	else
-		html_cell(out, share);
-	flags(out, p);
-	fputs("</tr>\n", out);
-}
-
-static void data_table(FILE *out, const struct chart *c)
-{
-	fputs("<div class=\"wide\"><table class=\"data\"><caption>The numbers of the chart above, as the record has them"
-	      "</caption>\n<tr><th class=\"text\">exercise</th><th class=\"text\">params</th><th>elements</th>"
-	      "<th>median ms</th><th>min ms</th><th>max ms</th><th>runs</th><th>noise %</th><th>GB/s</th><th>% peak</th>"
-	      "<th>speedup</th><th>of ref</th><th class=\"text\">status</th></tr>\n", out);
-	for (size_t i = 0; i < c->npts; i++)
-		data_row(out, &c->pl->p[c->pts[i]]);
-	fputs("</table></div>\n", out);
-}
-
 /* The counters' labels (the book's names) in order of first appearance. */
 static size_t chart_metric_labels(const struct chart *c, const char **labels, size_t max)
 {
@@ -189,9 +146,12 @@ static void metrics_table(FILE *out, const struct chart *c)
 		if (!p->metrics)
 			continue;
 		fputs("<tr>", out);
-		text_cell(out, plot_short_name(p->exercise));
-		for (size_t k = 0; k < n; k++)
-			html_cell(out, json_get(json_get(p->metrics, labels[k]), "value"));
+		numbers_text_cell(out, plot_short_name(p->exercise));
+		for (size_t k = 0; k < n; k++) {
+			const struct json *m = json_get(p->metrics, labels[k]);
+			double v = json_number(json_get(m, "value"));
+			numbers_cell(out, m, "value", v == floor(v) ? 0 : 2, 1, ""); /* counts whole, ratios to two places */
+		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table></div>\n", out);
@@ -230,8 +190,32 @@ static int figure(FILE *out, const struct chart *c, const char *id)
 	if (c->has_metrics)
 		metrics_table(out, c);
 	fputs("</div></figure>\n", out);
-	data_table(out, c);
+	tables_chart(out, c);
 	return rc;
+}
+
+/* A grade's record: its board, and the challenge's own rows (every kernel
+ * was timed against them) folded under it. */
+static int board_section(FILE *out, const struct plot *pl, size_t r)
+{
+	char id[32];
+	struct chart own = { .kind = CHART_BARS, .pl = pl, .variant = "" };
+	int rc;
+	snprintf(id, sizeof id, "r%zu-c1", r + 1);
+	if ((rc = board_write(out, pl, id)) || !(own.pts = malloc((pl->n + 1) * sizeof *own.pts)))
+		return rc ? rc : EXIT_NOMEM;
+	for (size_t i = 0; i < pl->n; i++)
+		if (!json_get(json_get(pl->p[i].row, "params"), "kernel"))
+			own.pts[own.npts++] = i;
+	if (own.npts) {
+		fputs("<details class=\"own\"><summary>The challenge's own exercises, timed once for every kernel</summary>\n",
+		      out);
+		tables_chart(out, &own);
+		fputs("</details>\n", out);
+	}
+	free(own.pts);
+	messages(out, pl);
+	return 0;
 }
 
 static int record_section(FILE *out, const struct plot *pl, size_t r)
@@ -239,39 +223,55 @@ static int record_section(FILE *out, const struct plot *pl, size_t r)
 	struct chart *charts;
 	size_t n;
 	char id[32];
-	int rc = charts_choose(pl, &charts, &n);
+	int rc;
 	fprintf(out, "<section class=\"record\" id=\"r%zu\">\n<h2>", r + 1);
 	text(out, pl->rec.path);
 	fputs("</h2>\n", out);
 	header(out, pl);
+	if (board_is_grade(pl)) {
+		rc = board_section(out, pl, r);
+		fputs("</section>\n", out);
+		return rc;
+	}
+	rc = charts_choose(pl, &charts, &n);
 	if (!rc && n == 0)
 		fputs("<p>This record holds no results.</p>\n", out);
 	for (size_t i = 0; !rc && i < n; i++) {
 		snprintf(id, sizeof id, "r%zu-c%zu", r + 1, i + 1);
 		rc = figure(out, &charts[i], id);
 	}
+	snprintf(id, sizeof id, "r%zu-busbw", r + 1);
+	if (!rc && busbw_drawn(pl))
+		rc = busbw_figure(out, pl, id);
 	messages(out, pl);
 	fputs("</section>\n", out);
 	charts_free(charts, n);
 	return rc;
 }
 
+/* A computed number's cell (compare's): as the terminal has it, the
+ * digits it was computed to in the title. */
+static void number_td(FILE *out, double v, int decimals, const char *sign, const char *suffix)
+{
+	char num[48];
+	if (!isfinite(v)) {
+		fputs("<td>\u2013</td>", out);
+		return;
+	}
+	fprintf(out, "<td title=\"%.17g\">%s%s%s</td>", v, sign, numbers_text(num, sizeof num, v, decimals), suffix);
+}
+
 static void pair_row(FILE *out, const struct record_pair *pr)
 {
 	int have = isfinite(pr->c.ratio);
 	fputs("<tr>", out);
-	text_cell(out, json_string(json_get(pr->base->row, "exercise")));
-	text_cell(out, pr->base->params);
-	if (have)
-		fprintf(out, "<td>%.4f</td><td>%.4f</td><td>%+.1f%%</td>", pr->c.base.median, pr->c.cand.median,
-			100 * (pr->c.ratio - 1));
-	else
-		fputs("<td>\u2013</td><td>\u2013</td><td>\u2013</td>", out);
-	if (isfinite(pr->c.mw.p))
-		fprintf(out, "<td>%.4f</td>", pr->c.mw.p);
-	else
-		fputs("<td>\u2013</td>", out);
-	text_cell(out, record_verdict_word(pr));
+	numbers_text_cell(out, json_string(json_get(pr->base->row, "exercise")));
+	numbers_text_cell(out, pr->base->params);
+	number_td(out, have ? pr->c.base.median : NAN, 4, "", "");
+	number_td(out, have ? pr->c.cand.median : NAN, 4, "", "");
+	number_td(out, have ? 100 * (pr->c.ratio - 1) : NAN, 1, pr->c.ratio > 1 ? "+" : "", "%");
+	number_td(out, pr->c.mw.p, 4, "", "");
+	numbers_text_cell(out, record_verdict_word(pr));
 	fputs("</tr>\n", out);
 }
 
@@ -361,7 +361,9 @@ static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 	fputs(css, out);
 	fprintf(out, "</style></head>\n<body>\n<h1>gpulab report</h1>\n<p>Made by gpulab %s from %zu record%s. "
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
-	if (n == 2)
+	if (board_is_history(pl, n))
+		rc = board_history(out, pl, n); /* a class on several days: not two runs to pair up */
+	else if (n == 2)
 		rc = comparison(out, &pl[0], &pl[1], warn);
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = record_section(out, &pl[i], i);
@@ -379,6 +381,8 @@ static int lone_chart(FILE *out, const struct plot *pl, size_t n, FILE *warn)
 {
 	struct chart *charts;
 	size_t nc;
+	if (pl[0].nccl && busbw_drawn(&pl[0])) /* what --nccl-tests asked for */
+		return draw_busbw(out, &pl[0], pl[0].nccl, "c1", 1);
 	int rc = charts_choose(&pl[0], &charts, &nc);
 	if (!rc && (n > 1 || nc > 1))
 		fprintf(warn, "gpulab: warning: the .svg holds the first of %zu charts; a .html report has them all\n",
@@ -416,9 +420,11 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 	return rc;
 }
 
-int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn, char *err, size_t len)
+int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, char *err,
+		 size_t len)
 {
 	struct plot *pl;
+	struct nccl_figures nt = { 0 };
 	int rc = 0;
 	if (!out_path || !(ends_with(out_path, ".html") || ends_with(out_path, ".htm") || ends_with(out_path, ".svg"))) {
 		snprintf(err, len, "report: name the output with -o FILE.html (the report) or -o FILE.svg (its first chart)");
@@ -432,12 +438,17 @@ int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn,
 		snprintf(err, len, "out of memory");
 		return EXIT_NOMEM;
 	}
-	for (size_t i = 0; !rc && i < n; i++)
+	if (nccl_tests)
+		rc = nccl_figures_read(&nt, nccl_tests, err, len);
+	for (size_t i = 0; !rc && i < n; i++) {
 		rc = plot_read(&pl[i], paths[i], err, len);
+		pl[i].nccl = nccl_tests ? &nt : NULL;
+	}
 	if (!rc)
 		rc = write_out(pl, n, out_path, warn, err, len);
 	for (size_t i = 0; i < n; i++)
 		plot_free(&pl[i]);
 	free(pl);
+	nccl_figures_free(&nt);
 	return rc;
 }

@@ -17,10 +17,12 @@
 #include <stdio.h>
 
 /* 0; or EXIT_USAGE (a record that cannot be read or is not one, an
- * output that cannot be written) or EXIT_NOMEM, with one line in err.
- * Warnings (a .svg that shows only the first of several charts) go to
- * warn. */
-int report_write(char *const *paths, size_t n, const char *out_path, FILE *warn, char *err, size_t len);
+ * nccl-tests output that is not one, an output that cannot be written)
+ * or EXIT_NOMEM, with one line in err.  nccl_tests (NULL: none) is
+ * nccl-tests' output, drawn beside every record's busbw.  Warnings (a
+ * .svg that shows only the first of several charts) go to warn. */
+int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, char *err,
+		 size_t len);
 
 struct plot;
 

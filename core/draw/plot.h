@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+struct nccl_figures;
+
 enum plot_state { PLOT_OK, PLOT_UNVERIFIED, PLOT_FAILED, PLOT_ERROR, PLOT_SKIPPED, PLOT_NOT_RUN };
 
 struct plot_point {
@@ -37,6 +39,7 @@ struct plot {
 	double peak_gbps;       /* NAN for a run on the host */
 	int sweeps_size;        /* some exercise ran at more than one size */
 	int has_variants;       /* some exercise ran with other parameters too */
+	const struct nccl_figures *nccl; /* nccl-tests' figures to draw beside its busbw, or NULL */
 };
 
 /* The most results a record may hold: what one run makes at the most. */

@@ -26,6 +26,21 @@ static int label_width(const char *label)
 	return w > 10 ? w : 10;
 }
 
+void print_metric_source(FILE *out, const char *label, const char *source)
+{
+	const char *div = strstr(source, " / ");
+	int at = (int)strlen(label) + 3;
+	if (at + strlen(source) <= 100 || !div) {
+		fprintf(out, "%s = %s\n", label, source);
+		return;
+	}
+	if (at + (div - source) > 100) /* a long label: the ratio under it */
+		at = 4, fprintf(out, "%s =\n%*s", label, at, "");
+	else
+		fprintf(out, "%s = ", label);
+	fprintf(out, "%.*s\n%*s%s\n", (int)(div - source), source, at, "", div + 1);
+}
+
 void print_metrics_table(const struct report *r, FILE *out, int namew)
 {
 	const char **l;
@@ -56,7 +71,7 @@ void print_metrics_table(const struct report *r, FILE *out, int namew)
 			source = NULL;
 			metric_of(&r->jobs[i], l[k], &v, &source, src, sizeof src);
 			if (source) {
-				fprintf(out, "%s = %s\n", l[k], source);
+				print_metric_source(out, l[k], source);
 				break;
 			}
 		}

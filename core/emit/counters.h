@@ -10,4 +10,9 @@
  * no row has any. */
 void print_metrics_table(const struct report *r, FILE *out, int namew);
 
+/* "label = source", what a label read, within 100 columns where its
+ * names allow: a ratio too long for one line goes on at its " / ",
+ * under its first counter (one was 130 columns under learn smem-pad). */
+void print_metric_source(FILE *out, const char *label, const char *source);
+
 #endif

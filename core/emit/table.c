@@ -264,6 +264,9 @@ static void table_title(const struct report *r, FILE *out)
 	table_say(r, out, "%s", dev);
 	table_say(r, out, "%s", batch);
 	table_say(r, out, "%s%s", reps, r->wide ? "\n" : "");
+	if (r->nranks > 1) /* how a sample and its noise come from several clocks */
+		table_say(r, out, "as %zu ranks: a sample is the slowest rank's run, the runs started together; the ranks "
+				  "stop at the same sample, by the rule above", r->nranks);
 }
 
 /* What the clocks did over the timed runs of all rows, or why they are

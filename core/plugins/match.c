@@ -22,6 +22,24 @@ static int add_pick(struct selection *s, const struct plugin *p, const struct gp
 	return 0;
 }
 
+/* The plugin part of pattern pat (all of it, or before its dot). */
+static void plugin_part(const char *pat, char *buf, size_t len)
+{
+	const char *dot = strchr(pat, '.');
+	snprintf(buf, len, "%.*s", (int)(dot ? (size_t)(dot - pat) : strlen(pat)), pat);
+}
+
+int patterns_name_plugin(char *const *patterns, int n, const char *name)
+{
+	for (int i = 0; i < n; i++) {
+		char want[128];
+		plugin_part(patterns[i], want, sizeof want);
+		if (!fnmatch(want, name, 0))
+			return 1;
+	}
+	return 0;
+}
+
 /* Pattern `p` on its own means a whole plugin; `p.e` one exercise. */
 static int match_pattern(const struct registry *r, const char *pat, struct selection *s, int *failed_plugin)
 {
@@ -32,9 +50,8 @@ static int match_pattern(const struct registry *r, const char *pat, struct selec
 		const struct plugin *p = &r->v[i];
 		char full[256];
 		if (!p->desc) {
-			size_t len = dot ? (size_t)(dot - pat) : strlen(pat);
 			char want[128];
-			snprintf(want, sizeof want, "%.*s", (int)len, pat);
+			plugin_part(pat, want, sizeof want);
 			if (!fnmatch(want, p->name, 0))
 				*failed_plugin = (int)i;
 			continue;
@@ -65,6 +82,10 @@ int select_exercises(const struct registry *r, char *const *patterns, int n,
 		}
 		if (hits > 0)
 			continue;
+		if (failed >= 0 && r->v[failed].error_code == EXIT_CONFIG) {
+			snprintf(err, errlen, "%s", r->v[failed].error); /* FILE:LINE: key = value: why, already */
+			return EXIT_CONFIG;
+		}
 		if (failed >= 0) {
 			snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i],
 				 r->v[failed].name, r->v[failed].error);

@@ -26,6 +26,10 @@ int select_exercises(const struct registry *r, char *const *patterns, int n,
  * into buf; returns how many. */
 int suggest(const struct registry *r, const char *name, int max, char *buf, size_t len);
 
+/* Does one of the patterns name plugin `name` (its part before the dot
+ * matches it)?  Their selection then fails on it, if it did not load. */
+int patterns_name_plugin(char *const *patterns, int n, const char *name);
+
 void selection_free(struct selection *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include "plugins/gate.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,9 +244,10 @@ static int check_ini_keys(const struct config *c, const struct plugin *p, char *
  * returned as it is: trust_plugin takes an absolute path and refuses the
  * rest.  The path is built to its full length: a path cut short would
  * name another file. */
-static char *plugin_file_path(const char *file, const char *plugin_path)
+static char *plugin_file_path(const char *file, const char *plugin_path, int *found)
 {
 	char *buf;
+	*found = 1;
 	if (file[0] == '/' || !trust_bare_name(file))
 		return strdup(file);
 	for (const char *dir = plugin_path; dir && *dir;) {
@@ -259,11 +261,40 @@ static char *plugin_file_path(const char *file, const char *plugin_path)
 		}
 		dir += len + (dir[len] == ':');
 	}
-	/* not found anywhere: name it in the first directory, so the error
-	 * says where it was expected */
+	/* not found anywhere: name it in the first directory */
+	*found = 0;
 	const char *first = plugin_path ? plugin_path + strspn(plugin_path, ":") : "";
 	int len = (int)strcspn(first, ":");
 	return asprintf(&buf, "%.*s%s%s", len, first, len ? "/" : "", file) < 0 ? NULL : buf;
+}
+
+/* dir, with $HOME's part written ~, into buf: a line naming places
+ * must fit a terminal. */
+static void home_short(const char *dir, char *buf, size_t len)
+{
+	const char *home = getenv("HOME");
+	size_t n = home && home[0] == '/' && home[1] ? strlen(home) : 0;
+	if (n && !strncmp(dir, home, n) && (dir[n] == '/' || !dir[n]))
+		snprintf(buf, len, "~%s", dir + n);
+	else
+		snprintf(buf, len, "%s", dir);
+}
+
+/* "no FILE in A, B or C": every directory searched for a bare name. */
+static void not_found(const char *file, const char *plugin_path, char *err, size_t len)
+{
+	int k = snprintf(err, len, "no %s in ", file), ndirs = 0;
+	for (const char *d = plugin_path; d && *d; d += strcspn(d, ":"), d += *d == ':')
+		ndirs += strcspn(d, ":") > 0;
+	for (const char *d = plugin_path; d && *d && k >= 0 && (size_t)k < len; d += strcspn(d, ":"), d += *d == ':') {
+		char one[PATH_MAX], at[PATH_MAX];
+		size_t n = strcspn(d, ":");
+		if (!n)
+			continue;
+		snprintf(one, sizeof one, "%.*s", (int)n, d);
+		home_short(one, at, sizeof at);
+		k += snprintf(err + k, len - (size_t)k, "%s%s", at, --ndirs > 1 ? ", " : ndirs == 1 ? " or " : "");
+	}
 }
 
 static void load_one(struct plugin *p, const struct config *c)
@@ -284,7 +315,7 @@ static void load_one(struct plugin *p, const struct config *c)
 	gpulab_entry_fn entry;
 	*(void **)&entry = dlsym(p->handle, GPULAB_ENTRY_SYMBOL);
 	if (!entry) {
-		snprintf(err, sizeof err, "%s: no %s symbol: not a gpulab plugin", p->path, GPULAB_ENTRY_SYMBOL);
+		snprintf(err, sizeof err, "%s: no %s: not a gpulab plugin", p->path, GPULAB_ENTRY_SYMBOL);
 		goto fail;
 	}
 	const struct gpulab_plugin *d = entry();
@@ -345,9 +376,18 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 			continue;
 		}
 		p->ini = file->file;
-		if (!(p->path = plugin_file_path(file->value, plugin_path)))
+		int found;
+		if (!(p->path = plugin_file_path(file->value, plugin_path, &found)))
 			return -1;
-		load_one(p, c);
+		if (found || p->path[0] != '/') { /* one in a relative directory: trust refuses it */
+			load_one(p, c);
+			continue;
+		}
+		char err[1024];
+		not_found(file->value, plugin_path, err, sizeof err);
+		if (!(p->error = strdup(err)))
+			return -1;
+		p->error_code = EXIT_PLUGIN;
 	}
 	return 0;
 }

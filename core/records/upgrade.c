@@ -7,6 +7,7 @@
 #include "records/ondisk.h"
 #include "records/record.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +23,38 @@ static int journal_says(const char *key)
 	return 0;
 }
 
-static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep)
+/* The header: doc's members, with ch's changes (NULL: none). */
+static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep, const struct head_change *ch)
 {
-	fprintf(f, "{\"schema\": \"%s\"", REPORT_JOURNAL_SCHEMA);
-	for (size_t i = 0; i < json_len(doc); i++)
-		if (!journal_says(json_key(doc, i))) {
-			fputs(", ", f);
-			emit_json(f, json_key(doc, i));
-			fputs(": ", f);
+	const char *schema = json_get(doc, "grade") ? RECORD_GRADE_SCHEMA : REPORT_JOURNAL_SCHEMA; /* upgraded, still grade's */
+	fprintf(f, "{\"schema\": \"%s\"", ch ? ch->schema : schema);
+	for (size_t i = 0; i < json_len(doc); i++) {
+		const char *key = json_key(doc, i);
+		if (journal_says(key) || (ch && !strcmp(key, ch->key)))
+			continue;
+		fputs(", ", f);
+		emit_json(f, key);
+		fputs(": ", f);
+		if (ch && !strcmp(key, "command"))
+			emit_json(f, ch->command);
+		else
 			ondisk_write_tree(f, json_index(doc, i));
-		}
+	}
+	if (ch)
+		fprintf(f, ", \"%s\": %s", ch->key, ch->value);
 	report_samples_kept(f, samples_keep);
 	fputs("}\n", f);
+}
+
+/* The bound r's header says its points were kept to: rewriting it keeps
+ * every sample it has, and says the same bound. */
+static unsigned kept_by(const struct record *r)
+{
+	const struct json *k = json_get(r->doc, "samples_kept");
+	double n = json_number(k);
+	if (json_type(k) == JSON_STRING)
+		return UINT_MAX; /* "all" */
+	return json_type(k) == JSON_NUMBER && n >= 1 && n < UINT_MAX ? (unsigned)n : 0;
 }
 
 /* samples_ms, bounded as a run bounds them (emit/result.h). */
@@ -69,7 +90,8 @@ static int row(FILE *f, const struct json *r, unsigned samples_keep)
 
 /* The whole journal but its closing line, and that line (none where the
  * run did not finish). */
-static int journal_text(const struct record *r, unsigned samples_keep, char **body, size_t *nbody, char **end, size_t *nend)
+static int journal_text(const struct record *r, unsigned samples_keep, const struct head_change *ch, char **body,
+			size_t *nbody, char **end, size_t *nend)
 {
 	const struct json *results = json_get(r->doc, "results");
 	FILE *f = open_memstream(body, nbody), *e = f ? open_memstream(end, nend) : NULL;
@@ -78,7 +100,7 @@ static int journal_text(const struct record *r, unsigned samples_keep, char **bo
 			fclose(f);
 		return EXIT_NOMEM;
 	}
-	journal_head(f, r->doc, samples_keep);
+	journal_head(f, r->doc, samples_keep, ch);
 	int bad = 0;
 	for (size_t i = 0; i < json_len(results); i++)
 		bad |= row(f, json_index(results, i), samples_keep);
@@ -91,7 +113,9 @@ static int journal_text(const struct record *r, unsigned samples_keep, char **bo
 	return bad ? EXIT_NOMEM : 0;
 }
 
-int record_upgrade(const char *in, const char *out, unsigned samples_keep, char *err, size_t len)
+/* in as a journal at out (NULL: in place), its header changed by ch. */
+static int rewrite(const char *in, const char *out, unsigned samples_keep, const struct head_change *ch, char *err,
+		   size_t len)
 {
 	struct journal j;
 	struct record r = { .path = in };
@@ -103,7 +127,7 @@ int record_upgrade(const char *in, const char *out, unsigned samples_keep, char 
 		snprintf(err, len, "%s: %s", target, why);
 		return rc;
 	}
-	if (!(rc = record_load(&r, err, len)) && (rc = journal_text(&r, samples_keep, &body, &nbody, &end, &nend)))
+	if (!(rc = record_load(&r, err, len)) && (rc = journal_text(&r, ch ? kept_by(&r) : samples_keep, ch, &body, &nbody, &end, &nend)))
 		snprintf(err, len, "%s: out of memory", in);
 	if (!rc) {
 		journal_header(&j, body, nbody);
@@ -121,4 +145,14 @@ int record_upgrade(const char *in, const char *out, unsigned samples_keep, char 
 	free(body);
 	free(end);
 	return rc;
+}
+
+int record_upgrade(const char *in, const char *out, unsigned samples_keep, char *err, size_t len)
+{
+	return rewrite(in, out, samples_keep, NULL, err, len);
+}
+
+int record_rewrite(const char *in, const char *out, const struct head_change *ch, char *err, size_t len)
+{
+	return rewrite(in, out, 0, ch, err, len);
 }

@@ -16,4 +16,19 @@
 /* 0; or EXIT_USAGE / EXIT_NOMEM with one line, naming the file, in err. */
 int record_upgrade(const char *in, const char *out, unsigned samples_keep, char *err, size_t len);
 
+/* A journal with gpulab grade's member: 2.0's fields and grade. */
+#define RECORD_GRADE_SCHEMA "gpulab-record/2.1"
+
+/* What a rewrite changes in the header: its schema, its command, and a
+ * member key (added, or in place of one of that name) whose value is
+ * the JSON text value, written as it is. */
+struct head_change {
+	const char *schema, *command, *key, *value;
+};
+
+/* in rewritten at out (not in place) as the same journal, its samples
+ * as they are and its header changed by ch: `gpulab grade` names the
+ * teacher's command and adds its ranking.  Returns as record_upgrade. */
+int record_rewrite(const char *in, const char *out, const struct head_change *ch, char *err, size_t len);
+
 #endif

@@ -205,6 +205,44 @@ int record_check_row(const char *path, size_t result, const struct json *row, ch
 	return check_row_params(&w, row);
 }
 
+/* The refusal in w->err, its key put under key: "grade.kernels[3].rank". */
+static int refuse_under(const struct where *w, const char *key)
+{
+	char why[512];
+	size_t skip = strlen(w->path) + 3; /* "PATH: \"" that refuse_at wrote before the key */
+	snprintf(why, sizeof why, "%s", strlen(w->err) > skip ? w->err + skip : "");
+	return refuse_at(w, "\"%s.%s", key, why);
+}
+
+/* 2.1's grade member (gpulab grade): the challenge, and each kernel with
+ * its rank or its failure; "grade.kernels[3].rank" names what is wrong. */
+static int check_grade(const struct where *w, const struct json *grade)
+{
+	static const char *const strings[] = { "failure", "reason" };
+	const struct json *v, *ks;
+	char key[64];
+	int rc;
+	if ((rc = want(w, grade, "challenge", 1u << JSON_STRING, "a string", 0, &v))
+	    || (rc = want(w, grade, "kernels", 1u << JSON_ARRAY, "an array", 0, &ks)))
+		return refuse_under(w, "grade");
+	for (size_t i = 0; i < json_len(ks); i++) {
+		const struct json *k = json_index(ks, i);
+		snprintf(key, sizeof key, "grade.kernels[%zu]", i);
+		if (json_type(k) != JSON_OBJECT)
+			return refuse_at(w, "\"%s\": expected an object, found %s", key, type_name(json_type(k)));
+		if ((rc = want(w, k, "kernel", 1u << JSON_STRING, "a string", 0, &v))
+		    || (rc = want(w, k, "rank", 1u << JSON_NUMBER | 1u << JSON_NULL, "a count or null", 0, &v))
+		    || (json_type(v) == JSON_NUMBER && (rc = count(w, k, "rank", 0)))
+		    || (rc = want(w, k, "exit", 1u << JSON_NUMBER | 1u << JSON_NULL, "a count or null", 0, &v))
+		    || (json_type(v) == JSON_NUMBER && (rc = count(w, k, "exit", 0))))
+			return refuse_under(w, key);
+		for (size_t s = 0; s < 2; s++)
+			if ((rc = want(w, k, strings[s], 1u << JSON_STRING | 1u << JSON_NULL, "a string or null", 0, &v)))
+				return refuse_under(w, key);
+	}
+	return 0;
+}
+
 int record_check_head(const char *path, const struct json *doc, char *err, size_t len)
 {
 	static const char *const strings[] = { "host", "date", "command" };
@@ -216,7 +254,8 @@ int record_check_head(const char *path, const struct json *doc, char *err, size_
 		rc = want(&w, doc, strings[i], 1u << JSON_STRING, "a string", 1, &v);
 	if (rc || (rc = want(&w, doc, "gpulab", 1u << JSON_OBJECT, "an object", 1, &g))
 	    || (g && (rc = want(&w, g, "version", 1u << JSON_STRING, "a string", 0, &v)))
-	    || (rc = want(&w, doc, "device", 1u << JSON_OBJECT | 1u << JSON_NULL, "an object or null", 1, &dev)))
+	    || (rc = want(&w, doc, "device", 1u << JSON_OBJECT | 1u << JSON_NULL, "an object or null", 1, &dev))
+	    || (rc = want(&w, doc, "grade", 1u << JSON_OBJECT, "an object", 1, &g)) || (g && (rc = check_grade(&w, g))))
 		return rc;
 	if (json_type(dev) != JSON_OBJECT)
 		return 0;

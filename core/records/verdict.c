@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Does x keep the rule? */
@@ -23,6 +24,44 @@ enum verdict verdict_judge(const struct lesson_rule *r, double lo, double hi)
 		return VERDICT_UNSURE;
 	int a = rule_keeps(r, lo), b = rule_keeps(r, hi);
 	return a && b ? VERDICT_HOLDS : !a && !b ? VERDICT_FAILS : VERDICT_UNSURE;
+}
+
+/* Is A above the rule's multiple of B (1), below it (0), or neither told (-1)? */
+static int speedup_side(const struct lesson_rule *r, double noise_pct, const double *a, size_t na, const double *b,
+			size_t nb, double *p)
+{
+	struct stats_comparison c;
+	double *scaled = malloc((nb ? nb : 1) * sizeof *scaled);
+	*p = NAN;
+	if (!scaled)
+		return -1;
+	for (size_t i = 0; i < nb; i++)
+		scaled[i] = b[i] * r->value;
+	enum stats_result v = stats_verdict(scaled, nb, a, na, STATS_ALPHA, &c);
+	free(scaled);
+	if (v == STATS_TOO_FEW || v == STATS_INVALID)
+		return -1;
+	*p = c.mw.p;
+	if (v == STATS_SAME || fabs(100 * (c.ratio - 1)) < noise_pct)
+		return -1;
+	return v == STATS_SLOWER; /* A takes longer than r times B: the speedup is above r */
+}
+
+enum verdict verdict_speedup(const struct lesson_rule *r, double noise_pct, const double *a, size_t na,
+			     const double *b, size_t nb, double *p)
+{
+	int above = r->value > 0 && a && b ? speedup_side(r, noise_pct, a, na, b, nb, p) : (*p = NAN, -1);
+	if (above < 0)
+		return VERDICT_UNSURE;
+	return (r->op == RULE_GE || r->op == RULE_GT) == (above == 1) ? VERDICT_HOLDS : VERDICT_FAILS;
+}
+
+enum verdict figure_verdict(const struct lesson *l, const struct figure_value *f, double *p)
+{
+	if (l->fig.kind == FIGURE_SPEEDUP)
+		return verdict_speedup(&l->cmp, l->noise, f->a, f->na, f->b, f->nb, p);
+	*p = NAN;
+	return verdict_judge(&l->cmp, f->lo, f->hi);
 }
 
 const char *verdict_words(enum verdict v)
@@ -124,8 +163,11 @@ int figure_measure(const struct record *rec, const struct lesson_figure *f, stru
 {
 	const struct json *a = measured_row(rec, &f->a, err, len), *b = NULL;
 	double ma, alo, ahi, mb, blo, bhi;
+	int pair = f->kind == FIGURE_SPEEDUP || f->kind == FIGURE_METRIC_RATIO;
 	record_device(rec, out->device, sizeof out->device);
-	if (!a || (f->kind != FIGURE_METRIC && !(b = measured_row(rec, &f->b, err, len))))
+	out->a = out->b = NULL;
+	out->na = out->nb = 0;
+	if (!a || (pair && !(b = measured_row(rec, &f->b, err, len))))
 		return -1;
 	if (f->kind == FIGURE_SPEEDUP) {
 		if (row_median(a, &ma, &alo, &ahi) || row_median(b, &mb, &blo, &bhi))
@@ -133,7 +175,15 @@ int figure_measure(const struct record *rec, const struct lesson_figure *f, stru
 		out->value = ma / mb;
 		out->lo = alo / bhi; /* the interval's ends: every pair of medians inside both */
 		out->hi = ahi / blo;
+		out->a = json_numbers(json_get(a, "samples_ms"), &out->na);
+		out->b = json_numbers(json_get(b, "samples_ms"), &out->nb);
 		return 0;
+	}
+	if (f->kind == FIGURE_NOTE) {
+		out->value = out->lo = out->hi = json_number(json_get(json_get(a, "notes"), f->metric));
+		if (isfinite(out->value))
+			return 0;
+		return snprintf(err, len, "%s: no note '%s' in the run", f->a.exercise, f->metric), -1;
 	}
 	if (row_metric(a, f->metric, &ma, err, len) || (b && row_metric(b, f->metric, &mb, err, len)))
 		return -1;

@@ -4,10 +4,14 @@
  * intervals, or the counters), the verdict on the book's claim, and the
  * task's figure, a `gpulab try` row against the exercise timed beside it.
  *
- * The verdict is the rule applied to both ends of the figure's interval:
- * the claim holds where the whole interval keeps the rule, does not hold
- * where none of it does, and where the interval straddles the rule (or
- * there is none: under 6 runs) this run cannot tell.
+ * A counter's verdict is the rule applied to its value (one untimed
+ * run's count, no interval).  A speedup's is `gpulab compare`'s
+ * Mann-Whitney U test, with the rule's number as the ratio to test: A's
+ * samples against B's times the number, so that "A/B >= 1.5" holds where
+ * A's times are significantly above 1.5 times B's, does not hold where
+ * they are significantly below, and cannot be told where the test finds
+ * no difference, there are too few samples, or the difference is inside
+ * the lesson's noise band (compare's --min-change).
  */
 #ifndef GPULAB_VERDICT_H
 #define GPULAB_VERDICT_H
@@ -32,8 +36,23 @@ const char *rule_op_text(enum rule_op op);
 
 struct figure_value {
 	double value, lo, hi; /* lo and hi NaN where the run gave no interval */
+	const double *a, *b;  /* a speedup's samples (ms), in the record read; NULL otherwise */
+	size_t na, nb;
 	char device[128];     /* the record's device, or "this host" */
 };
+
+/* The U test of a (times of A) against b (times of B) scaled by the
+ * rule's number: holds, does not hold, or unsure as the header says; *p
+ * the test's two-sided p (NaN where there is none).  noise_pct: a
+ * significant difference within this share of the rule is unsure.  A
+ * pure function: tests/check_learn.c gives it synthetic samples. */
+enum verdict verdict_speedup(const struct lesson_rule *r, double noise_pct, const double *a, size_t na,
+			     const double *b, size_t nb, double *p);
+
+/* The lesson's verdict on f: verdict_speedup for a speedup, else
+ * verdict_judge on the counter or note; *p as verdict_speedup's (NaN
+ * for a counter). */
+enum verdict figure_verdict(const struct lesson *l, const struct figure_value *f, double *p);
 
 /* The lesson's figure from rec's points.  0; or -1 with one line in err
  * (a point the record lacks, one that failed, a counter not read). */

@@ -585,6 +585,24 @@ static int timed_and_checked(struct bench *b, struct job *j)
 	return (rc = between_steps(b, j)) ? rc : profile(b, j);
 }
 
+/* Setup's copies and memsets may go on the legacy default stream, which
+ * the job's non-blocking streams do not wait for: a cudaMemcpy from
+ * pageable memory returns once its data is staged, before it lands, and
+ * a run could read its input half written.  (A 65537 x 1 transpose,
+ * uploaded as 65537 rows of 4 bytes, read the setup's 0xff past row
+ * ~20000 on an H200: issue 44.)  So setup ends with the job's devices
+ * idle; it is untimed, and a plugin need not know. */
+static int setup_settled(struct job *j)
+{
+	cudaError_t ce = cudaSuccess;
+	for (unsigned i = 0; i < j->ctx.ndevices && ce == cudaSuccess; i++)
+		if ((ce = cudaSetDevice(j->devices[i])) == cudaSuccess)
+			ce = cudaDeviceSynchronize();
+	if (j->ctx.ndevices)
+		cudaSetDevice(j->devices[0]);
+	return ce == cudaSuccess ? 0 : failed(j, EXIT_CUDA, "setup's GPU work failed", ce);
+}
+
 int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
@@ -600,6 +618,8 @@ int bench_run(struct bench *b, struct job *j)
 			rc = EXIT_PLUGIN;
 		else if (rc != GPULAB_OK)
 			rc = step_failed(j, rc, "setup failed");
+		else
+			rc = setup_settled(j);
 		if ((rc = agreed(b, j, rc)) == 0)
 			rc = timed_and_checked(b, j);
 		if (j->bad_choice[0]) /* told wrong, or told outside setup: the plugin's bug, and its message */

@@ -28,8 +28,11 @@ static int device_no_driver(cudaError_t e, char *err, size_t errlen)
 		dlclose(h);
 		return 0;
 	}
-	const char *why = dlerror();
-	snprintf(err, errlen, "no CUDA device: no NVIDIA driver found (%s)", why ? why : "libcuda.so.1 cannot be loaded");
+	/* dlerror's last part alone ("No such file or directory"): its whole
+	 * text repeats the file's name and ran the line to 120 columns */
+	const char *why = dlerror(), *last = why ? strrchr(why, ':') : NULL;
+	snprintf(err, errlen, "no CUDA device: no NVIDIA driver found (libcuda.so.1: %.40s)",
+		 last ? last + 1 + (last[1] == ' ') : "cannot be loaded");
 	return 1;
 }
 

@@ -6,6 +6,15 @@
  *   LAB_TRY, LAB_LAUNCHED   checked CUDA calls: one line naming the call
  *   LAB_TYPED(fn)           a step for both element types from fn<int>, fn<float>
  *   LAB_TEARDOWN(S)         the teardown of a typed state S<int> or S<float>
+ *   lab::teardown<S>        the teardown of a state that is no template: an
+ *                           exercise of one type (.dtypes = GPULAB_INT32, its
+ *                           steps plain functions, no LAB_TYPED) gives
+ *                           .teardown = lab::teardown<my_state>
+ *   lab::make_state, lab::state_of
+ *                           setup's new state in ctx->state, and the steps' view
+ *   lab::opts<Opts>, lab::stream
+ *                           the keys' struct as gpulab filled it, the run's stream
+ *   lab::host_vector        a host vector sized without throwing: ENOMEM is a line
  *   lab::elem_size, lab::bytes
  *                           the element type's size, and count elements' bytes
  *   LAB_SEED(Opts, field)   the shared `seed` parameter
@@ -18,7 +27,8 @@
  *   lab::fill, lab::rng     test data that sums exactly
  *   lab::sum_reference, lab::add_up, lab::expect_sum
  *                           a sum on the CPU, as the GPU adds, and its check
- *   lab::grid               blocks enough for a thread an element
+ *   lab::grid               blocks for a thread an element, clamped to what a
+ *                           grid holds: the kernel strides by the grid
  *   lab::launched           a run's end: the launch's error, if any
  *   lab::copy_back, lab::expect_equal, lab::expect_device, lab::expect_moved,
  *   lab::close_enough
@@ -114,8 +124,21 @@ inline bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 inline uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* Blocks of ctx->block threads enough for one thread an element. */
-inline unsigned grid(const gpulab_ctx *ctx) { return (unsigned)div_up(ctx->elements, ctx->block); }
+/* The most blocks a grid's x dimension holds. */
+constexpr uint64_t max_grid = (1ull << 31) - 1;
+
+/* Blocks of ctx->block threads for one thread an element, in 64-bit
+ * arithmetic, at most max_grid: past that (n = 2^32 with -b 1) the
+ * count is clamped, so a kernel launched with it strides by the grid,
+ *     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+ *          i < n; i += (uint64_t)gridDim.x * blockDim.x)
+ * as the skeleton's does, and covers every element.  (Returned as an
+ * unsigned once, it made 2^32 blocks 0: a launch that did nothing.) */
+inline unsigned grid(const gpulab_ctx *ctx)
+{
+	uint64_t want = div_up(ctx->elements, ctx->block ? ctx->block : 1);
+	return (unsigned)(want < max_grid ? want : max_grid);
+}
 
 inline const char *type_name(const gpulab_ctx *ctx) { return ctx->dtype == GPULAB_INT32 ? "int" : "float"; }
 

@@ -17,7 +17,7 @@
 namespace {
 
 struct variant {
-	int which;   /* mathKernel 1, 2 or 3 */
+	int which;   /* mathKernel 1, 2 or 3; 4: mathUniform, no branch */
 	bool debug;  /* the book's kernel, built with -G */
 };
 
@@ -58,7 +58,7 @@ int plan(gpulab_ctx *ctx)
  * (jump[b]: branch b's iters steps as one). */
 float expected(const variant *v, uint64_t tid, const lcg jump[2])
 {
-	bool a = v->which == 2 ? (tid / 32) % 2 == 0 : tid % 2 == 0;
+	bool a = v->which == 4 || (v->which == 2 ? (tid / 32) % 2 == 0 : tid % 2 == 0);
 	if (v->debug)
 		return a ? 100.0f : 200.0f;
 	return work_reference((uint32_t)tid, jump[a ? 0 : 1]);
@@ -101,6 +101,7 @@ int run(gpulab_ctx *ctx)
 	switch (v->which) {
 	case 1: mathKernel1<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
 	case 2: mathKernel2<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
+	case 4: mathUniform<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters); break;
 	default: mathKernel3<<<blocks, ctx->block, 0, q>>>(s->c, n, s->iters, s->iters); break;
 	}
 	return lab::launched(ctx);
@@ -123,7 +124,7 @@ const gpulab_param work_params[] = {
 	{}
 };
 
-const variant v_math1 = { 1, false }, v_math2 = { 2, false }, v_math3 = { 3, false };
+const variant v_math1 = { 1, false }, v_math2 = { 2, false }, v_math3 = { 3, false }, v_uniform = { 4, false };
 const variant v_math1_debug = { 1, true }, v_math2_debug = { 2, true }, v_math3_debug = { 3, true };
 
 /* --metrics default: the chapter's evidence that warps diverge. */
@@ -131,7 +132,8 @@ const char lesson_metrics[] = "warp_execution_efficiency,branch_efficiency,inst_
 
 /* The optimised kernels index with unsigned: up to 2^32 - 1024 elements,
  * so that a last block of up to 1024 threads still has an index. */
-#define WORK .dtypes = GPULAB_FLOAT32, .n = 1u << 22, .n_max = (1ull << 32) - 1024, .block = 64, \
+#define WORK WORK_BLOCK(64)
+#define WORK_BLOCK(b) .dtypes = GPULAB_FLOAT32, .n = 1u << 22, .n_max = (1ull << 32) - 1024, .block = b, \
 	.params = work_params, .params_size = sizeof(work_opts), STEPS
 /* The book's kernels index with int (and have no bounds test): 2^31 - 1024. */
 #define BOOK .dtypes = GPULAB_FLOAT32, .n = 1u << 22, .n_max = (1ull << 31) - 1024, .block = 64, STEPS
@@ -150,6 +152,8 @@ const gpulab_exercise exercises[] = {
 	  WORK, .data = &v_math2, LESSON },
 	{ .name = "math3", .summary = "math1's branch as two ifs on a predicate: still divergent",
 	  WORK, .data = &v_math3, LESSON },
+	{ .name = "partial", .summary = "no branch, 80-thread blocks: 3 warps a block, the last with 16 threads (partial warps)",
+	  WORK_BLOCK(80), .data = &v_uniform, LESSON },
 	{ .name = "math1_debug", .summary = "the book's mathKernel1, one assignment per branch, built with -G",
 	  BOOK, .data = &v_math1_debug, DEBUG_LESSON },
 	{ .name = "math2_debug", .summary = "the book's mathKernel2, built with -G",

@@ -52,4 +52,15 @@ __global__ void mathKernel3(float *c, unsigned n, int iters_a, int iters_b)
 	c[tid] = ia + ib;
 }
 
+/* No branch at all: every thread runs branch 0's work.  Launched with
+ * 80 threads a block (divergence.partial), each block is three warps and
+ * the third has 16 threads: the chapter's partial warp. */
+__global__ void mathUniform(float *c, unsigned n, int iters)
+{
+	unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid >= n)
+		return;
+	c[tid] = work<0>(tid, iters);
+}
+
 #endif

@@ -21,12 +21,14 @@ namespace {
  * receives 2(g-1)/g of the vector, whatever the algorithm. */
 double allreduce_factor(unsigned g) { return 2.0 * (g - 1) / g; }
 
-/* GPU r's input is lab::fill's with seed + r; every GPU must end with
- * their sum, exact for ints (wrapping) and, for floats, within
- * lab::close_enough of it with sum |x| <= g (lab::fill's values are
- * multiples of 1/256 in [-1, 1], so every such sum is exact anyway). */
+/* Ring rank r's input is lab::fill's with seed + r; every rank must end
+ * with their sum, exact for ints (wrapping) and, for floats, within
+ * lab::close_enough of it with sum |x| <= w (lab::fill's values are
+ * multiples of 1/256 in [-1, 1], so every such sum is exact anyway).
+ * This process's GPU r holds ring rank first + r: first is 0 in one
+ * process, the rank's own place as a rank. */
 template <typename T>
-int allreduce_inputs(gpulab_ctx *ctx, gpus::state *s, void **in, void **out, uint64_t seed)
+int allreduce_inputs(gpulab_ctx *ctx, gpus::state *s, void **in, void **out, uint64_t seed, unsigned first)
 {
 	/* whole 16-byte words: NCCL reads its buffers 16 bytes at a time */
 	const uint64_t padded = lab::div_up(ctx->elements, 4) * 4;
@@ -35,7 +37,7 @@ int allreduce_inputs(gpulab_ctx *ctx, gpus::state *s, void **in, void **out, uin
 	for (unsigned r = 0; r < s->g; r++) {
 		T *i, *o;
 		if ((rc = s->alloc_on(ctx, r, &i, padded)) != GPULAB_OK || (rc = s->alloc_on(ctx, r, &o, padded)) != GPULAB_OK
-		    || (rc = upload(ctx, h, i, ctx->elements, seed + r)) != GPULAB_OK)
+		    || (rc = upload(ctx, h, i, ctx->elements, seed + first + r)) != GPULAB_OK)
 			return rc;
 		in[r] = i;
 		out[r] = o;
@@ -53,18 +55,20 @@ int allreduce_reset(gpulab_ctx *ctx, gpus::state *s, void *const *out)
 	return s->join(ctx);
 }
 
+/* Every output of this process (GPU r: ring rank first + r) against the
+ * sum of the w ranks' inputs. */
 template <typename T>
-int allreduce_verify(gpulab_ctx *ctx, gpus::state *s, void *const *out, uint64_t seed)
+int allreduce_verify(gpulab_ctx *ctx, gpus::state *s, void *const *out, uint64_t seed, unsigned w, unsigned first)
 {
 	const uint64_t n = ctx->elements;
 	std::vector<T> want, h, got;
 	int rc;
 	if ((rc = lab::host_vector(ctx, want, n)) != GPULAB_OK || (rc = lab::host_vector(ctx, h, n)) != GPULAB_OK)
 		return rc;
-	for (unsigned r = 0; r < s->g; r++) { /* the reference, input by input */
-		lab::fill(h.data(), n, seed + r);
+	for (unsigned q = 0; q < w; q++) { /* the reference, input by input */
+		lab::fill(h.data(), n, seed + q);
 		for (uint64_t i = 0; i < n; i++)
-			if (r == 0)
+			if (q == 0)
 				want[i] = h[i];
 			else if constexpr (std::is_same<T, int>::value)
 				want[i] = (int)((uint32_t)want[i] + (uint32_t)h[i]); /* wrapping, as the GPU adds */
@@ -75,56 +79,102 @@ int allreduce_verify(gpulab_ctx *ctx, gpus::state *s, void *const *out, uint64_t
 		if ((rc = lab::copy_back(ctx, got, (const T *)out[r], n)) != GPULAB_OK)
 			return rc;
 		for (uint64_t i = 0; i < n; i++)
-			if (!lab::close_enough(got[i], (double)want[i], (double)s->g, s->g)) {
-				ctx->error(ctx, "GPU %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
-					   " reproduces)", r, ctx->devices[r], i, (double)want[i], (double)got[i], seed);
+			if (!lab::close_enough(got[i], (double)want[i], (double)w, w)) {
+				ctx->error(ctx, "rank %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
+					   " reproduces)", first + r, ctx->devices[r], i, (double)want[i], (double)got[i], seed);
 				return GPULAB_WRONG;
 			}
 	}
-	return s->note_bandwidth(ctx, (double)n * elem(ctx), allreduce_factor(s->g));
+	return s->note_bandwidth(ctx, (double)n * elem(ctx), allreduce_factor(w));
 }
 
 /* What an all-reduce plans: the vector on every GPU, in and out.  gpulab's
  * GB/s is algbw: bytes_read is the vector, once. */
 int allreduce_plan(gpulab_ctx *ctx, unsigned want, uint64_t slack, unsigned *g, int *ord)
 {
-	int rc = plan_gpus(ctx, want, 1, g, ord);
+	int rc = plan_width(ctx, want, g, ord);
 	if (rc != GPULAB_OK)
 		return rc;
 	return traffic(ctx, ctx->elements * elem(ctx), 0, 2 * ctx->elements * elem(ctx) + slack);
 }
 
-/* The ring: kernels on every GPU read their neighbour's buffer. */
+enum ring_launch { LAUNCH_AUTO, LAUNCH_GRAPH, LAUNCH_STREAMS };
+
+/* The ring: kernels on every GPU read their neighbour's buffer; as ranks,
+ * through CUDA IPC, so on one machine, and with no graph. */
 int ring_plan(gpulab_ctx *ctx)
 {
 	int ord[gpus::max_gpus];
 	unsigned g;
-	int rc = allreduce_plan(ctx, lab::opts<ring_opts>(ctx).gpus, 0, &g, ord);
-	for (unsigned r = 0; rc == GPULAB_OK && g > 1 && r < g; r++)
+	const ring_opts &o = lab::opts<ring_opts>(ctx);
+	int rc = allreduce_plan(ctx, o.gpus, 0, &g, ord);
+	if (rc == GPULAB_OK && ctx->group && (rc = ipc::plan_ranks(ctx, 1)) == GPULAB_OK && o.launch == LAUNCH_GRAPH) {
+		ctx->error(ctx, "launch=graph: as ranks, each step waits for the others' on the host, which no graph holds "
+				"(launch=auto or streams)");
+		rc = GPULAB_EPARAM;
+	}
+	for (unsigned r = 0; rc == GPULAB_OK && !ctx->group && g > 1 && r < g; r++)
 		rc = plan_reads(ctx, ord[r], ord[(r + g - 1) % g]);
 	return rc;
+}
+
+/* As a rank: this rank's buffers and events, offered to next; prev's
+ * mapped.  Every rank comes here, whatever rc (its setup so far). */
+template <typename T>
+int ring_share(gpulab_ctx *ctx, ring::state *s, int rc, const ring_opts &o)
+{
+	const gpulab_group *grp = ctx->group;
+	const unsigned w = grp->size, prev = (grp->rank + w - 1) % w;
+	cudaEvent_t events[ipc::max_events] = {};
+	if (rc == GPULAB_OK) {
+		s->ranked = true;
+		s->me = grp->rank;
+		s->lay.plan(w, ctx->elements, o.chunk / sizeof(T));
+		if ((rc = s->open_ring<T>(ctx, (unsigned)o.depth)) == GPULAB_OK)
+			rc = allreduce_inputs<T>(ctx, s, s->in, s->out, o.seed, s->me);
+	}
+	const unsigned nevents = rc == GPULAB_OK && w > 1 ? 2 * s->lay.steps() : 0;
+	for (unsigned k = 0; k < nevents; k++)
+		events[k] = s->done[0][k / 2][k % 2];
+	const uint32_t from = w > 1 ? ipc::rank_bit(prev) : 0;
+	void *mine[ipc::max_bufs] = { s ? s->in[0] : nullptr, s ? s->out[0] : nullptr }; /* prev's: peers.buf[prev][0..1] */
+	ipc::offer offer = { mine, 2, events, nevents, from, from };
+	if ((rc = ipc::share_with(ctx, s ? &s->peers : nullptr, rc, offer)) != GPULAB_OK)
+		return rc;
+	ctx->note(ctx, "ranks", w);
+	ctx->note(ctx, "chunks", (double)s->lay.chunks);
+	return o.launch == LAUNCH_AUTO ? ctx->chose(ctx, "launch", "streams") : GPULAB_OK;
 }
 
 template <typename T>
 int ring_setup(gpulab_ctx *ctx)
 {
-	ring::state *s;
+	ring::state *s = nullptr;
 	const ring_opts &o = lab::opts<ring_opts>(ctx);
-	int rc = begin_setup(ctx, &s, o.gpus, 1);
+	int rc = begin_setup(ctx, &s, ctx->group ? 0 : o.gpus, 1);
+	if (ctx->group)
+		return ring_share<T>(ctx, rc == GPULAB_OK ? s : nullptr, rc, o);
 	if (rc != GPULAB_OK)
 		return rc;
 	s->lay.plan(s->g, ctx->elements, o.chunk / sizeof(T));
-	if ((rc = s->open_ring<T>(ctx, (unsigned)o.depth)) != GPULAB_OK || (rc = allreduce_inputs<T>(ctx, s, s->in, s->out, o.seed)) != GPULAB_OK)
+	if ((rc = s->open_ring<T>(ctx, (unsigned)o.depth)) != GPULAB_OK
+	    || (rc = allreduce_inputs<T>(ctx, s, s->in, s->out, o.seed, 0)) != GPULAB_OK)
 		return rc;
 	ctx->note(ctx, "gpus", s->g);
 	ctx->note(ctx, "chunks", (double)s->lay.chunks);
-	return o.launch == 0 ? s->capture<T>(ctx) : GPULAB_OK;
+	if (o.launch == LAUNCH_AUTO && (rc = ctx->chose(ctx, "launch", "graph")) != GPULAB_OK)
+		return rc;
+	return o.launch != LAUNCH_STREAMS ? s->capture<T>(ctx) : GPULAB_OK;
 }
 
+/* As a rank, the ranks meet after the reset: a run reads prev's output
+ * only after prev's events of this run, but a reset that failed on one
+ * rank must stop them all at the same step. */
 int ring_reset(gpulab_ctx *ctx)
 {
 	ring::state *s = lab::state_of<ring::state>(ctx);
-	return allreduce_reset(ctx, s, s->out);
+	int rc = allreduce_reset(ctx, s, s->out);
+	return s->ranked ? ipc::fence(ctx, rc) : rc;
 }
 
 template <typename T>
@@ -132,20 +182,22 @@ int ring_run(gpulab_ctx *ctx)
 {
 	ring::state *s = lab::state_of<ring::state>(ctx);
 	int rc = s->begin_run(ctx);
-	if (rc != GPULAB_OK)
+	if (s->ranked) /* it meets the others, whatever rc */
+		rc = s->enqueue<T>(ctx, rc);
+	else if (rc != GPULAB_OK)
 		return rc;
-	if (s->exec)
+	else if (s->exec)
 		LAB_TRY(ctx, cudaGraphLaunch(s->exec, lab::stream(ctx)));
 	else if ((rc = s->enqueue<T>(ctx)) != GPULAB_OK)
 		return rc;
-	return s->end_run(ctx);
+	return rc != GPULAB_OK ? rc : s->end_run(ctx);
 }
 
 template <typename T>
 int ring_verify(gpulab_ctx *ctx)
 {
 	ring::state *s = lab::state_of<ring::state>(ctx);
-	return allreduce_verify<T>(ctx, s, s->out, lab::opts<ring_opts>(ctx).seed);
+	return allreduce_verify<T>(ctx, s, s->out, lab::opts<ring_opts>(ctx).seed, s->lay.g, s->me);
 }
 
 } // namespace

@@ -3,13 +3,15 @@
 # Its sources are distributed either way.
 # One translation unit, its parts by job: params and plan (shared), p2p
 # (the links, the sums over GPUs), allreduce_ring (by hand), ranks (NCCL
-# across processes), collectives (NCCL's), sendrecv_ring (by hand over NCCL).
+# across processes), ipc (ranks sharing memory), collectives (NCCL's),
+# sendrecv_ring (by hand over NCCL).
 multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh plugins/multigpu/sendrecv.h \
 	plugins/multigpu/params.cuh plugins/multigpu/plan.cuh plugins/multigpu/p2p.cuh \
 	plugins/multigpu/allreduce_ring.cuh plugins/multigpu/ranks.cuh plugins/multigpu/collectives.cuh \
-	plugins/multigpu/sendrecv_ring.cuh
+	plugins/multigpu/sendrecv_ring.cuh plugins/multigpu/ipc.cuh
 EXTRA_DIST += plugins/multigpu/multigpu.cu $(multigpu_headers) etc/conf.d/multigpu.ini \
-	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py
+	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py \
+	bench/multigpu-4gpu.sh bench/multigpu4_table.py bench/kill-rank.sh
 if HAVE_NCCL
 pkglib_LTLIBRARIES += plugins/multigpu/multigpu.la
 plugins_multigpu_multigpu_la_SOURCES = plugins/multigpu/multigpu.cu

@@ -13,6 +13,10 @@
  * from the exercise's own event timing of the same runs (the median of
  * those it timed: under --batch, not those enqueued while the last timed
  * one was in flight).
+ * Every exercise also runs as ranks of a launched job (mpirun, srun), one
+ * GPU a process: NCCL's over a communicator of the ranks (ranks.cuh), and
+ * those that touch another GPU's memory over CUDA IPC on one machine
+ * (ipc.cuh).
  * docs/multigpu.md explains both, and the rings.
  */
 #include "allreduce_ring.cuh"
@@ -65,30 +69,31 @@ const gpulab_exercise exercises[] = {
 	  .summary = "cudaMemcpyPeerAsync, GPU 0 to GPU 1 (-p dir=bi: both ways at once); GB/s, algbw and busbw are per direction",
 	  SIZED, .params = copy_params, .params_size = sizeof(copy_opts), .plan = copy_plan,
 	  .setup = LAB_TYPED(copy_setup), .reset = copy_reset, .run = copy_run, .verify = LAB_TYPED(copy_verify),
-	  .teardown = lab::teardown<copy_state>, .max_devices = 2 },
+	  .teardown = ipc::teardown<copy_state>, .flags = GPULAB_RANKS, .max_devices = 2 },
 	{ .name = "p2p_kernel",
 	  .summary = "the reduce plugin's best kernel on GPU 0 summing GPU 1's memory through peer access: NVLink is memory",
 	  SIZED, .block = 512, .params = peer_params, .params_size = sizeof(peer_opts), .plan = peer_plan,
 	  .setup = LAB_TYPED(peer_setup), .reset = LAB_TYPED(peer_reset), .run = LAB_TYPED(peer_run),
-	  .verify = LAB_TYPED(peer_verify), .teardown = lab::teardown<peer_state>, .max_devices = 2 },
+	  .verify = LAB_TYPED(peer_verify), .teardown = ipc::teardown<peer_state>, .flags = GPULAB_RANKS, .max_devices = 2 },
 	{ .name = "reduce_host",
 	  .summary = "each GPU sums its shard (best), the host adds the partial sums: the book's multi-GPU pattern",
 	  SIZED, .block = 512, .params = multi_params, .params_size = sizeof(multi_opts), .plan = shard_plan,
 	  .setup = LAB_TYPED(shard_setup), .reset = LAB_TYPED(shard_reset), .run = LAB_TYPED(shard_run),
-	  .host = LAB_TYPED(shard_host), .verify = LAB_TYPED(shard_verify), .teardown = lab::teardown<shard_state>,
-	  .data = &v_host, .max_devices = gpus::max_gpus },
+	  .host = LAB_TYPED(shard_host), .verify = LAB_TYPED(shard_verify), .teardown = ipc::teardown<shard_state>,
+	  .data = &v_host, .flags = GPULAB_RANKS, .max_devices = gpus::max_gpus },
 	{ .name = "reduce_p2p",
 	  .summary = "each GPU sums its shard (best), the partials go peer-to-peer to GPU 0, which adds them",
 	  SIZED, .block = 512, .params = multi_params, .params_size = sizeof(multi_opts), .plan = shard_plan,
 	  .setup = LAB_TYPED(shard_setup), .reset = LAB_TYPED(shard_reset), .run = LAB_TYPED(shard_run),
-	  .verify = LAB_TYPED(shard_verify), .teardown = lab::teardown<shard_state>, .data = &v_p2p,
-	  .max_devices = gpus::max_gpus },
+	  .verify = LAB_TYPED(shard_verify), .teardown = ipc::teardown<shard_state>, .data = &v_p2p,
+	  .flags = GPULAB_RANKS, .max_devices = gpus::max_gpus },
 	{ .name = "allreduce_ring",
 	  .summary = "hand-written ring all-reduce: reduce-scatter + all-gather, chunked, pipelined, reading the neighbour; "
 		     "algbw = bytes/time, busbw = algbw*2(g-1)/g",
 	  SIZED, .params = ring_params, .params_size = sizeof(ring_opts), .plan = ring_plan,
 	  .setup = LAB_TYPED(ring_setup), .reset = ring_reset, .run = LAB_TYPED(ring_run),
-	  .verify = LAB_TYPED(ring_verify), .teardown = lab::teardown<ring::state>, .max_devices = gpus::max_gpus },
+	  .verify = LAB_TYPED(ring_verify), .teardown = ipc::teardown<ring::state>, .flags = GPULAB_RANKS,
+	  .max_devices = gpus::max_gpus },
 	{ .name = "allreduce_nccl",
 	  .summary = "ncclAllReduce, one communicator per GPU (ncclCommInitAll), or per rank under mpirun/srun: the reference; "
 		     "algbw = bytes/time, busbw = algbw*2(g-1)/g",

@@ -36,7 +36,7 @@ struct ring_opts {
 	unsigned gpus;
 	uint64_t chunk;   /* bytes */
 	uint64_t depth;   /* streams per GPU */
-	unsigned launch;  /* 0: graph, 1: streams */
+	unsigned launch;  /* 0: auto (graph in one process, streams as ranks), 1: graph, 2: streams */
 	uint64_t seed;
 };
 
@@ -73,9 +73,9 @@ const gpulab_param ring_params[] = {
 	  .help = "most bytes one kernel of a ring step moves: the pipeline's grain", .min = 4096, .max = 1ll << 30 },
 	{ .key = "depth", .type = GPULAB_PARAM_COUNT, .offset = offsetof(ring_opts, depth), .def = "2",
 	  .help = "streams per GPU: chunks in flight at once", .min = 1, .max = ring::max_depth },
-	{ .key = "launch", .type = GPULAB_PARAM_ENUM, .offset = offsetof(ring_opts, launch), .def = "graph",
-	  .help = "graph: the schedule captured once as a CUDA graph; streams: issued anew every run",
-	  .choices = "graph|streams" },
+	{ .key = "launch", .type = GPULAB_PARAM_ENUM, .offset = offsetof(ring_opts, launch), .def = "auto",
+	  .help = "graph: the schedule captured once as a CUDA graph; streams: issued anew every run; auto: graph in "
+		  "one process, streams as ranks (they meet between steps)", .choices = "auto|graph|streams" },
 	LAB_SEED(ring_opts, seed),
 	{}
 };

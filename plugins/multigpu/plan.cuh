@@ -41,6 +41,19 @@ int plan_gpus(gpulab_ctx *ctx, unsigned want, unsigned need, unsigned *g, int *o
 	return GPULAB_OK;
 }
 
+/* Under a launcher each rank has one GPU: -p gpus is for one process. */
+int plan_width(gpulab_ctx *ctx, unsigned want, unsigned *g, int *ord)
+{
+	if (!ctx->group)
+		return plan_gpus(ctx, want, 1, g, ord);
+	if (want) {
+		ctx->error(ctx, "-p gpus=%u: under a launcher each rank has one GPU (start as many ranks as GPUs)", want);
+		return GPULAB_EPARAM;
+	}
+	*g = 1;
+	return GPULAB_OK;
+}
+
 /* Kernels that read another GPU's memory need peer access to it. */
 int plan_reads(gpulab_ctx *ctx, int reader, int owner)
 {

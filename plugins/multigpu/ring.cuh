@@ -46,16 +46,26 @@
  * (gpus.cuh): a run starts on every GPU once the last one has ended.
  *
  * Launching.  Issuing 2(g-1) x chunks kernels, waits and events per GPU
- * costs the host microseconds each; `-p launch=graph` (the default)
- * captures the whole schedule, every GPU's part of it, into one CUDA graph
- * in setup, and run() launches that; `-p launch=streams` issues it anew
- * each run, to show what that costs.
+ * costs the host microseconds each; `-p launch=graph` (the default in one
+ * process) captures the whole schedule, every GPU's part of it, into one
+ * CUDA graph in setup, and run() launches that; `-p launch=streams`
+ * issues it anew each run, to show what that costs.
+ *
+ * As ranks (one process a GPU, on one machine), the ring is the same
+ * schedule, each rank issuing its own part: prev's buffers and events
+ * are mapped over CUDA IPC (ipc.cuh), and the ranks meet on the host
+ * after each wavefront, so that every wait on prev's event of wavefront
+ * u-1 is issued after prev recorded it, and before prev records that
+ * slot again in wavefront u+1.  The meetings cost the host, not the
+ * GPUs, as long as a wavefront's kernels outlast one; no graph can hold
+ * them, so as ranks the schedule is issued every run.
  */
 #ifndef GPULAB_MULTIGPU_RING_CUH
 #define GPULAB_MULTIGPU_RING_CUH
 
 #include "../reduce/best.cuh" /* vec4<T> */
 #include "gpus.cuh"
+#include "ipc.cuh"
 
 namespace ring {
 
@@ -139,16 +149,39 @@ struct layout {
 	}
 };
 
-/* The ring's buffers, events and launch sizes, on top of gpus::state. */
+/* The ring's buffers, events and launch sizes, on top of gpus::state.
+ * Arrays are by this process's GPU (in one process, its ring rank); as a
+ * rank, entry 0 is this rank's, and prev's come from `peers`. */
 struct state : gpus::state {
 	void *in[gpus::max_gpus] = {}, *out[gpus::max_gpus] = {};
-	layout lay;
-	cudaEvent_t done[gpus::max_gpus][max_steps][2] = {}; /* rank, step, chunk parity */
+	layout lay;                                          /* lay.g: the ring's ranks */
+	cudaEvent_t done[gpus::max_gpus][max_steps][2] = {}; /* GPU, step, chunk parity */
 	unsigned grid[gpus::max_gpus] = {};                  /* blocks of `step` resident at once */
 	unsigned depth = 1;                                  /* lanes per GPU */
 	cudaStream_t lane[gpus::max_gpus][max_depth] = {};   /* lane 0: the core's stream */
 	cudaEvent_t lane_done[gpus::max_gpus][max_depth] = {};
 	cudaGraphExec_t exec = nullptr;
+	bool ranked = false;                                 /* one rank of a launched job */
+	unsigned me = 0;                                     /* as a rank: its place in the ring */
+	ipc::peers peers;                                    /* as a rank: prev's buffers (in, out), events */
+
+	/* Ring rank r's GPU in this process, its buffers and its event of
+	 * step t for chunks of parity p, wherever they live. */
+	unsigned local(unsigned r) const { return ranked ? 0 : r; }
+	template <typename T>
+	T *in_of(unsigned r) const
+	{
+		return static_cast<T *>(ranked && r != me ? peers.buf[r][0] : in[local(r)]);
+	}
+	template <typename T>
+	T *out_of(unsigned r) const
+	{
+		return static_cast<T *>(ranked && r != me ? peers.buf[r][1] : out[local(r)]);
+	}
+	cudaEvent_t event(unsigned r, unsigned t, unsigned p) const
+	{
+		return ranked && r != me ? peers.ev[r][2 * t + p] : done[local(r)][t][p];
+	}
 
 	~state() override
 	{
@@ -182,8 +215,9 @@ struct state : gpus::state {
 			LAB_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step<T, true>, block, 0));
 			grid[r] = (unsigned)(sms * std::max(per_sm, 1));
 			for (unsigned t = 0; t < lay.steps(); t++)
-				for (cudaEvent_t &e : done[r][t])
-					LAB_TRY(ctx, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+				for (cudaEvent_t &e : done[r][t]) /* as a rank, next waits for them */
+					LAB_TRY(ctx, cudaEventCreateWithFlags(&e, cudaEventDisableTiming |
+										  (ranked ? cudaEventInterprocess : 0)));
 			lane[r][0] = gpus::stream(ctx, r);
 			for (unsigned l = 1; l < depth; l++) {
 				LAB_TRY(ctx, cudaStreamCreateWithFlags(&lane[r][l], cudaStreamNonBlocking));
@@ -197,6 +231,8 @@ struct state : gpus::state {
 	int fork_lanes(gpulab_ctx *ctx)
 	{
 		int rc = fork(ctx);
+		if (rc == GPULAB_OK && g < 2 && depth > 1) /* fork() records nothing for one GPU (a rank's) */
+			LAB_TRY(ctx, cudaEventRecord(fork_ev, gpus::stream(ctx, 0)));
 		for (unsigned r = 0; rc == GPULAB_OK && r < g; r++)
 			for (unsigned l = 1; l < depth; l++)
 				LAB_TRY(ctx, cudaStreamWaitEvent(lane[r][l], fork_ev, 0));
@@ -213,48 +249,61 @@ struct state : gpus::state {
 		return join(ctx);
 	}
 
-	/* The whole all-reduce, every GPU's part, in wavefronts. */
+	/* Wavefront u of ring rank r: item (t, j) for every step t with
+	 * j = u - t a chunk, the oldest chunk first. */
 	template <typename T>
-	int enqueue(gpulab_ctx *ctx)
+	int wavefront(gpulab_ctx *ctx, uint64_t u, unsigned r)
+	{
+		const unsigned g_ = lay.g, prev = (r + g_ - 1) % g_, l = local(r);
+		const uint64_t steps = lay.steps(), chunks = lay.chunks;
+		const uint64_t t_hi = std::min(u, steps - 1), t_lo = u >= chunks ? u - chunks + 1 : 0;
+		LAB_TRY(ctx, cudaSetDevice(ctx->devices[l]));
+		for (uint64_t t = t_hi + 1; t-- > t_lo;) {
+			const uint64_t j = u - t;
+			const cudaStream_t q = lane[l][j % depth];
+			uint64_t lo, hi;
+			lay.range(lay.segment(r, (unsigned)t), j, &lo, &hi);
+			if (t > 0)
+				LAB_TRY(ctx, cudaStreamWaitEvent(q, event(prev, (unsigned)t - 1, j % 2), 0));
+			if (hi > lo) {
+				const T *theirs = (t == 0 ? in_of<T>(prev) : out_of<T>(prev)) + lo;
+				const size_t len = hi - lo;
+				const unsigned blocks = (unsigned)std::min<uint64_t>(grid[l], lab::div_up(lab::div_up(len, 4), block));
+				if (t < g_ - 1)
+					step<T, true><<<blocks, block, 0, q>>>(out_of<T>(r) + lo, in_of<T>(r) + lo, theirs, len);
+				else
+					step<T, false><<<blocks, block, 0, q>>>(out_of<T>(r) + lo, nullptr, theirs, len);
+				LAB_LAUNCHED(ctx);
+			}
+			LAB_TRY(ctx, cudaEventRecord(done[l][t][j % 2], q));
+		}
+		return GPULAB_OK;
+	}
+
+	/* The whole all-reduce, every GPU's part, in wavefronts; as a rank,
+	 * this rank's part, the ranks meeting after each wavefront.  Every
+	 * rank meets as often, whatever failed (rc: the run's start), since
+	 * the meeting carries it. */
+	template <typename T>
+	int enqueue(gpulab_ctx *ctx, int rc = GPULAB_OK)
 	{
 		gpus::device_kept keep;
-		T *const *src = reinterpret_cast<T *const *>(in), *const *dst = reinterpret_cast<T *const *>(out);
-		if (g == 1) { /* a ring of one: the sum is the input */
-			LAB_TRY(ctx, cudaMemcpyAsync(dst[0], src[0], lay.n * sizeof(T), cudaMemcpyDeviceToDevice,
-						     gpus::stream(ctx, 0)));
-			return GPULAB_OK;
-		}
-		int rc = fork_lanes(ctx);
-		if (rc != GPULAB_OK)
+		if (lay.g == 1) { /* a ring of one: the sum is the input */
+			if (rc == GPULAB_OK)
+				LAB_TRY(ctx, cudaMemcpyAsync(out[0], in[0], lay.n * sizeof(T), cudaMemcpyDeviceToDevice,
+							     gpus::stream(ctx, 0)));
 			return rc;
-		const uint64_t steps = lay.steps(), chunks = lay.chunks;
-		for (uint64_t u = 0; u < steps + chunks - 1; u++)
-			for (unsigned r = 0; r < g; r++) {
-				const unsigned prev = (r + g - 1) % g;
-				const uint64_t t_hi = std::min(u, steps - 1), t_lo = u >= chunks ? u - chunks + 1 : 0;
-				LAB_TRY(ctx, cudaSetDevice(ctx->devices[r]));
-				for (uint64_t t = t_hi + 1; t-- > t_lo;) { /* the oldest chunk first */
-					const uint64_t j = u - t;
-					const cudaStream_t q = lane[r][j % depth];
-					uint64_t lo, hi;
-					lay.range(lay.segment(r, (unsigned)t), j, &lo, &hi);
-					if (t > 0)
-						LAB_TRY(ctx, cudaStreamWaitEvent(q, done[prev][t - 1][j % 2], 0));
-					if (hi > lo) {
-						const T *theirs = (t == 0 ? src[prev] : dst[prev]) + lo;
-						const size_t len = hi - lo;
-						const unsigned blocks =
-							(unsigned)std::min<uint64_t>(grid[r], lab::div_up(lab::div_up(len, 4), block));
-						if (t < g - 1)
-							step<T, true><<<blocks, block, 0, q>>>(dst[r] + lo, src[r] + lo, theirs, len);
-						else
-							step<T, false><<<blocks, block, 0, q>>>(dst[r] + lo, nullptr, theirs, len);
-						LAB_LAUNCHED(ctx);
-					}
-					LAB_TRY(ctx, cudaEventRecord(done[r][t][j % 2], q));
-				}
-			}
-		return join_lanes(ctx);
+		}
+		if (rc == GPULAB_OK)
+			rc = fork_lanes(ctx);
+		for (uint64_t u = 0; u < lay.steps() + lay.chunks - 1; u++) {
+			for (unsigned r = 0; rc == GPULAB_OK && r < lay.g; r++)
+				if (!ranked || r == me)
+					rc = wavefront<T>(ctx, u, r);
+			if (ranked)
+				rc = ipc::meet(ctx, rc, "a step of the ring");
+		}
+		return rc != GPULAB_OK ? rc : join_lanes(ctx);
 	}
 
 	/* The same schedule, captured once into a graph that spans the GPUs. */

@@ -130,6 +130,53 @@ __global__ void gpuRecursiveReduce2(int *g_idata, int *g_odata, int iStride, int
 		gpuRecursiveReduce2<<<gridDim.x, iStride / 2, 0, cudaStreamTailLaunch>>>(g_idata, g_odata, iStride / 2, iDim);
 }
 
+/* --- what a child grid sees (the chapter's nested execution and its
+ * exercise 7): parent and child grids share global memory, consistent at
+ * two moments only, the child's launch and its completion. --------------- */
+
+__host__ __device__ inline int parent_value(unsigned i) { return (int)((i * 2654435761u) >> 4); }
+
+/* A block's child: it reads the words its parent block wrote before the
+ * launch, counts those that differ (CUDA says none can), and writes
+ * each plus one for the grid that looks after it completes. */
+__global__ void childSees(const int *data, int *child_out, unsigned base, unsigned *stale)
+{
+	unsigned i = base + threadIdx.x;
+	int v = data[i];
+	if (v != parent_value(i))
+		atomicAdd(stale, 1u);
+	child_out[i] = v + 1;
+}
+
+/* Tail-launched by the parent: it starts after the parent grid and all
+ * its children have completed, as the book's parent did after
+ * cudaDeviceSynchronize(), and counts the children's words it does not
+ * see. */
+__global__ void afterChildren(const int *child_out, unsigned n, unsigned *late)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n && child_out[i] != parent_value(i) + 1)
+		atomicAdd(late, 1u);
+}
+
+/* Each block writes its words, makes them visible to its child with
+ * __syncthreads (the launch orders thread 0's view, the barrier the
+ * block's), and thread 0 launches the child; block 0 also queues the
+ * check after every child. */
+__global__ void parentWrites(int *data, int *child_out, unsigned n, unsigned *counts)
+{
+	unsigned base = blockIdx.x * blockDim.x, i = base + threadIdx.x;
+	if (i < n)
+		data[i] = parent_value(i);
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		unsigned threads = min(blockDim.x, n - base);
+		childSees<<<1, threads>>>(data, child_out, base, &counts[0]);
+		if (blockIdx.x == 0)
+			afterChildren<<<gridDim.x, blockDim.x, 0, cudaStreamTailLaunch>>>(child_out, n, &counts[1]);
+	}
+}
+
 /* For comparison, launched from the host: the interleaved reduction. */
 __global__ void reduceInterleaved(int *g_idata, int *g_odata)
 {

@@ -33,7 +33,7 @@ static bool operator==(const entry &a, const entry &b)
 
 namespace {
 
-enum kind { HELLO, HELLO_GRID, HELLO_DEPTH, RECURSIVE, RECURSIVE_NOSYNC, RECURSIVE2, HOST };
+enum kind { HELLO, HELLO_GRID, HELLO_DEPTH, RECURSIVE, RECURSIVE_NOSYNC, RECURSIVE2, HOST, VISIBILITY };
 
 struct variant {
 	kind k;
@@ -342,6 +342,86 @@ int verify_reduce(gpulab_ctx *ctx)
 	return GPULAB_WRONG;
 }
 
+/* --- visibility: what a child grid sees of its parent's memory -------------- */
+
+struct vis_state : lab::state {
+	int *data = nullptr, *child_out = nullptr;
+	unsigned *counts = nullptr; /* [0] the children's stale reads, [1] the tail grid's late ones */
+	unsigned grid = 0;
+};
+
+/* One child per block, and the tail-launched check. */
+int plan_visibility(gpulab_ctx *ctx)
+{
+	uint64_t grid = lab::div_up(ctx->elements, ctx->block);
+	if (grid + 1 > max_launches) {
+		ctx->error(ctx, "n = %" PRIu64 " with block %u needs %" PRIu64 " device-side launches; at most %" PRIu64,
+			   ctx->n, ctx->block, grid + 1, max_launches);
+		return GPULAB_EPARAM;
+	}
+	ctx->note(ctx, "launches", (double)(grid + 1));
+	ctx->bytes_read = 2 * ctx->elements * sizeof(int);
+	ctx->bytes_written = 2 * ctx->elements * sizeof(int);
+	ctx->device_bytes = 2 * ctx->elements * sizeof(int) + 2 * sizeof(unsigned);
+	return GPULAB_OK;
+}
+
+int setup_visibility(gpulab_ctx *ctx)
+{
+	vis_state *s;
+	int rc = lab::make_state(ctx, &s);
+	if (rc != GPULAB_OK)
+		return rc;
+	s->grid = (unsigned)lab::div_up(ctx->elements, ctx->block);
+	if ((rc = reserve_launches(ctx, s->grid + 1)) != GPULAB_OK || (rc = s->alloc(ctx, &s->data, ctx->elements))
+	    || (rc = s->alloc(ctx, &s->child_out, ctx->elements)))
+		return rc;
+	return s->alloc(ctx, &s->counts, 2);
+}
+
+/* Untimed: both arrays poisoned, so a word nobody wrote differs; no count yet. */
+int reset_visibility(gpulab_ctx *ctx)
+{
+	vis_state *s = lab::state_of<vis_state>(ctx);
+	int rc = lab::poison(ctx, s->data, ctx->elements * sizeof(int));
+	if (rc || (rc = lab::poison(ctx, s->child_out, ctx->elements * sizeof(int))))
+		return rc;
+	LAB_TRY(ctx, cudaMemsetAsync(s->counts, 0, 2 * sizeof(unsigned), lab::stream(ctx)));
+	return GPULAB_OK;
+}
+
+int run_visibility(gpulab_ctx *ctx)
+{
+	vis_state *s = lab::state_of<vis_state>(ctx);
+	parentWrites<<<s->grid, ctx->block, 0, lab::stream(ctx)>>>(s->data, s->child_out, (unsigned)ctx->elements, s->counts);
+	return lab::launched(ctx);
+}
+
+/* The children's words checked on the host: their count of stale reads
+ * must be the words they got wrong, and the host must find every word
+ * the tail grid found.  What they saw is the lesson, in the notes
+ * `stale` and `late` (0 where CUDA's guarantees hold). */
+int verify_visibility(gpulab_ctx *ctx)
+{
+	vis_state *s = lab::state_of<vis_state>(ctx);
+	std::vector<int> out;
+	unsigned counts[2];
+	int rc = lab::copy_back(ctx, out, s->child_out, ctx->elements);
+	if (rc != GPULAB_OK)
+		return rc;
+	LAB_TRY(ctx, cudaMemcpy(counts, s->counts, sizeof counts, cudaMemcpyDeviceToHost));
+	uint64_t wrong = 0;
+	for (uint64_t i = 0; i < ctx->elements; i++)
+		wrong += out[i] != parent_value((unsigned)i) + 1;
+	ctx->note(ctx, "stale", counts[0]);
+	ctx->note(ctx, "late", counts[1]);
+	if (wrong == counts[0])
+		return GPULAB_OK;
+	ctx->error(ctx, "the children wrote %" PRIu64 " words that differ from the parent's plus one, and counted %u stale "
+		   "reads: a child did not run, or did not finish", wrong, counts[0]);
+	return GPULAB_WRONG;
+}
+
 /* --- the declarations ------------------------------------------------------- */
 
 const gpulab_param hello_params[] = {
@@ -373,7 +453,7 @@ const gpulab_param reduce_params[] = {
 };
 
 const variant v_hello = { HELLO }, v_grid = { HELLO_GRID }, v_depth = { HELLO_DEPTH }, v_rec = { RECURSIVE },
-	      v_nosync = { RECURSIVE_NOSYNC }, v_rec2 = { RECURSIVE2 }, v_host = { HOST };
+	      v_nosync = { RECURSIVE_NOSYNC }, v_rec2 = { RECURSIVE2 }, v_host = { HOST }, v_vis = { VISIBILITY };
 
 /* --metrics default: how busy the device-launched grids keep the SMs. */
 const char lesson_metrics[] = "achieved_occupancy,sm_efficiency,inst_per_warp";
@@ -400,6 +480,10 @@ const gpulab_exercise exercises[] = {
 	  REDUCTION, .data = &v_nosync, .metrics = lesson_metrics },
 	{ .name = "recursive_reduce2", .summary = "one launch per level for all blocks, tail-launched so no block is overtaken (CDP2)",
 	  REDUCTION, .data = &v_rec2, .metrics = lesson_metrics },
+	{ .name = "visibility", .summary = "each block writes, its child reads and writes, a tail-launched grid reads: notes stale and late reads",
+	  .dtypes = GPULAB_INT32, .n = 1u << 20, .n_max = 1u << 30, .block = 512, .plan = plan_visibility,
+	  .setup = setup_visibility, .reset = reset_visibility, .run = run_visibility, .verify = verify_visibility,
+	  .teardown = lab::teardown<vis_state>, .data = &v_vis, .metrics = lesson_metrics },
 	{ .name = "host_reduce", .summary = "for comparison: the interleaved reduction launched from the host, no device launches",
 	  REDUCTION, .data = &v_host, .metrics = lesson_metrics },
 };

@@ -22,7 +22,8 @@
 enum class Tail {
 	none,          /* the tree runs down to stride 1 with __syncthreads */
 	volatile_book, /* the last warp unrolled through volatile: races */
-	syncwarp       /* the last warp unrolled, __syncwarp between steps */
+	syncwarp,      /* the last warp unrolled, __syncwarp between steps */
+	syncthreads    /* the book's exercise 4: every step a __syncthreads of the whole block, no volatile */
 };
 
 /* The last 64 partial sums of d (tid < 32 only), as the book writes it.
@@ -53,6 +54,24 @@ __device__ void warp_tail_sync(T *d, unsigned tid)
 		__syncwarp();
 		d[tid] = v;
 		__syncwarp();
+	}
+}
+
+/* Exercise 4 of the chapter: the last warp's steps without volatile,
+ * each followed by a __syncthreads that every thread of the block must
+ * reach (so no thread returns early).  The exercise's `if (tid < 32)
+ * idata[tid] += idata[tid + 16]` reads a word another thread of the warp
+ * writes in the same step; a barrier between the read and the write
+ * keeps the order it meant. */
+template <typename T>
+__device__ void block_tail_sync(T *d, unsigned tid)
+{
+	for (unsigned off = 32; off > 0; off >>= 1) {
+		T v = tid < 32 ? d[tid] + d[tid + off] : T(0);
+		__syncthreads();
+		if (tid < 32)
+			d[tid] = v;
+		__syncthreads();
 	}
 }
 
@@ -87,6 +106,8 @@ __device__ void complete_tree(T *d, unsigned tid)
 template <Tail TAIL, typename T>
 __device__ void warp_tail(T *d, unsigned tid)
 {
+	if (TAIL == Tail::syncthreads)
+		return block_tail_sync(d, tid); /* the whole block, barriers and all */
 	if (tid >= 32)
 		return;
 	if (TAIL == Tail::volatile_book)
@@ -188,15 +209,17 @@ __global__ void reduceCompleteUnroll(T *g_idata, T *g_odata)
 
 /* --- chapter 5: in shared memory, the input left alone --------------------- */
 
-/* reduceSmem (static shared memory, BLOCK > 0), reduceSmemDyn (dynamic,
- * BLOCK = 0) and reduceSmemUnroll (F = 4): gmem's kernel with the tree in
- * shared memory. */
-template <typename T, int F, unsigned BLOCK>
+/* reduceSmem (static shared memory, DYN false), reduceSmemDyn (dynamic,
+ * sized at launch: DYN true) and reduceSmemUnroll (F = 4): gmem's kernel
+ * with the tree in shared memory.  BLOCK = 0 reads the block size at run
+ * time; smem and smem_dyn both take it as a template parameter, so they
+ * differ in where the array is declared alone. */
+template <typename T, int F, unsigned BLOCK, bool DYN = BLOCK == 0>
 __global__ void reduceSmem(const T *g_idata, T *g_odata, unsigned n)
 {
-	__shared__ T static_smem[BLOCK ? BLOCK : 1];
+	__shared__ T static_smem[BLOCK && !DYN ? BLOCK : 1];
 	extern __shared__ unsigned char dyn_smem[];
-	T *smem = BLOCK ? static_smem : reinterpret_cast<T *>(dyn_smem);
+	T *smem = DYN ? reinterpret_cast<T *>(dyn_smem) : static_smem;
 	unsigned tid = threadIdx.x;
 	unsigned idx = blockIdx.x * blockDim.x * F + threadIdx.x;
 	T sum = 0;

@@ -113,16 +113,15 @@ template <int F, Tail TAIL> struct complete {
 	template <typename T> static void runtime(const args<T> &a) { k<T, 0>::go(a); }
 };
 
-template <int F> struct smem {
+template <int F, bool DYN> struct smem {
 	template <typename T, unsigned B> struct k {
 		static void go(const args<T> &a)
 		{
-			size_t dyn = B ? 0 : a.block * sizeof(T);
-			reduceSmem<T, F, B><<<a.grid, a.block, dyn, a.s>>>(a.in, a.partials, a.n);
+			size_t dyn = DYN ? a.block * sizeof(T) : 0;
+			reduceSmem<T, F, B, DYN><<<a.grid, a.block, dyn, a.s>>>(a.in, a.partials, a.n);
 		}
 	};
 	template <typename T> static void fixed(const args<T> &a) { by_block<T, k>(a); }
-	template <typename T> static void dynamic(const args<T> &a) { k<T, 0>::go(a); }
 };
 
 template <typename T> void shfl(const args<T> &a)
@@ -295,10 +294,12 @@ const variant v_unroll_warps8 = { true, true, 8, 64, true, BOTH(unrolling<8, Tai
 const variant v_unroll_warps8_sync = { true, true, 8, 64, true, BOTH(unrolling<8, Tail::syncwarp>::go) };
 const variant v_complete_warps8 = { true, true, 8, 64, true, BOTH(complete<8, Tail::volatile_book>::runtime) };
 const variant v_complete = { true, true, 8, 64, true, BOTH(complete<8, Tail::syncwarp>::templated) };
+const variant v_complete_book = { true, true, 8, 64, true, BOTH(complete<8, Tail::volatile_book>::templated) };
+const variant v_complete_syncthreads = { true, true, 8, 64, true, BOTH(complete<8, Tail::syncthreads>::templated) };
 const variant v_gmem = { true, true, 1, 64, true, BOTH(complete<1, Tail::syncwarp>::runtime) };
-const variant v_smem = { false, true, 1, 64, true, BOTH(smem<1>::fixed) };
-const variant v_smem_dyn = { false, true, 1, 64, true, BOTH(smem<1>::dynamic) };
-const variant v_unroll4_smem = { false, true, 4, 64, true, BOTH(smem<4>::fixed) };
+const variant v_smem = { false, true, 1, 64, true, BOTH(smem<1, false>::fixed) };
+const variant v_smem_dyn = { false, true, 1, 64, true, BOTH(smem<1, true>::fixed) };
+const variant v_unroll4_smem = { false, true, 4, 64, true, BOTH(smem<4, false>::fixed) };
 const variant v_shfl = { false, true, 1, 32, false, BOTH(shfl) };
 const variant v_wide = { false, true, 4, 64, true, BOTH(wide) };
 /* a round of best_loads vectors a thread: what plan() counts a block */
@@ -719,9 +720,11 @@ const gpulab_exercise exercises[] = {
 	{ .name = "unroll_warps8_sync", .summary = "unroll8 + last warp unrolled with __syncwarp between steps (the race fixed)", REDUCE(512, v_unroll_warps8_sync) },
 	{ .name = "complete_unroll_warps8", .summary = "unroll8 + whole tree unrolled, volatile last warp (the book's; a data race since Volta)", REDUCE(512, v_complete_warps8) },
 	{ .name = "complete_unroll", .summary = "unroll8 + whole tree unrolled, block size a template parameter; __syncwarp last warp", REDUCE(512, v_complete) },
+	{ .name = "complete_unroll_book", .summary = "the book's reduceCompleteUnroll: complete_unroll_warps8 with the block size a template parameter (volatile; a data race since Volta)", REDUCE(512, v_complete_book) },
+	{ .name = "complete_unroll_syncthreads", .summary = "complete_unroll_book with no volatile: a __syncthreads of the block after each last-warp step (the chapter's exercise 4)", REDUCE(512, v_complete_syncthreads) },
 	{ .name = "gmem", .summary = "chapter 5: one element per thread, complete unroll, in place in global memory", REDUCE(512, v_gmem) },
 	{ .name = "smem", .summary = "gmem's kernel with the tree in static shared memory", REDUCE(512, v_smem) },
-	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch)", REDUCE(512, v_smem_dyn) },
+	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch); the same template, so the array is all that differs", REDUCE(512, v_smem_dyn) },
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
 	{ .name = "wide", .summary = "shfl with 16-byte loads: an int4/float4 per thread, a quarter of the blocks and load instructions", REDUCE64(512, v_wide, params) },

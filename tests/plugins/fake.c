@@ -80,6 +80,21 @@ static int plan(struct gpulab_ctx *ctx)
 	return GPULAB_OK;
 }
 
+#ifdef FAKE_GRID
+/* The skeleton's old bug, in plan where gpulab check can see it: the
+ * blocks of a thread an element as an unsigned count, 0 at n = 2^32 with
+ * -b 1, refused without a word.  Only their corner shows it: -n 2^32
+ * with the default -b, or -b 1 with the default -n, plans well. */
+static int plan_gridded(struct gpulab_ctx *ctx)
+{
+	unsigned blocks = (unsigned)((ctx->elements + ctx->block - 1) / ctx->block);
+	if (!blocks)
+		return GPULAB_EPARAM;
+	ctx->bytes_read = ctx->bytes_written = ctx->elements * 4;
+	return GPULAB_OK;
+}
+#endif
+
 static int plan_keyed(struct gpulab_ctx *ctx)
 {
 	const struct keyed_opts *o = ctx->params;
@@ -364,7 +379,7 @@ static const struct gpulab_param chooser_params[] = {
  * max of rank + 1, which is the number of ranks): host-only, so
  * `mpirun -np 2` on a CPU machine runs gpulab's ranks end to end. */
 struct collective_opts {
-	int64_t fail_rank, wrong_rank; /* -1: none */
+	int64_t fail_rank, wrong_rank, slow_rank; /* -1: none */
 };
 
 struct collective_state {
@@ -376,6 +391,8 @@ static const struct gpulab_param collective_params[] = {
 	  .help = "this rank fails setup (-1: none)", .min = -1, .max = 1023 },
 	{ .key = "wrong_rank", .type = GPULAB_PARAM_INT, .offset = offsetof(struct collective_opts, wrong_rank), .def = "-1",
 	  .help = "this rank computes a wrong sum (-1: none)", .min = -1, .max = 1023 },
+	{ .key = "slow_rank", .type = GPULAB_PARAM_INT, .offset = offsetof(struct collective_opts, slow_rank), .def = "-1",
+	  .help = "this rank takes 2 ms more a run, with jitter (-1: none)", .min = -1, .max = 1023 },
 	{ NULL }
 };
 
@@ -404,6 +421,9 @@ static int setup_collective(struct gpulab_ctx *ctx)
 static int run_collective(struct gpulab_ctx *ctx)
 {
 	struct collective_state *st = ctx->state;
+	const struct collective_opts *o = ctx->params;
+	if (o->slow_rank == (int64_t)rank_of(ctx)) /* never quiet: only the timeout stops a point */
+		usleep(2000 + (useconds_t)(rand() % 1000));
 	st->got = rank_of(ctx) + 1.0;
 	return !ctx->group || ctx->group->max(&st->got, 1) == 0 ? GPULAB_OK : GPULAB_ECUDA;
 }
@@ -503,6 +523,11 @@ static const EXERCISE exercises[] = {
 	  .dtypes = GPULAB_INT32, .n = 1, .params = collective_params, .params_size = sizeof(struct collective_opts),
 	  .plan = plan_collective, .setup = setup_collective, .run = run_collective, .verify = verify_collective,
 	  .flags = GPULAB_HOST_ONLY | GPULAB_RANKS, .teardown = teardown_collective },
+#ifdef FAKE_GRID
+	{ .name = "gridded", .summary = "an unsigned count of blocks: 0 at -n 2^32 -b 1", .dtypes = GPULAB_INT32,
+	  .n = 1 << 20, .n_max = 1ull << 32, .block = 256, .plan = plan_gridded, .setup = setup, .run = run,
+	  .verify = verify_ok, HOST },
+#endif
 };
 
 #endif
@@ -586,7 +611,10 @@ static const struct gpulab_plugin plugin = {
 	.exercise_size = EXERCISE_SIZE, .param_size = sizeof(struct gpulab_param),
 	.name = FAKE_NAME, .summary = "host-only exercises for the core's tests",
 	.exercises = (const struct gpulab_exercise *)EXERCISES, .n_exercises = sizeof EXERCISES / sizeof EXERCISES[0],
-	.baseline = BASELINE
+	.baseline = BASELINE,
+#ifdef FAKE_REFERENCE
+	.reference = FAKE_REFERENCE,
+#endif
 };
 
 #ifdef FAKE_NO_ENTRY

@@ -10,6 +10,7 @@ medians.  Numbers are not measurements: they are for the tests alone."""
 import json
 import random
 import statistics
+import struct
 
 H200 = {"name": "NVIDIA H200", "uuid": "GPU-6f1c2f55-0b43-5b0a-9b0e-3d1c5a7e2a11", "bus_id": "00000000:19:00.0",
         "compute_capability": "9.0", "sms": 132, "l2_bytes": 52428800, "memory_bytes": 150754820096,
@@ -194,5 +195,130 @@ def main():
                                      st))
 
 
+def f32(x):
+    """x as CUDA's events give it: a float, read back as a double (every digit kept)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def as_measured(r, batch=1):
+    """A point as a 1.4 run writes it: float times with all their digits, and the median's interval."""
+    if r["median_ms"] is None:
+        r.update(median_ci_ms=None, median_ci_pct=None, noisy=False, batch=batch)
+        return r
+    s = sorted(f32(x) for x in r["samples_ms"])
+    m = len(s)
+    lo, hi = s[max(0, int(m / 2 - 0.98 * m ** 0.5))], s[min(m - 1, int(m / 2 + 0.98 * m ** 0.5))]
+    med = f32(statistics.median(s))
+    r.update(median_ms=med, min_ms=s[0], max_ms=s[-1], samples_ms=[f32(x) for x in r["samples_ms"]],
+             noise_pct=100 * statistics.stdev(s) / statistics.mean(s), total_ms=med + (r["host_ms"] or 0),
+             gbps=r["bytes"] / (med * 1e-3) / 1e9, median_ci_ms=[lo, hi], median_ci_pct=100 * (hi - lo) / 2 / med,
+             batch=batch)
+    r["noisy"] = r["median_ci_pct"] > 2.5
+    return r
+
+
+def exact_ratios(device, results, baseline, reference, key=lambda r: (r["params"]["n"], r["params"]["type"])):
+    """speedup, ref_share and peak_pct with every digit, as a run writes them."""
+    def total(name, r):
+        o = [x for x in results if x["exercise"] == name and x["gbps"] is not None and key(x) == key(r)]
+        return o[0]["total_ms"] if o else None
+    for r in results:
+        if r["gbps"] is None:
+            continue
+        r["peak_pct"] = 100 * r["gbps"] / device["peak_gbps"]
+        for k, name in (("speedup", baseline), ("ref_share", reference)):
+            t = total(name, r)
+            r[k] = t / r["total_ms"] if t is not None else None
+
+
+def document14(device, command, results, date):
+    rec = record(device, command, results, date)
+    rec.update(schema="gpulab-record/1.4", batch=1, samples_kept=4096, interrupted=False, interruption=None)
+    return rec
+
+
+def sweep24(rng):
+    """A 24-point sweep (3 exercises x 2^10..2^24) as a run writes it: every digit of every number."""
+    curve = {"unroll8": [0.62, 2.9, 11.0, 42.0, 160.0, 590.0, 1400.0, 1955.0],
+             "cub": [0.73, 3.4, 13.5, 51.0, 190.0, 700.0, 1750.0, 2634.6],
+             "best": [0.95, 4.1, 16.0, 60.0, 260.0, 900.0, 2100.0, 3026.2]}
+    res = []
+    for name in ("unroll8", "cub", "best"):
+        for i, e in enumerate(range(10, 25, 2)):
+            n = 2 ** e
+            params = {"n": n, "block": 512, "type": "int", "warmup": 5, "seed": 4100 + e}
+            if name == "cub":
+                del params["block"]
+            res.append(as_measured(point(rng, "reduce." + name, params, n, 4 * n + 4 * (n // 512), curve[name][i],
+                                         noise=5.0 if e < 14 else 0.6, runs=40 if e < 18 else 12,
+                                         host_ms=0.0 if name != "unroll8" else 0.0048 * n / 2 ** 24)))
+    exact_ratios(H200, res, "reduce.unroll8", "reduce.cub")
+    return res
+
+
+# gpulab grade's record: a class's kernels on the reduce challenge, twice
+KIDS = ["ada_shfl", "brian_unroll", "carla_tail", "dmitri_oob", "erin_spin", "farid_syntax", "grace_ptr", "hugo_race"]
+FAIL = {
+    "wrong": (1, "wrong result", "try reduce: submissions/{k}.cu fails the gate at n=1000003 int: sum of 1000003 ints: "
+                                 "expected 1000003, got 1000000; nothing was timed"),
+    "race": (1, "wrong result", "try reduce: submissions/{k}.cu fails the gate at n=4096 int: sum of 4096 ints: "
+                                "expected 4096, got 4064 (a race between the warps: run it again and it may differ); "
+                                "nothing was timed"),
+    "fault": (8, "faulted or trapped", "try reduce: submissions/{k}.cu at n=31 int: kernel: an illegal memory access "
+                                       "was encountered; nothing was timed"),
+    "hang": (12, "hung: stopped", "try.reduce (n=16777216 int): still running after 10 s, stopped by the watchdog "
+                                  "(--watchdog)"),
+    "syntax": (2, "does not compile, or breaks the contract", "try reduce: submissions/{k}.cu:14: error: expected a "
+                                                              "\";\" (NVRTC, --std=c++20 -arch=sm_90)"),
+    "crash": (134, "crashed", "crashed: Aborted"),
+}
+DAYS = [("2026-11-20T10:02:44Z", {"ada_shfl": 2810.0, "brian_unroll": 1480.0, "carla_tail": "wrong",
+                                  "dmitri_oob": "fault", "erin_spin": "hang", "farid_syntax": "syntax",
+                                  "grace_ptr": "crash", "hugo_race": "race"}),
+        ("2026-11-27T10:05:13Z", {"ada_shfl": 3080.0, "brian_unroll": 1990.0, "carla_tail": 2210.0,
+                                  "dmitri_oob": "fault", "erin_spin": 1050.0, "farid_syntax": "wrong",
+                                  "grace_ptr": "crash", "hugo_race": 2480.0})]
+
+
+def grade_journal(rng, day, date, kernels):
+    """A journal as `gpulab grade reduce submissions/ -n 2^24 -t int -o grade-DAY.json` writes it."""
+    n = 2 ** 24
+    rows = [as_measured(r) for r in ladder(rng, 24)]
+    for k, what in kernels.items():
+        if isinstance(what, float):
+            params = {"n": n, "block": 512, "type": "int", "warmup": 5, "kernel": f"submissions/{k}.cu",
+                      "seed": 3300 + day}
+            r = as_measured(point(rng, "try.reduce", params, n, 4 * n + 4 * (n // 512), what, noise=0.4))
+            r["rerun"] = f"gpulab run try.reduce -n 16777216 -t int -w 5 -p kernel=submissions/{k}.cu"
+            rows.append(r)
+    exact_ratios(H200, rows, "reduce.neighbored", "reduce.cub")
+    ranked = sorted((k for k, w in kernels.items() if isinstance(w, float)),
+                    key=lambda k: next(r["median_ms"] for r in rows if r["params"].get("kernel", "").endswith(k + ".cu")))
+    entries = [{"kernel": f"submissions/{k}.cu", "rank": i + 1, "exit": 0, "failure": None, "reason": None}
+               for i, k in enumerate(ranked)]
+    for k in sorted(k for k, w in kernels.items() if not isinstance(w, float)):
+        code, kind, why = FAIL[kernels[k]]
+        entries.append({"kernel": f"submissions/{k}.cu", "rank": None, "exit": code, "failure": kind,
+                        "reason": why.format(k=k)})
+    head = document14(H200, f"gpulab grade reduce submissions/ -n 2^24 -t int -o grade-{day}.json", [], date)
+    del head["results"], head["interrupted"], head["interruption"]
+    head["schema"] = "gpulab-record/2.1"
+    head["grade"] = {"challenge": "reduce", "kernels": entries}
+    with open(f"h200-grade-reduce-{day}.json", "w") as f:
+        for obj in [head] + rows + [{"end": {"interrupted": False, "interruption": None, "points": len(rows)}}]:
+            f.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
+
+
+def more_samples():
+    """Issue 48's: written from their own generator, so the records above stay as they are."""
+    rng = random.Random(48)
+    write("h200-reduce-sweep24.json", document14(H200, "gpulab run reduce.unroll8 reduce.cub reduce.best -t int "
+                                                       "-n 2^10:2^24:2 -w 5 -o sweep24.json", sweep24(rng),
+                                                 "2026-11-24T16:20:05Z"))
+    for day, (date, kernels) in enumerate(DAYS, 1):
+        grade_journal(rng, day, date, kernels)
+
+
 if __name__ == "__main__":
     main()
+    more_samples()

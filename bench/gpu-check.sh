@@ -1,0 +1,245 @@
+#!/bin/bash
+# bench/gpu-check.sh: everything a GPU must show, in one device call
+# (issue 44).  From an unpacked release tarball (or a checkout) on a bare
+# GPU machine, in order:
+#   build       configure (for this GPU's architecture) and make
+#   suite       GPULAB_REQUIRE_GPU=1 make check: the whole suite on the GPU
+#   install     make install into a prefix of its own
+#   sanitize    compute-sanitizer memcheck, racecheck and synccheck, each
+#               over every exercise of each plugin at one odd shape
+#   interrupt   a sweep stopped by timeout -s INT (and HUP, and two kill
+#               -INT), then --resume to the end (bench/interrupt-gpu.sh)
+#   author      gpulab new -> make -> make install -> run -> check, under
+#               a fresh HOME, with no PKG_CONFIG_PATH
+#   learn       every lesson, each to its verdict, and one --submit
+#   grade       grade over the test kernels, and its page
+#   ranks       mpirun -np 2 over the multigpu sweep, bounded (needs 2
+#               GPUs and mpirun; the suite's tests/ranks.sh verifies the
+#               collectives as one rank a GPU, up to 4)
+# Each step has its own time bound (timeout), so none can hang the rest,
+# and the whole is held to BUDGET seconds (540: 9 minutes).  It prints
+# the plan first and ends with one table: step, result, seconds, log.
+# Logs go to LOGS (default /tmp/gpulab-check/logs) and into one archive
+# there, gpu-check-logs.tar.gz, which with the table (summary.md) is
+# copied to $OUT where that is set (a device call brings $OUT back).  Without a GPU it runs
+# what needs none (build, suite with the GPU programs skipped, install,
+# author's build) and says what it skipped.
+#
+#   bench/gpu-check.sh [--debs DIR] [--only STEP,STEP]
+# --debs DIR: Debian packages (Check, inih, ...) to unpack under the work
+# directory first, for a machine with no package registry (what
+# ../shared/gpu-bundle packs).  CONFIGURE_FLAGS adds to configure's.
+# Exit 0 when every step that ran passed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+work=${GPU_CHECK_WORK:-/tmp/gpulab-check}
+build=$work/build prefix=$work/prefix
+logs=${LOGS:-$work/logs}
+budget=${BUDGET:-540}
+debs="" only=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--debs) debs=$2; shift 2 ;;
+	--only) only=,$2,; shift 2 ;;
+	*) echo "gpu-check.sh: unknown argument '$1' (--debs DIR, --only STEP,...)" >&2; exit 2 ;;
+	esac
+done
+rm -rf "$logs"; mkdir -p "$logs" "$work"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 # never NVLink multicast
+export PATH=/usr/local/cuda/bin:$PATH
+start=$(date +%s)
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '.')
+
+# step NAME BOUND CMD...: NAME's command under its bound (and the budget
+# left), its output to NAME.log; a row of the final table.
+rows=()
+failed=0
+step() {
+	local name=$1 bound=$2
+	shift 2
+	if [ -n "$only" ] && [[ $only != *",$name,"* ]]; then return; fi
+	local left=$((budget - ($(date +%s) - start)))
+	[ "$bound" -gt "$left" ] && bound=$left
+	if [ "$bound" -le 0 ]; then
+		rows+=("$name|not run: the budget was spent|0|-"); failed=1; return
+	fi
+	echo "== $name (at most ${bound}s): $*"
+	local t0=$(date +%s) rc
+	# a child bash, so that a step may be one of the functions below (exported)
+	timeout -k 5 "$bound" bash -c '"$@"' "$name" "$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	local took=$(($(date +%s) - t0)) result=passed
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then result="timed out after ${bound}s"; failed=1
+	elif [ $rc -eq 77 ]; then result="skipped: $(tail -n 1 "$logs/$name.log")"
+	elif [ $rc -ne 0 ]; then result="FAILED (exit $rc)"; failed=1; tail -n 40 "$logs/$name.log"; fi
+	rows+=("$name|$result|$took|$name.log")
+}
+skip() { # skip NAME WHY
+	if [ -n "$only" ] && [[ $only != *",$1,"* ]]; then return; fi
+	rows+=("$1|skipped: $2|0|-")
+}
+
+deps() {
+	local d=$work/deps
+	rm -rf "$d"; mkdir -p "$d"
+	for f in "$debs"/*.deb; do dpkg -x "$f" "$d" || return 1; done
+	local lib=$d/usr/lib/x86_64-linux-gnu
+	for pc in "$lib"/pkgconfig/*.pc; do sed -i "s|^prefix=/usr|prefix=$d/usr|" "$pc"; done
+	echo "$lib"
+}
+if [ -n "$debs" ]; then
+	lib=$(deps) || { echo "gpu-check.sh: could not unpack $debs" >&2; exit 1; }
+	export PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+	export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} LIBRARY_PATH=$lib${LIBRARY_PATH:+:$LIBRARY_PATH}
+fi
+
+cat <<EOF
+gpu-check: $src on $(hostname), $gpus GPU(s)${arch:+ (sm_$arch)}; logs in $logs; budget ${budget}s
+  build 240s, suite 300s, install 60s, sanitize 150s, interrupt 90s, author 120s,
+  learn 210s, grade 90s, ranks 200s where there are 2 GPUs (the budget grows by as much);
+  each step is also held to what is left of the budget
+EOF
+
+configure_build() {
+	rm -rf "$build" "$prefix" && mkdir -p "$build" && cd "$build" || return 1
+	[ -x "$src/configure" ] || (cd "$src" && autoreconf -fi) || return 1
+	"$src/configure" --prefix="$prefix" ${arch:+--with-cuda-arch=$arch} ${CONFIGURE_FLAGS:-} && make -j"$(nproc)"
+}
+suite() {
+	cd "$build" && GPULAB_REQUIRE_GPU=$([ "$gpus" -gt 0 ] && echo 1 || echo 0) make -j"$(nproc)" check
+	local rc=$?
+	grep -h -E '^(PASS|FAIL|SKIP|ERROR|XPASS)|wall ' tests/*.log test-suite.log 2>/dev/null | head -n 60
+	cp tests/check_gpu*.log "$logs/" 2>/dev/null
+	return $rc
+}
+export src here work build prefix logs gpus arch
+export -f configure_build suite
+step build 240 configure_build
+step suite 300 suite
+step install 60 make -C "$build" install
+export PATH=$prefix/bin:$PATH
+g=$prefix/bin/gpulab
+
+# One odd shape a plugin, every exercise of it, under each tool.  API
+# errors are gpulab's to report (NCCL probes for kernels its build lacks,
+# and says nothing); the tools look for what the kernels do.  racecheck
+# and synccheck do not follow dynamic parallelism (they say so and
+# count it an error), so nested's recursions are memcheck's alone there.
+sanitize() {
+	local tool=$1 rc=0 nested="nested.* -n 10007"
+	[ "$tool" = memcheck ] || nested="nested.host_reduce -n 10007"
+	local cases=("reduce.* -n 10007" "divergence.* -n 10007" "$nested"
+		"transpose.* -p rows=67 -p cols=131" "sum_matrix.* -p nx=67 -p ny=131" "multigpu.* -n 10007")
+	for c in "${cases[@]}"; do
+		echo "-- compute-sanitizer --tool $tool gpulab run $c -t int,float -r 1 -w 0"
+		# shellcheck disable=SC2086
+		compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 --target-processes all \
+			"$g" run $c -t int,float -r 1 -w 0 --quiet || { echo "   exit $?"; rc=1; }
+	done
+	return $rc
+}
+sanitize_all() {
+	local pids=() rc=0
+	for tool in memcheck racecheck synccheck; do
+		sanitize $tool >"$logs/sanitize-$tool.log" 2>&1 & pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	tail -n 3 "$logs"/sanitize-*.log
+	return $rc
+}
+export g
+export -f sanitize sanitize_all
+if [ "$gpus" -gt 0 ] && command -v compute-sanitizer >/dev/null; then
+	step sanitize 150 sanitize_all
+else
+	skip sanitize "no GPU or no compute-sanitizer"
+fi
+
+if [ "$gpus" -gt 0 ]; then
+	step interrupt 90 env SWEEP="run reduce.best reduce.cub -n 2^16:2^24:2 -t int,float" POINTS=20 AFTER=2 \
+		"$here/interrupt-gpu.sh" "$g"
+else
+	skip interrupt "no GPU"
+fi
+
+# The author's path as a new user takes it: nothing of ours in the
+# environment but PATH; run and check need the GPU.
+author() {
+	local home
+	home=$(mktemp -d /tmp/gpulab-home-XXXXXX)
+	cd "$home" && env -i PATH="$PATH" HOME="$home" LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" bash -c '
+		set -ex
+		gpulab new hist
+		cd hist && make && make install
+		gpulab list hist
+		gpulab check "$HOME/.local/share/gpulab/plugins/hist.so"
+		if nvidia-smi -L >/dev/null 2>&1; then gpulab run hist -r 3; fi'
+}
+export -f author
+step author 120 author
+
+# Every lesson to its verdict, as docs/learn.md's table (bench/learn-table.sh,
+# into the logs), then the map counting them all seen, and one kernel
+# submitted for a lesson's task (passed, 0, or not, 11).
+learn() {
+	local state n
+	state=$(mktemp -d /tmp/gpulab-learn-XXXXXX)
+	LEARN_STATE=$state "$here/learn-table.sh" "$logs/learn-table" || return 1
+	n=$(ls "$prefix"/share/gpulab/lessons/*.ini | wc -l)
+	XDG_STATE_HOME=$state gpulab learn | tee "$state/map"
+	grep -q "$n lessons, $n seen" "$state/map" || { echo "not $n lessons seen"; return 1; }
+	XDG_STATE_HOME=$state gpulab learn reduce-unroll --submit "$src/tests/try/reduce_shfl.cu"
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 11 ]
+}
+export -f learn
+if [ "$gpus" -gt 0 ]; then step learn 210 learn; else skip learn "no GPU"; fi
+
+grade() {
+	local dir
+	dir=$(mktemp -d /tmp/gpulab-grade-XXXXXX)
+	cp "$src/tests/try/reduce_shfl.cu" "$dir/shfl.cu"
+	cp "$src/plugins/try/templates/reduce.cu" "$dir/template.cu"
+	cp "$src/tests/try/reduce_tail.cu" "$dir/tail.cu"
+	cp "$src/tests/try/trap.cu" "$dir/trap.cu"
+	cp "$src/tests/try/forever.cu" "$dir/forever.cu"
+	gpulab grade reduce "$dir" -n 2^20 -t int --watchdog 2 -o "$logs/grade.json" | tee "$dir/out"
+	grep -q '5 kernels, 2 measured, 3 failed' "$dir/out" && gpulab report "$logs/grade.json" -o "$logs/grade.html"
+}
+export -f grade
+if [ "$gpus" -gt 0 ]; then step grade 90 grade; else skip grade "no GPU"; fi
+
+# Ranks: the issue's sweep as 2 ranks, ended within its bound, with its
+# wall time (the collectives' verification as one rank a GPU, up to 4,
+# is tests/ranks.sh's, in the suite).  The sweep names the five
+# collectives: since issue 45 `multigpu` as ranks also runs the five
+# exercises that share memory over CUDA IPC (the rows the sweep skipped),
+# 30 more points up to 4 GiB a buffer, which bench/multigpu-4gpu.sh
+# verifies and times on its own.
+ranks() {
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	local t0=$(date +%s)
+	timeout 170 mpirun -np 2 -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH "$g" run multigpu.allreduce_nccl \
+		multigpu.ring_sendrecv multigpu.allgather multigpu.reduce_scatter multigpu.broadcast --batch 20 \
+		-n 2^20:2^30:2 -t float -o "$logs/ranks-2.json" || return 1
+	echo "the 2-rank sweep of issue 44 ended in $(($(date +%s) - t0)) s"
+}
+export -f ranks
+if [ "$gpus" -ge 2 ] && command -v mpirun >/dev/null; then
+	budget=$((budget + 200)) # ranks come on top of the one-GPU budget
+	step ranks 200 ranks
+else
+	skip ranks "needs 2 GPUs and mpirun ($gpus GPU(s) here)"
+fi
+
+total=$(($(date +%s) - start))
+{
+	printf '\n| step | result | seconds | log |\n|---|---|---:|---|\n'
+	for r in "${rows[@]}"; do IFS='|' read -r a b c d <<<"$r"; printf '| %s | %s | %s | %s |\n' "$a" "$b" "$c" "$d"; done
+	printf '| all | %s | %s | gpu-check-logs.tar.gz |\n' "$([ $failed -eq 0 ] && echo passed || echo FAILED)" "$total"
+} | tee "$logs/summary.md"
+(cd "$logs" && tar czf gpu-check-logs.tar.gz --exclude=gpu-check-logs.tar.gz ./* 2>/dev/null)
+[ -n "${OUT:-}" ] && cp "$logs/gpu-check-logs.tar.gz" "$logs/summary.md" "$OUT/"
+exit $failed
