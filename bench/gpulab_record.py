@@ -7,7 +7,9 @@ document shape gpulab's own readers see: the header's members, then
 
 As gpulab's reader does: a last line without its newline (cut off as it
 was written) is dropped with a warning; a journal without its closing line
-is a run that did not finish ("finished": False, "interrupted": True).
+is a run that did not finish ("finished": False, "interrupted": True); a
+closing line whose "points" is not the count of points, or whose
+"interrupted" is not true or false, is refused.
 """
 import json
 import sys
@@ -26,6 +28,21 @@ def _journal_header(line):
     return None
 
 
+def _check_end(name, k, end, points):
+    """The closing line as gpulab's one validator checks it
+    (core/records/validate.c: record_check_end)."""
+    at = f"{name}: line {k}, the closing entry"
+    if not isinstance(end.get("interrupted"), bool):
+        raise ValueError(f'{at}: "interrupted": expected true or false')
+    if end.get("interrupted") != isinstance(end.get("interruption"), str):
+        raise ValueError(f'{at}: "interrupted" and "interruption" disagree')
+    n = end.get("points")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ValueError(f'{at}: "points": expected a count')
+    if n != points:
+        raise ValueError(f'{at}: "points": {n}, but the journal holds {points}')
+
+
 def loads(text, name="record"):
     first, nl, rest = text.partition("\n")
     head = _journal_header(first) if nl else None
@@ -40,9 +57,11 @@ def loads(text, name="record"):
         if end is not None:
             raise ValueError(f"{name}: line {k}: an entry after the closing one")
         if isinstance(entry, dict) and list(entry) == ["end"]:
-            end = entry["end"]
+            end, end_line = entry["end"], k
         else:
             results.append(entry)
+    if end is not None:
+        _check_end(name, end_line, end, len(results))
     doc = dict(head)
     doc["results"] = results
     doc["finished"] = end is not None

@@ -1,15 +1,24 @@
 #!/bin/bash
-# What a record costs (issue 37), on the host-only fake plugin, so any
-# machine can run it: the bytes -o writes and the wall time it adds to a
-# 200-point sweep; the size of the 21-point `fake.ok -n 1:2^20` record
-# (10^6 runs a point) and how long compare, report and --resume take to
-# read it; compare of two 1000-point records, its time and memory.
+# What a record costs (issues 37 and 46), on the host-only fake plugin, so
+# any machine can run it: the bytes -o writes and the wall time it adds to
+# a 200-point sweep, with each entry's fdatasync on the journal's thread
+# (as gpulab does) and, for comparison, in line (the thread made unable to
+# start: a preloaded pthread_create that fails, which the journal falls
+# back from), and what each sync took; the size of the 21-point `fake.ok
+# -n 1:2^20` record (10^6 runs a point) and how long compare, report and
+# --resume take to read it; compare and --resume of a record of 5 million
+# samples (`--samples all`); compare of two 1000-point records, its time
+# and memory.
 # Writes docs/bench-record.md (the table) and docs/bench-record.json
 # (the numbers), or OUT.md and OUT.json.
 #   bench/record.sh BUILD_DIR [OUT]
+# BEFORE=OLD_BUILD_DIR (and BEFORE_REVISION, its name) also times the
+# 5-million-sample compare and --resume with that build's gpulab (an
+# earlier revision, for a change's before and after on one machine).
 # BUILD_DIR is a build tree after `make check` (its core/gpulab and the
-# fake plugin in tests/plugins/.libs).  Needs python3, strace (for the
-# bytes written) and GNU time (/usr/bin/time) for the memory.
+# fake plugin in tests/plugins/.libs).  Needs python3, a C compiler (cc,
+# for the preloaded stand-in), strace (for the bytes written and the
+# syncs' times) and GNU time (/usr/bin/time) for the memory.
 set -eu
 build=$(cd "${1:?usage: bench/record.sh BUILD_DIR [OUT]}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,36 +51,54 @@ timed()
 }
 
 # bytes_written RECORD CMD...: what CMD writes to RECORD and its
-# temporary, all told (strace's writes to their descriptors).
+# temporary, all told (strace's writes to their descriptors); and its
+# fdatasyncs: how many, their median, longest and total seconds.
 bytes_written()
 {
 	local record=$1
 	shift
-	strace -f -qq --seccomp-bpf -e trace=openat,write,close -o "$work/strace" "$@" > /dev/null 2>> "$work/stderr"
+	strace -f -qq -T --seccomp-bpf -e trace=openat,write,close,fdatasync -o "$work/strace" "$@" > /dev/null 2>> "$work/stderr"
 	python3 - "$work/strace" "$record" <<'PY'
-import re, sys
-fds, total = {}, 0
+import re, sys, statistics
+fds, total, syncs = {}, 0, []
 for line in open(sys.argv[1]):
-    m = re.search(r'openat\(AT_FDCWD, "([^"]*)".*\) = (\d+)$', line)
+    m = re.search(r'openat\(AT_FDCWD, "([^"]*)".*\) = (\d+) <', line)
     if m:
         fds[m.group(2)] = m.group(1).startswith(sys.argv[2])
         continue
-    m = re.search(r'write\((\d+),.*\) = (\d+)$', line)
+    m = re.search(r'write\((\d+),.*\) = (\d+) <', line)
     if m and fds.get(m.group(1)):
         total += int(m.group(2))
+    m = re.search(r'fdatasync\((\d+)\) += 0 <([0-9.]+)>', line)
+    if m and fds.get(m.group(1)):
+        syncs.append(float(m.group(2)))
     m = re.search(r'close\((\d+)\)', line)
     if m:
         fds.pop(m.group(1), None)
-print(total)
+print(total, len(syncs), statistics.median(syncs) if syncs else 0, max(syncs, default=0), sum(syncs))
 PY
 }
+
+# A pthread_create that fails, preloaded: the journal then syncs each
+# entry in line, before the next point runs (emit/journal.c falls back so).
+cat > "$work/nothread.c" <<'C'
+#include <errno.h>
+#include <pthread.h>
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg)
+{
+	(void)t, (void)a, (void)f, (void)arg;
+	return EAGAIN;
+}
+C
+cc -shared -fPIC -O2 -o "$work/nothread.so" "$work/nothread.c"
 
 # A 200-point sweep, 10^5 runs a point: with -o and without.
 sizes=$(seq -s, 1 100)
 sweep=(run fake.ok -n "$sizes" -t int,float -r 100000 -w 0)
-for _ in $(seq "$reps"); do # alternated, so the machine's load falls on both alike
+for _ in $(seq "$reps"); do # alternated, so the machine's load falls on all alike
 	REPS=1 timed sweep200_o "$gpulab" "${sweep[@]}" -o "$work/s200.json"
 	REPS=1 timed sweep200 "$gpulab" "${sweep[@]}"
+	REPS=1 timed sweep200_inline env LD_PRELOAD="$work/nothread.so" "$gpulab" "${sweep[@]}" -o "$work/s200.json"
 done
 echo "sweep200_bytes $(bytes_written "$work/s200.json" "$gpulab" "${sweep[@]}" -o "$work/s200.json")" >> "$results"
 echo "sweep200_size $(stat -c %s "$work/s200.json")" >> "$results"
@@ -82,6 +109,21 @@ echo "r21_size $(stat -c %s "$work/r21.json")" >> "$results"
 timed r21_compare "$gpulab" compare "$work/r21.json" "$work/r21.json"
 timed r21_report "$gpulab" report "$work/r21.json" -o "$work/r21.html"
 timed r21_resume "$gpulab" run fake.ok -n 1:2^20 -o "$work/r21.json" --resume
+
+# 5 points of 10^6 runs, every sample kept: 5 million samples.
+"$gpulab" run fake.ok -n 1:16 -r 1000000 -w 0 --samples all -o "$work/big.json" > /dev/null
+echo "big_size $(stat -c %s "$work/big.json")" >> "$results"
+timed big_compare "$gpulab" compare "$work/big.json" "$work/big.json"
+timed big_resume "$gpulab" run fake.ok -n 1:16 -r 1000000 -w 0 --samples all -o "$work/big.json" --resume
+if [ -n "${BEFORE:-}" ]; then
+	before=$(cd "$BEFORE" && pwd)
+	GPULAB_PLUGIN_PATH=$before/tests/plugins/.libs timed before_compare "$before/core/gpulab" compare "$work/big.json" "$work/big.json"
+	# its own record of the same run: another revision's is not resumed
+	GPULAB_PLUGIN_PATH=$before/tests/plugins/.libs "$before/core/gpulab" run fake.ok -n 1:16 -r 1000000 -w 0 \
+		--samples all -o "$work/big-before.json" > /dev/null
+	GPULAB_PLUGIN_PATH=$before/tests/plugins/.libs timed before_resume "$before/core/gpulab" run fake.ok -n 1:16 \
+		-r 1000000 -w 0 --samples all -o "$work/big-before.json" --resume
+fi
 
 # Two 1000-point records, 4096 samples a point (the most a point keeps),
 # and two of 100 runs a point.
@@ -95,7 +137,8 @@ echo "p1000_100_size $(stat -c %s "$work/a-100.json")" >> "$results"
 timed p1000_compare "$gpulab" compare "$work/a.json" "$work/b.json"
 timed p1000_100_compare "$gpulab" compare "$work/a-100.json" "$work/b-100.json"
 
-python3 - "$results" "$out" "$(uname -m)" "$(nproc)" "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY'
+python3 - "$results" "$out" "$(uname -m)" "$(nproc)" "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+	"${BEFORE_REVISION:-earlier}" <<'PY'
 import json, sys, datetime
 rows, out = {}, sys.argv[2]
 for line in open(sys.argv[1]):
@@ -108,8 +151,15 @@ data = {
     "date": datetime.date.today().isoformat(), "machine": f"{sys.argv[3]}, {sys.argv[4]} CPUs",
     "revision": sys.argv[5],
     "sweep200": {"wall_s_with_o": one("sweep200_o"), "wall_s_without_o": one("sweep200"),
+                 "wall_s_with_o_sync_in_line": one("sweep200_inline"),
                  "cpu_s_with_o": one("sweep200_o", 1), "cpu_s_without_o": one("sweep200", 1),
-                 "bytes_written": int(one("sweep200_bytes")), "record_bytes": int(one("sweep200_size"))},
+                 "cpu_s_with_o_sync_in_line": one("sweep200_inline", 1),
+                 "bytes_written": int(one("sweep200_bytes")), "record_bytes": int(one("sweep200_size")),
+                 "fdatasync": {"count": int(one("sweep200_bytes", 1)), "median_s": one("sweep200_bytes", 2),
+                               "max_s": one("sweep200_bytes", 3), "total_s": one("sweep200_bytes", 4)}},
+    "samples5m": {"record_bytes": int(one("big_size")),
+                  "read_s": {k: one("big_" + k) for k in ("compare", "resume")},
+                  "max_rss_kb": {k: int(one("big_" + k, 2)) for k in ("compare", "resume")}},
     "sweep21": {"record_bytes": int(one("r21_size")),
                 "read_s": {k: one("r21_" + k) for k in ("compare", "report", "resume")},
                 "max_rss_kb": {k: int(one("r21_" + k, 2)) for k in ("compare", "report", "resume")}},
@@ -119,10 +169,22 @@ data = {
                                  "cpu_s": one("p1000_100_compare", 1),
                                  "max_rss_kb": int(one("p1000_100_compare", 2))}},
 }
+if "before_compare" in best:
+    data["samples5m"]["before"] = {"revision": sys.argv[6],
+                                   "read_s": {k: one("before_" + k) for k in ("compare", "resume")},
+                                   "max_rss_kb": {k: int(one("before_" + k, 2)) for k in ("compare", "resume")}}
 with open(out + ".json", "w") as f:
     json.dump(data, f, indent=2)
     f.write("\n")
-s, r, c = data["sweep200"], data["sweep21"], data["compare1000"]
+s, r, c, b = data["sweep200"], data["sweep21"], data["compare1000"], data["samples5m"]
+def before_row(b):
+    if "before" not in b:
+        return ""
+    x = b["before"]
+    return (f"\n| ... the same with gpulab {x['revision']} (before) | {x['read_s']['compare']:.2f} s, "
+            f"{x['max_rss_kb']['compare'] / 1024:.0f} MiB / {x['read_s']['resume']:.2f} s, "
+            f"{x['max_rss_kb']['resume'] / 1024:.0f} MiB |")
+
 with open(out + ".md", "w") as f:
     f.write(f"""# What a record costs
 
@@ -135,9 +197,13 @@ of the runs by wall clock; CPU is user + system.
 | 200-point sweep (`fake.ok`, 10^5 runs a point): record size | {mb(s['record_bytes']):.2f} MB |
 | ... bytes written to it and its temporary | {mb(s['bytes_written']):.2f} MB ({s['bytes_written'] / s['record_bytes']:.3f}x the record) |
 | ... wall time with `-o` / without | {s['wall_s_with_o']:.2f} s / {s['wall_s_without_o']:.2f} s ({100 * (s['wall_s_with_o'] / s['wall_s_without_o'] - 1):+.1f}%) |
-| ... CPU time with `-o` / without | {s['cpu_s_with_o']:.2f} s / {s['cpu_s_without_o']:.2f} s ({100 * (s['cpu_s_with_o'] / s['cpu_s_without_o'] - 1):+.1f}%) |
+| ... wall time with `-o`, each sync in line (no thread) | {s['wall_s_with_o_sync_in_line']:.2f} s ({100 * (s['wall_s_with_o_sync_in_line'] / s['wall_s_without_o'] - 1):+.1f}%) |
+| ... CPU time with `-o` / without / in line | {s['cpu_s_with_o']:.2f} s / {s['cpu_s_without_o']:.2f} s / {s['cpu_s_with_o_sync_in_line']:.2f} s |
+| ... its `fdatasync`s (under strace): count, median, longest, total | {s['fdatasync']['count']}, {1000 * s['fdatasync']['median_s']:.1f} ms, {1000 * s['fdatasync']['max_s']:.1f} ms, {s['fdatasync']['total_s']:.2f} s |
 | `fake.ok -n 1:2^20` (21 points, 10^6 runs each): record size | {mb(r['record_bytes']):.2f} MB |
 | ... read by `compare` / `report` / `--resume` | {r['read_s']['compare']:.2f} s / {r['read_s']['report']:.2f} s / {r['read_s']['resume']:.2f} s |
+| 5 million samples (`fake.ok -n 1:16 -r 10^6 --samples all`): record size | {mb(b['record_bytes']):.1f} MB |
+| ... read by `compare` / `--resume` | {b['read_s']['compare']:.2f} s, {b['max_rss_kb']['compare'] / 1024:.0f} MiB / {b['read_s']['resume']:.2f} s, {b['max_rss_kb']['resume'] / 1024:.0f} MiB |{before_row(b)}
 | `compare` of two 1000-point records, 4096 samples a point ({mb(c['samples_4096']['record_bytes']):.0f} MB each) | {c['samples_4096']['wall_s']:.2f} s wall, {c['samples_4096']['cpu_s']:.2f} s CPU, {c['samples_4096']['max_rss_kb'] / 1024:.0f} MiB |
 | `compare` of two 1000-point records, 100 runs a point ({mb(c['runs_100']['record_bytes']):.1f} MB each) | {c['runs_100']['wall_s']:.2f} s wall, {c['runs_100']['cpu_s']:.2f} s CPU, {c['runs_100']['max_rss_kb'] / 1024:.0f} MiB |
 """)

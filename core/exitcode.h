@@ -20,9 +20,11 @@ enum exitcode {
 	EXIT_NOMEM = 10,    /* host memory ran out */
 	EXIT_SLOWER = 11,   /* compare --fail-above: a point is slower by more than allowed, with confidence */
 	EXIT_WATCHDOG = 12, /* a run did not end within --watchdog and was stopped */
-	EXIT_RANKS = 13     /* the ranks of a launched job (mpirun, srun) cannot run together:
+	EXIT_RANKS = 13,    /* the ranks of a launched job (mpirun, srun) cannot run together:
 			     * one failed to join or to run a point, they were started
 			     * differently, or a machine has more ranks than GPUs */
+	EXIT_AT_ONCE = 14   /* a second signal ended gpulab at once: a record of -o lacks its
+			     * closing line; a graceful stop (one signal) is 128 + it */
 };
 
 /* The one place a plugin's status becomes gpulab's exit code. */

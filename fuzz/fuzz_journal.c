@@ -4,7 +4,10 @@
  * the file; a journal read back holds as many results as points it
  * counted, every one an object, and cutting the input at the end of its
  * last complete line reads back the same points with nothing dropped;
- * the tree then passes or fails the one check (record_take) cleanly. */
+ * the tree then passes or fails the one check (record_take) cleanly.
+ * Read keeping its lines (--resume's way), every point's line is one
+ * JSON object on its own, ending where its newline is, and the tree is
+ * the same size. */
 #include "escaped.h"
 #include "records/ondisk.h"
 #include "records/record.h"
@@ -12,6 +15,25 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void check_lines(const char *text, size_t size, const struct ondisk *plain)
+{
+	struct ondisk d;
+	char err[1024];
+	struct json *doc = ondisk_parse_lines("f.json", text, size, &d, err, sizeof err);
+	if (!doc || d.points != plain->points || (d.points && !d.line_at))
+		abort();
+	for (size_t i = 0; i < d.points; i++) {
+		if (d.line_at[i] + d.line_len[i] >= size || text[d.line_at[i] + d.line_len[i]] != '\n')
+			abort();
+		struct json *v = json_parse(text + d.line_at[i], d.line_len[i], NULL, 0);
+		if (json_type(v) != JSON_OBJECT)
+			abort();
+		json_free(v);
+	}
+	ondisk_lines_free(&d);
+	json_free(doc);
+}
 
 static void check_cut(const char *text, size_t size, const struct ondisk *d)
 {
@@ -44,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		if (d.torn_line)
 			check_cut((const char *)data, size, &d);
+		check_lines((const char *)data, size, &d);
 	}
 	ondisk_warning("f.json", &d, warn, sizeof warn);
 	if (warn[0])

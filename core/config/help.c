@@ -131,7 +131,7 @@ static void run_help(FILE *out)
 		"      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
 		"  -o, --output FILE    also write the record to FILE, a journal appended as each\n"
 		"                       point is done (docs/record.md); one writer at a time\n"
-		"      --resume         with -o FILE: keep FILE's points, run only those it lacks\n"
+		"      --resume         with -o FILE: keep FILE's measured points, run the rest\n"
 		"      --samples [N]    the samples in the JSON report, at most 4096 a point (a\n"
 		"                       uniform subset), or N, or with all every one; -o's too\n"
 		"      --wide           the table with every column (params, min, max, runs)\n"

@@ -43,7 +43,10 @@ const char *json_double_text(char *buf, size_t len, double v)
 {
 	if (!isfinite(v))
 		return snprintf(buf, len, "null"), buf;
-	if (v == floor(v) && fabs(v) < 9007199254740992.0) /* 2^53: every integer below is a double */
+	/* a whole number in plain digits, exactly the double's value: below
+	 * 2^53 every integer is one; up to 2^64 (the double nearest 2^64 - 1,
+	 * a u64 note) its digits, never 1.8446744073709552e+19 */
+	if (v == floor(v) && fabs(v) <= 18446744073709551616.0)
 		return snprintf(buf, len, "%.0f", v), buf;
 	for (int prec = 15; prec < 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);

@@ -15,8 +15,9 @@ void emit_csv(FILE *out, const char *s);
 void emit_json(FILE *out, const char *s);
 
 /* A double as JSON that reads back as the same double: the shortest of
- * %.15g, %.16g and %.17g that does; a whole number below 2^53 in plain
- * digits (1048576, never 1.04858e+06).  null for NaN or infinity. */
+ * %.15g, %.16g and %.17g that does; a whole number of at most 2^64 in
+ * plain digits, exactly its value (1048576, never 1.04858e+06).  null
+ * for NaN or infinity. */
 void emit_json_double(FILE *out, double v);
 
 /* The same into buf (at least 32 bytes). */

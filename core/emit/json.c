@@ -173,7 +173,8 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 		emit_json_double(out, x->median_lo);
 		fputs(", ", out);
 		emit_json_double(out, x->median_hi);
-		fprintf(out, "], \"median_ci_pct\": %.4f", interval_pct(j));
+		fputc(']', out);
+		emit_json_number(out, "median_ci_pct", 1, interval_pct(j)); /* exact, as every time is */
 	}
 	fprintf(out, ", \"noisy\": %s", noisy(j) ? "true" : "false");
 	fprintf(out, ", \"batch\": %u", row_batch(r, j));

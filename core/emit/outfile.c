@@ -102,14 +102,16 @@ int outfile_lock_existing(const char *path, char *err, size_t len)
 }
 
 /* Its permissions and owner for the temporary: the file it replaces',
- * so that a 0600 record stays 0600. */
+ * so that a 0600 record stays 0600; its read, write and execute bits
+ * alone, never setuid, setgid or sticky: a record is data, and a run by
+ * root must not leave a setuid file where one was (docs/record.md). */
 static void take_mode(int fd, const char *like)
 {
 	struct stat st;
 	if (like && stat(like, &st) == 0 && S_ISREG(st.st_mode)) {
 		if (fchown(fd, st.st_uid, st.st_gid)) { /* only root, or a group of one's own, may */
 		}
-		fchmod(fd, st.st_mode & 07777);
+		fchmod(fd, st.st_mode & 0777);
 	}
 }
 

@@ -1,7 +1,9 @@
 #include "records/ondisk.h"
 
 #include "emit/field.h"
+#include "records/validate.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +18,13 @@ static int journal_schema(const struct json *head)
 	return json_type(head) == JSON_OBJECT && s && !strncmp(s, JOURNAL_MAJOR, n) && (!s[n] || s[n] == '.');
 }
 
-/* Does text open as a journal's header does: {"schema": "gpulab-record/2,
- * spaces anywhere JSON allows them?  Only such a line is parsed as a
- * header: a document on one line (16 MB of it) is not parsed twice. */
-static int opens_as_journal(const char *text, size_t len)
+/* Where text opens as a record's header does, {"schema": "gpulab-record/
+ * (spaces anywhere JSON allows them), the offset after that slash; else
+ * 0.  Only a journal's line is parsed as a header: a document on one
+ * line (16 MB of it) is not parsed twice. */
+static size_t schema_at(const char *text, size_t len)
 {
-	static const char *const parts[] = { "{", "\"schema\"", ":", "\"" JOURNAL_MAJOR };
+	static const char *const parts[] = { "{", "\"schema\"", ":", "\"gpulab-record/" };
 	size_t at = 0;
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		size_t n = strlen(parts[i]);
@@ -31,7 +34,22 @@ static int opens_as_journal(const char *text, size_t len)
 			return 0;
 		at += n;
 	}
-	return 1;
+	return at;
+}
+
+/* The schema's major, from its text after the slash ("2" or "2.0": 2),
+ * that text (plain characters alone) in version; 0 where it is no
+ * number followed by the string's end. */
+static unsigned long schema_major(const char *text, size_t len, size_t at, char *version, size_t vlen)
+{
+	size_t end = at;
+	unsigned long major = 0;
+	while (end < len && end - at < 16 && (isalnum((unsigned char)text[end]) || text[end] == '.' || text[end] == '-'))
+		end++;
+	snprintf(version, vlen, "%.*s", (int)(end - at), text + at);
+	for (size_t i = at; i < end && isdigit((unsigned char)text[i]) && major < 1000; i++)
+		major = major * 10 + (unsigned long)(text[i] - '0');
+	return end < len && text[end] == '"' ? major : 0;
 }
 
 /* The closing line: {"end": {...}} alone. */
@@ -48,7 +66,32 @@ struct lines {
 	char *err;
 	size_t errlen;
 	size_t values, numbers; /* what the lines weigh together, against json.h's limits */
+	size_t end_line;        /* the closing line's number; 0: none */
+	int keep;               /* record each point's line in d (ondisk_read_lines) */
+	size_t room;            /* for that many in d->line_at and d->line_len */
 };
+
+/* Point line's place in the text, where the caller asked: 0, or -1 out
+ * of memory. */
+static int keep_line(struct lines *l, size_t at, size_t n)
+{
+	struct ondisk *d = l->d;
+	if (!l->keep)
+		return 0;
+	if (d->points == l->room) {
+		size_t room = l->room ? 2 * l->room : 64;
+		size_t *a = realloc(d->line_at, room * sizeof *a), *b = a ? realloc(d->line_len, room * sizeof *b) : NULL;
+		if (a)
+			d->line_at = a;
+		if (!b)
+			return -1;
+		d->line_len = b;
+		l->room = room;
+	}
+	d->line_at[d->points] = at;
+	d->line_len[d->points] = n;
+	return 0;
+}
 
 /* Line `line`'s tree added to the rest: its weight, within the limits a
  * document has.  0, or -1 with err said. */
@@ -90,8 +133,11 @@ static int points(struct lines *l, size_t at, struct json *results, struct json 
 			return -1;
 		}
 		if (end_of(v))
-			*end = v;
-		else if (json_append(results, v))
+			*end = v, l->end_line = line;
+		else if (keep_line(l, (size_t)(s - l->text), n)) {
+			json_free(v);
+			return -1;
+		} else if (json_append(results, v))
 			return -1;
 		else
 			l->d->points++;
@@ -135,6 +181,11 @@ static struct json *journal_tree(struct lines *l, struct json *head, size_t head
 	int bad = !results || json_adopt(head, "results", results);
 	if (!bad && (bad = points(l, head_len + 1, results, &end)) == 0) {
 		const struct json *e = end_of(end);
+		if (e && record_check_end(l->path, l->end_line, e, l->d->points, l->err, l->errlen)) {
+			json_free(end);
+			json_free(head);
+			return NULL;
+		}
 		l->d->finished = e != NULL;
 		bad = json_adopt(head, "finished", scalar(e ? "true" : "false"))
 		      || json_adopt(head, "interrupted", scalar(!e || json_bool(json_get(e, "interrupted")) == 1 ? "true" : "false"))
@@ -149,40 +200,106 @@ static struct json *journal_tree(struct lines *l, struct json *head, size_t head
 	return NULL;
 }
 
-struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen)
+/* A header line: the journal's, not a document's members. */
+static int header_line(const struct json *head)
+{
+	return journal_schema(head) && !json_get(head, "results") && !json_get(head, "finished")
+	       && !json_get(head, "interrupted") && !json_get(head, "interruption");
+}
+
+/* text as a document; where it opened as a journal's header but has no
+ * newline, and is no document, the header cut off: no record. */
+static struct json *document(const char *path, const char *text, size_t len, int journal, char *err, size_t errlen)
 {
 	char why[256];
-	const char *nl = memchr(text, '\n', len);
-	struct lines l = { .path = path, .text = text, .len = len, .d = d, .err = err, .errlen = errlen };
-	*d = (struct ondisk){ .finished = 1 };
-	err[0] = 0;
-	int opens = opens_as_journal(text, len);
-	struct json *head = nl && opens ? json_parse(text, (size_t)(nl - text), NULL, 0) : NULL;
-	if (journal_schema(head) && !json_get(head, "results") && !json_get(head, "finished")
-	    && !json_get(head, "interrupted") && !json_get(head, "interruption")) {
-		d->journal = 1;
-		return journal_tree(&l, head, (size_t)(nl - text));
-	}
-	json_free(head);
 	struct json *doc = json_parse(text, len, why, sizeof why);
+	if (journal && !memchr(text, '\n', len) && !json_get(doc, "results")) {
+		json_free(doc);
+		snprintf(err, errlen, "%s: line 1, a journal's header, is cut off after %zu bytes (no newline), and no "
+			 "point follows it: no record", path, len);
+		return NULL;
+	}
 	if (!doc)
 		snprintf(err, errlen, "%s: %s", path, why);
 	return doc;
 }
 
-struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen)
+/* ondisk_parse, each point's line kept in d where keep is 1. */
+static struct json *parse_text(const char *path, const char *text, size_t len, int keep, struct ondisk *d, char *err,
+			       size_t errlen)
+{
+	char version[32];
+	const char *nl = memchr(text, '\n', len);
+	struct lines l = { .path = path, .text = text, .len = len, .d = d, .err = err, .errlen = errlen, .keep = keep };
+	*d = (struct ondisk){ .finished = 1 };
+	err[0] = 0;
+	size_t at = schema_at(text, len);
+	unsigned long major = at ? schema_major(text, len, at, version, sizeof version) : 0;
+	if (major > 2) { /* told before its lines are read as a document's */
+		snprintf(err, errlen, "%s: its schema is gpulab-record/%s, which this gpulab does not read (it reads "
+			 "gpulab-record/1 and /2; a newer one wrote it)", path, version);
+		return NULL;
+	}
+	struct json *head = nl && major == 2 ? json_parse(text, (size_t)(nl - text), NULL, 0) : NULL;
+	if (header_line(head)) {
+		d->journal = 1;
+		return journal_tree(&l, head, (size_t)(nl - text));
+	}
+	json_free(head);
+	return document(path, text, len, major == 2, err, errlen);
+}
+
+struct json *ondisk_parse(const char *path, const char *text, size_t len, struct ondisk *d, char *err, size_t errlen)
+{
+	return parse_text(path, text, len, 0, d, err, errlen);
+}
+
+/* The file's text (*text, to free) parsed, its points' lines kept where
+ * keep is 1. */
+static struct json *read_parse(const char *path, size_t max, int keep, struct ondisk *d, char **text, char *err,
+			       size_t errlen)
 {
 	size_t len;
-	char *text = json_read_text(path, max, &len, err, errlen);
 	*d = (struct ondisk){ .finished = 1 };
-	if (!text)
+	if (!(*text = json_read_text(path, max, &len, err, errlen)))
 		return NULL;
 	if (len == 0) {
-		free(text);
 		snprintf(err, errlen, "%s: empty: no record", path);
 		return NULL;
 	}
-	struct json *doc = ondisk_parse(path, text, len, d, err, errlen);
+	return parse_text(path, *text, len, keep, d, err, errlen);
+}
+
+/* Lines kept only for a journal read: else none to free. */
+static struct json *lines_kept(struct json *doc, struct ondisk *d)
+{
+	if (!doc || !d->journal)
+		ondisk_lines_free(d);
+	return doc;
+}
+
+struct json *ondisk_parse_lines(const char *path, const char *text, size_t len, struct ondisk *d, char *err,
+				size_t errlen)
+{
+	return lines_kept(parse_text(path, text, len, 1, d, err, errlen), d);
+}
+
+struct json *ondisk_read_lines(const char *path, size_t max, struct ondisk *d, char **text, char *err, size_t errlen)
+{
+	return lines_kept(read_parse(path, max, 1, d, text, err, errlen), d);
+}
+
+void ondisk_lines_free(struct ondisk *d)
+{
+	free(d->line_at);
+	free(d->line_len);
+	d->line_at = d->line_len = NULL;
+}
+
+struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen)
+{
+	char *text;
+	struct json *doc = read_parse(path, max, 0, d, &text, err, errlen);
 	free(text);
 	return doc;
 }
@@ -206,7 +323,16 @@ const char *ondisk_warning(const char *path, const struct ondisk *d, char *buf, 
 void ondisk_write_tree(FILE *out, const struct json *v)
 {
 	enum json_kind t = json_type(v);
-	if (t == JSON_ARRAY || t == JSON_OBJECT) {
+	size_t n;
+	const double *packed = json_numbers(v, &n);
+	if (packed) { /* from its doubles: a node a sample would cost 100 bytes each */
+		fputc('[', out);
+		for (size_t i = 0; i < n; i++) {
+			fputs(i ? ", " : "", out);
+			emit_json_double(out, packed[i]);
+		}
+		fputc(']', out);
+	} else if (t == JSON_ARRAY || t == JSON_OBJECT) {
 		fputc(t == JSON_ARRAY ? '[' : '{', out);
 		for (size_t i = 0; i < json_len(v); i++) {
 			fputs(i ? ", " : "", out);

@@ -30,6 +30,7 @@ struct ondisk {
 	size_t points;     /* a journal's points */
 	size_t torn_line;  /* the line number of a last entry cut off and dropped; 0 none */
 	size_t torn_bytes; /* its bytes */
+	size_t *line_at, *line_len; /* ondisk_read_lines: each point's line in the text */
 };
 
 /* text[0..len) of the file path names (in messages) as a document tree;
@@ -40,14 +41,26 @@ struct json *ondisk_parse(const char *path, const char *text, size_t len, struct
  * still being appended to is read as far as it was when opened). */
 struct json *ondisk_read(const char *path, size_t max, struct ondisk *d, char *err, size_t errlen);
 
+/* The same, keeping the file's text (*text, to free) and, for a journal,
+ * each point's line in it, point i at d->line_at[i] for d->line_len[i]
+ * bytes (its newline aside), so that a reader may copy a point as it was
+ * written rather than write its tree again (--resume's kept rows); NULL
+ * for a document, whose points are no lines.  ondisk_lines_free after. */
+struct json *ondisk_read_lines(const char *path, size_t max, struct ondisk *d, char **text, char *err, size_t errlen);
+/* ondisk_parse, keeping the lines so (the text stays the caller's). */
+struct json *ondisk_parse_lines(const char *path, const char *text, size_t len, struct ondisk *d, char *err,
+				size_t errlen);
+void ondisk_lines_free(struct ondisk *d);
+
 /* The warning a reader gives for what ondisk_* found, one line naming
  * path ("" where there is nothing to say): an entry dropped, a run that
  * did not finish. */
 const char *ondisk_warning(const char *path, const struct ondisk *d, char *buf, size_t len);
 
-/* A JSON tree written back as JSON, on one line: numbers as written,
- * strings escaped as the record's own are (a string is cut at a \u0000
- * in it). */
+/* A JSON tree written back as JSON, on one line: numbers as written
+ * (a packed array's from its doubles, exactly, without building its
+ * nodes), strings escaped as the record's own are (a string is cut at a
+ * \u0000 in it). */
 void ondisk_write_tree(FILE *out, const struct json *v);
 
 #endif

@@ -47,13 +47,29 @@ void record_key_across(struct record *a, struct record *b)
 		point_key(&b->v[i], 0, pa);
 }
 
+/* What a reader says of what it found: an entry dropped, a run that did
+ * not finish. */
+static void say_found(const char *path, const struct ondisk *d)
+{
+	char warn[1024];
+	if (ondisk_warning(path, d, warn, sizeof warn)[0])
+		fail(0, "warning: %s", warn);
+}
+
+struct json *record_read_lines(const char *path, struct ondisk *d, char **text, char *err, size_t len)
+{
+	struct json *doc = ondisk_read_lines(path, RECORD_MAX_BYTES, d, text, err, len);
+	if (doc)
+		say_found(path, d);
+	return doc;
+}
+
 struct json *record_read(const char *path, char *err, size_t len)
 {
 	struct ondisk d;
-	char warn[1024];
 	struct json *doc = ondisk_read(path, RECORD_MAX_BYTES, &d, err, len);
-	if (doc && ondisk_warning(path, &d, warn, sizeof warn)[0])
-		fail(0, "warning: %s", warn);
+	if (doc)
+		say_found(path, &d);
 	return doc;
 }
 

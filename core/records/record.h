@@ -9,6 +9,7 @@
 #define GPULAB_RECORD_H
 
 #include "records/json.h"
+#include "records/ondisk.h"
 #include "run/stats.h"
 
 #include <stddef.h>
@@ -39,6 +40,10 @@ struct record {
  * tree (records/ondisk.h); a warning line on stderr where its last entry
  * was cut off or its run did not finish.  NULL with one line in err. */
 struct json *record_read(const char *path, char *err, size_t len);
+
+/* The same, keeping the file's text and its points' lines
+ * (ondisk_read_lines: *text to free, and ondisk_lines_free(d)). */
+struct json *record_read_lines(const char *path, struct ondisk *d, char **text, char *err, size_t len);
 
 /* Read the record at r->path (record_read): a gpulab-record/1 or /2
  * whose run and every result pass the one check (records/validate.h); with r->exercise set, only that exercise's points, of

@@ -57,16 +57,26 @@ static int same_conditions(const struct resume *r, const struct resume_plan *pla
 	return 0;
 }
 
-/* A row of FILE as the text the new record holds it in; NULL where
- * memory ran out. */
-static char *row_text(const struct json *row)
+/* FILE's row k as the text the new record holds it in: its line as
+ * written, where FILE is a journal read with its lines (resume_load), a
+ * copy as fast as compare reads it; else its tree written again.  NULL
+ * where memory ran out. */
+static char *row_text(const struct resume *r, size_t k)
 {
 	char *text = NULL;
 	size_t size = 0;
+	if (r->lines && r->lines->line_at) {
+		size_t n = r->lines->line_len[k];
+		if ((text = malloc(n + 1))) {
+			memcpy(text, r->text + r->lines->line_at[k], n);
+			text[n] = 0;
+		}
+		return text;
+	}
 	FILE *out = open_memstream(&text, &size);
 	if (!out)
 		return NULL;
-	ondisk_write_tree(out, row);
+	ondisk_write_tree(out, r->old.v[k].row);
 	if (fclose(out)) {
 		free(text);
 		return NULL;
@@ -78,6 +88,15 @@ static int not_run(const struct record_point *p)
 {
 	const char *status = json_string(json_get(p->row, "status"));
 	return status && !strcmp(status, "not run");
+}
+
+/* A measured row, the one kind --resume keeps: ok, or unverified (run
+ * with --no-verify, which a resumed --no-verify sweep would otherwise
+ * run again for ever).  FAILED, ERROR and skipped rows run again. */
+static int kept_row(const struct record_point *p)
+{
+	const char *status = json_string(json_get(p->row, "status"));
+	return status && (!strcmp(status, "ok") || !strcmp(status, "unverified"));
 }
 
 /* A parameter's part of a point's hash: its key and its value, by type,
@@ -220,7 +239,9 @@ static int key_all(const struct resume *r, const struct resume_plan *plan, struc
 }
 
 /* Each planned point to FILE's first unmatched row of the same typed
- * key; FILE's "not run" rows are lacking, so never paired. */
+ * key; FILE's "not run" rows are lacking, so never paired.  A paired row
+ * not measured is not kept: its point runs again, and its new row
+ * replaces it. */
 static int pair_up(struct resume *r, const struct resume_plan *plan)
 {
 	struct typed_key *keys = calloc(plan->n + r->old.n + 1, sizeof *keys);
@@ -233,8 +254,10 @@ static int pair_up(struct resume *r, const struct resume_plan *plan)
 		for (size_t k = 0; k < r->old.n; k++)
 			if (!r->old.v[k].matched && same_typed_point(&keys[i], &keys[plan->n + k])) {
 				r->old.v[k].matched = 1;
-				bad |= !(r->kept[i] = row_text(r->old.v[k].row));
-				r->nkept++;
+				if (kept_row(&r->old.v[k])) {
+					bad |= !(r->kept[i] = row_text(r, k));
+					r->nkept++;
+				}
 				break;
 			}
 	free(params);
@@ -254,34 +277,52 @@ static int match(struct resume *r, const struct resume_plan *plan)
 	int bad = 0;
 	for (size_t i = 0; i < r->old.n; i++)
 		if (!r->old.v[i].matched)
-			bad |= !(r->extra[r->nextra++] = row_text(r->old.v[i].row));
+			bad |= !(r->extra[r->nextra++] = row_text(r, i));
 	return bad ? EXIT_NOMEM : 0;
 }
 
-int resume_take(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan, char *err,
-		size_t len)
+/* resume_take, FILE's rows copied from its lines where d has them. */
+static int take_lines(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan,
+		      const struct ondisk *d, const char *text, char *err, size_t len)
 {
 	int rc;
-	*r = (struct resume){ .old = { .path = path } };
+	*r = (struct resume){ .old = { .path = path }, .lines = d, .text = text };
 	if ((rc = record_take(&r->old, old, err, len)))
 		return rc;
 	if ((rc = same_conditions(r, plan, err, len)))
 		return rc;
 	if ((rc = match(r, plan)))
 		snprintf(err, len, "%s: out of memory", path);
+	r->lines = NULL;
+	r->text = NULL;
 	return rc;
 }
 
+int resume_take(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan, char *err,
+		size_t len)
+{
+	return take_lines(r, path, old, plan, NULL, NULL, err, len);
+}
+
+/* FILE read with its lines, so that its rows are copied as written; the
+ * text and the tree freed once matched, so that --resume holds no more
+ * than compare does. */
 int resume_load(struct resume *r, const char *path, const struct resume_plan *plan, char *err, size_t len)
 {
-	char why[512];
-	struct json *old = record_read(path, why, sizeof why);
+	char why[512], *text = NULL;
+	struct ondisk d;
+	struct json *old = record_read_lines(path, &d, &text, why, sizeof why);
+	int rc = EXIT_USAGE;
 	if (!old) {
 		*r = (struct resume){ 0 };
 		snprintf(err, len, "%s", why);
-		return EXIT_USAGE;
+	} else {
+		rc = take_lines(r, path, old, plan, &d, text, err, len);
+		record_free(&r->old);
 	}
-	return resume_take(r, path, old, plan, err, len);
+	ondisk_lines_free(&d);
+	free(text);
+	return rc;
 }
 
 void resume_free(struct resume *r)

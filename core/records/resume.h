@@ -6,9 +6,10 @@
  * are read with the planned point's declarations and compared as values,
  * so that n written 1024 or "2^10", or keys in another order, are the
  * same point, and the plan is never written out as text to be matched.
- * A point FILE has, measured or failed, is kept as it is there; one it
- * lacks, or holds as "not run", runs again.  FILE's points this run does
- * not plan are kept too, after its own.  A record from another device,
+ * A point FILE holds measured (ok, or unverified: --no-verify's) is kept
+ * as it is there; one it lacks, or holds FAILED, ERROR, skipped or not
+ * run, runs again, its new row in place of FILE's.  FILE's points this
+ * run does not plan are kept too, after its own, whatever their status.  A record from another device,
  * another gpulab, or timed otherwise (--cold, --batch) is refused: its
  * points and these would not be one measurement.
  */
@@ -52,6 +53,8 @@ struct resume {
 	size_t nplan, nkept;
 	char **extra;        /* FILE's rows that no planned point is, not "not run", as JSON text */
 	size_t nextra;
+	const struct ondisk *lines; /* while matching: FILE's lines, to copy rows from; else NULL */
+	const char *text;
 };
 
 /* Match plan against old, FILE's record, which path names in messages;
@@ -61,7 +64,8 @@ struct resume {
 int resume_take(struct resume *r, const char *path, struct json *old, const struct resume_plan *plan, char *err,
 		size_t len);
 
-/* The same, reading old from path. */
+/* The same, reading old from path: a journal's rows copied as written,
+ * and its tree freed once matched (r->old then holds no tree). */
 int resume_load(struct resume *r, const char *path, const struct resume_plan *plan, char *err, size_t len);
 
 void resume_free(struct resume *r);

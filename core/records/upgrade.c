@@ -129,13 +129,17 @@ static int rewrite(const char *in, const char *out, unsigned samples_keep, const
 	}
 	if (!(rc = record_load(&r, err, len)) && (rc = journal_text(&r, ch ? kept_by(&r) : samples_keep, ch, &body, &nbody, &end, &nend)))
 		snprintf(err, len, "%s: out of memory", in);
-	if (!rc && (rc = journal_header(&j, body, nbody)))
-		snprintf(err, len, "%s: out of memory", in);
+	if (!rc) {
+		journal_header(&j, body, nbody);
+		body = NULL; /* the journal's */
+	}
 	/* the closing line commits all; a run that did not finish: its last point does */
 	if (!rc && nend && (rc = journal_append(&j, end, nend, why, sizeof why)))
 		snprintf(err, len, "%s: %s", target, why);
 	if (!rc && !nend && (rc = journal_commit_header(&j, why, sizeof why)))
 		snprintf(err, len, "%s: %s", target, why);
+	if (!rc)
+		journal_say_other_names(&j, target);
 	journal_close(&j);
 	record_free(&r);
 	free(body);

@@ -263,3 +263,24 @@ int record_check_head(const char *path, const struct json *doc, char *err, size_
 		return rc;
 	return number_in(&w, dev, "peak_gbps", 0, 1e9, 1);
 }
+
+int record_check_end(const char *path, size_t line, const struct json *end, size_t points, char *err, size_t len)
+{
+	char at[4200], buf[64];
+	snprintf(at, sizeof at, "%s: line %zu, the closing entry", path, line);
+	struct where w = { at, 0, NULL, err, len };
+	const struct json *v, *why;
+	uint64_t n;
+	int rc = want(&w, end, "interrupted", 1u << JSON_BOOL, "true or false", 0, &v);
+	if (rc || (rc = want(&w, end, "interruption", 1u << JSON_STRING | 1u << JSON_NULL, "a string or null", 0, &why))
+	    || (rc = count(&w, end, "points", 0)))
+		return rc;
+	if (json_bool(v) != (json_type(why) == JSON_STRING))
+		return refuse_at(&w, "\"interrupted\": %s, but \"interruption\" is %s", json_bool(v) ? "true" : "false",
+				 type_name(json_type(why)));
+	json_u64(json_get(end, "points"), &n);
+	if (n != points)
+		return refuse_at(&w, "\"points\": %s, but the journal holds %zu", found_text(json_get(end, "points"), buf,
+				 sizeof buf), points);
+	return 0;
+}

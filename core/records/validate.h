@@ -20,6 +20,13 @@
 int record_check_head(const char *path, const struct json *doc, char *err, size_t len);
 int record_check_row(const char *path, size_t result, const struct json *row, char *err, size_t len);
 
+/* A journal's closing line at `line`, end its {"end": ...}'s object:
+ * "interrupted" true or false, "interruption" a string where it is true
+ * and null where false, and "points" the count of the point lines the
+ * journal holds.  0, or EXIT_USAGE with one line naming path and the
+ * line in err. */
+int record_check_end(const char *path, size_t line, const struct json *end, size_t points, char *err, size_t len);
+
 /* The status words a result may have, in the order of enum plot_state. */
 extern const char *const record_status_words[6];
 

@@ -1,5 +1,7 @@
 #include "run/interrupt.h"
 
+#include "exitcode.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -56,7 +58,8 @@ static void on_signal(int sig)
 	}
 	if (atomic_load(&doomed))
 		unlink(doomed_path); /* async-signal-safe, as _exit is */
-	_exit(128 + sig);            /* the second: at once */
+	_exit(EXIT_AT_ONCE);         /* the second: at once, with a code of its own, so that a
+				      * script tells it from a stop that wrote the closing line */
 }
 
 static const int signals[] = { SIGINT, SIGTERM, SIGHUP };

@@ -5,12 +5,15 @@
  */
 #include "session/output.h"
 
+#include "emit/row.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "fail.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int output_open(struct record_out *out, const char *path)
 {
@@ -56,7 +59,7 @@ static void kept_rows(const struct report *r, FILE *f)
 
 /* What the journal starts with, written with its first entry: the
  * header, and the points a resumed record kept. */
-int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep)
+int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep, int resumed)
 {
 	struct line l;
 	int rc = EXIT_NOMEM;
@@ -65,37 +68,63 @@ int output_begin(struct record_out *out, const struct report *r, unsigned sample
 	out->json = *r;
 	out->json.samples = 1;
 	out->json.samples_keep = samples_keep;
+	out->carries = resumed;
 	if (line_open(&l)) {
 		report_journal_header(&out->json, l.f);
 		kept_rows(&out->json, l.f);
 	}
-	if (line_close(&l))
-		rc = journal_header(&out->j, l.text, l.n);
-	free(l.text);
+	if (line_close(&l)) {
+		journal_header(&out->j, l.text, l.n);
+		rc = 0;
+	}
 	for (size_t i = 0; i < r->njobs; i++)
 		out->lines += r->jobs[i].kept != NULL;
 	out->lines += r->nextra;
 	return rc ? fail(rc, "out of memory") : 0;
 }
 
-/* One line appended: 0, or the failure, said once (the rest are not tried). */
-static int output_line(struct record_out *out, char *text, size_t n)
+/* Lines kept in memory until they may be written. */
+static int hold_lines(struct record_out *out, const char *text, size_t n, size_t lines)
+{
+	char *p = realloc(out->held, out->nheld + n + 1);
+	if (!p)
+		return EXIT_NOMEM;
+	memcpy(p + out->nheld, text, n);
+	out->held = p;
+	out->nheld += n;
+	out->held_lines += lines;
+	return 0;
+}
+
+/* Lines, `lines` of them points, appended as one entry after those held;
+ * or held too, where nothing is written yet and `now` is 0 (no point
+ * measured).  0, or the failure, said once (the rest are not tried). */
+static int output_lines(struct record_out *out, char *text, size_t n, size_t lines, int now)
 {
 	char err[512];
-	int rc = text ? 0 : EXIT_NOMEM;
+	int rc = text ? 0 : EXIT_NOMEM, replacing = !journal_committed(&out->j);
 	if (!out->path || !out->writable) {
 		free(text);
 		return 0;
 	}
-	if (!rc && (rc = journal_append(&out->j, text, n, err, sizeof err)) == 0)
-		out->lines++;
+	if (!rc)
+		rc = hold_lines(out, text, n, lines);
 	free(text);
+	if (!rc && replacing && !now)
+		return 0;
+	if (!rc && (rc = journal_append(&out->j, out->held, out->nheld, err, sizeof err)) == 0) {
+		out->lines += out->held_lines;
+		out->nheld = out->held_lines = 0;
+		if (replacing)
+			journal_say_other_names(&out->j, out->path);
+	}
 	if (rc)
 		out->writable = 0;
 	return rc == EXIT_NOMEM ? fail(rc, "out of memory") : rc ? fail(rc, "--output %s: %s", out->path, err) : 0;
 }
 
-/* Point i's row, appended as it is done. */
+/* Point i's row, appended as it is done: written where it was measured
+ * or the record is FILE's already, else held. */
 int output_point(struct record_out *out, size_t i)
 {
 	struct line l;
@@ -104,30 +133,50 @@ int output_point(struct record_out *out, size_t i)
 	if (line_open(&l))
 		report_journal_point(&out->json, i, l.f);
 	line_close(&l);
-	return output_line(out, l.text, l.n);
+	return output_lines(out, l.text, l.n, 1, measured(&out->json.jobs[i]));
 }
 
-/* The run ended: the points not run, and the closing line.  A run that
- * a signal stopped before its first entry leaves FILE as it was. */
+/* May a run that measured no point write FILE at its end?  Where there
+ * was no record, or it carries every measured point of the one there
+ * (--resume); not over a record it would lose points of. */
+static int may_end_unmeasured(const struct record_out *out)
+{
+	return out->carries || !journal_replaces(&out->j);
+}
+
+/* The run ended: the points not run and the closing line, one entry (one
+ * write, one sync).  A run that a signal stopped before its first entry
+ * leaves FILE as it was; so does one that measured nothing (above). */
 int output_end(struct record_out *out, const struct report *r, int by_signal)
 {
 	struct line l;
-	int rc = 0, worst = 0;
+	size_t k = 0;
+	char name[256];
 	if (!out->path || (by_signal && !journal_committed(&out->j)))
 		return 0;
+	if (!journal_committed(&out->j) && !may_end_unmeasured(out)) {
+		if (!r->interruption) /* else the run's stop line says so */
+			fail(0, "--output %s is as it was: no point was measured to replace it with",
+			     escape_into(name, sizeof name, out->path));
+		return 0;
+	}
 	out->json.interruption = r->interruption;
-	for (size_t i = 0; i < r->njobs; i++)
-		if (r->jobs[i].res.outcome == OUTCOME_NOT_RUN && !r->jobs[i].kept && (rc = output_point(out, i)) && !worst)
-			worst = rc;
-	if (line_open(&l))
-		report_journal_end(&out->json, out->lines, l.f);
+	if (line_open(&l)) {
+		for (size_t i = 0; i < r->njobs; i++)
+			if (r->jobs[i].res.outcome == OUTCOME_NOT_RUN && !r->jobs[i].kept) {
+				report_journal_point(&out->json, i, l.f);
+				k++;
+			}
+		report_journal_end(&out->json, out->lines + out->held_lines + k, l.f);
+	}
 	line_close(&l);
-	rc = output_line(out, l.text, l.n);
-	return worst ? worst : rc;
+	return output_lines(out, l.text, l.n, k, 1);
 }
 
 void output_close(struct record_out *out)
 {
 	if (out->path)
 		journal_close(&out->j);
+	free(out->held);
+	out->held = NULL;
 }

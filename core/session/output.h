@@ -20,19 +20,28 @@ struct record_out {
 	struct report json; /* the run's report, as the record has it */
 	size_t lines;       /* points in the journal */
 	int writable;       /* no write has failed: one failure is said once */
+	int carries;        /* resumed: every measured point of FILE is in this record */
+	char *held;         /* lines not yet written: no point measured yet (below) */
+	size_t nheld, held_lines;
 };
 
 /* FILE checked and locked (path NULL: no record).  0, or the exit code, said. */
 int output_open(struct record_out *out, const char *path);
 
-/* The header and the points kept, written with the first entry. */
-int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep);
+/* The header and the points kept, written with the first entry; resumed:
+ * r's points kept and extra are all FILE's measured points. */
+int output_begin(struct record_out *out, const struct report *r, unsigned samples_keep, int resumed);
 
-/* Point i's row, appended as it is done. */
+/* Point i's row, appended as it is done.  Only a measured point (ok or
+ * unverified) replaces an earlier record: the rows before the first are
+ * held, and written with it. */
 int output_point(struct record_out *out, size_t i);
 
-/* The points not run and the closing line; nothing where a signal
- * stopped the run before its first entry. */
+/* The points not run and the closing line, one entry; nothing where a
+ * signal stopped the run before its first entry.  A run that measured
+ * no point leaves an earlier record as it was, saying so where it went
+ * to its end, unless it carries all that record's measured points; it
+ * writes one where there was none. */
 int output_end(struct record_out *out, const struct report *r, int by_signal);
 
 void output_close(struct record_out *out);

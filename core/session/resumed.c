@@ -9,8 +9,10 @@
 #include "exitcode.h"
 #include "fail.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 /* This run's points as --resume matches them (records/resume.h): each
  * job's exercise and its keys with the values its sweep typed, never
@@ -62,6 +64,21 @@ static int typed_plan_make(struct typed_plan *t, const struct report *r, const s
 	return 0;
 }
 
+/* Is there no FILE to resume?  A run killed, or ended by a second
+ * signal, during its first point leaves none (nothing good is replaced
+ * by nothing), so a retry loop, `until gpulab run ... -o FILE --resume`,
+ * starts afresh there, saying so in one line. */
+static int nothing_to_resume(const struct options *o, const struct report *r)
+{
+	char name[256];
+	struct stat st;
+	if (stat(o->output, &st) == 0 || errno != ENOENT)
+		return 0;
+	fail(0, "--resume: %s does not exist: nothing to resume, so all %zu point%s run",
+	     escape_into(name, sizeof name, o->output), r->njobs, r->njobs == 1 ? "" : "s");
+	return 1;
+}
+
 /* --resume: the points the -o FILE has are kept, and only the rest run;
  * FILE's other points are kept after them.  This run's planned points,
  * typed, are what FILE's points are matched against. */
@@ -70,6 +87,8 @@ int resume_from(const struct options *o, struct report *r, struct job *jobs, str
 	char err[1024], name[256];
 	size_t kept;
 	struct typed_plan t;
+	if (nothing_to_resume(o, r))
+		return 0;
 	int rc = typed_plan_make(&t, r, jobs);
 	if (!rc)
 		rc = resume_load(res, o->output, &t.plan, err, sizeof err);

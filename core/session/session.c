@@ -55,7 +55,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 			    .nranks = g ? g->size : 0 };
 	mark_pending(jobs, n);
 	refused = o->resume && (worst = resume_from(o, &r, jobs, &res)); /* then FILE stays as it was */
-	if (!refused && !(worst = output_begin(&out, &r, o->samples_keep)))
+	if (!refused && !(worst = output_begin(&out, &r, o->samples_keep, o->resume)))
 		worst = run_points(o, &b, &r, jobs, n, &out);
 	bench_free(&b);
 	profiler_close(prof);
