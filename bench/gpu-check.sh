@@ -116,7 +116,7 @@ suite() {
 	cd "$build" && GPULAB_REQUIRE_GPU=$([ "$gpus" -gt 0 ] && echo 1 || echo 0) make -j"$(nproc)" check
 	local rc=$?
 	grep -h -E '^(PASS|FAIL|SKIP|ERROR|XPASS)|wall ' tests/*.log test-suite.log 2>/dev/null | head -n 60
-	cp tests/check_gpu*.log "$logs/" 2>/dev/null
+	cp tests/check_gpu*.log tests/ranks.sh.log "$logs/" 2>/dev/null
 	return $rc
 }
 export src here work build prefix logs gpus arch
