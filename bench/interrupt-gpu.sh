@@ -51,7 +51,13 @@ interrupted() {
 	check "$name: exit $code" [ "$rc" = "$code" ]
 	check "$name: the summary line" grep -q "^gpulab: interrupted by $sig: [0-9]* points\? done, [0-9]* not run; " "$dir/$name.err"
 	check "$name: one line on stderr" [ "$(wc -l < "$dir/$name.err")" = 1 ]
-	check "$name: the record says interrupted by $sig" grep -q "^{\"end\": {\"interrupted\": true, \"interruption\": \"$sig\"" <(tail -n 1 "$rec")
+	if grep -q "^gpulab: interrupted by $sig: 0 points done" "$dir/$name.err"; then
+		# stopped before its first point was measured: no record replaces what
+		# was there (here, nothing), and --resume below starts afresh (issue 46)
+		check "$name: nothing measured, no record written" [ ! -e "$rec" ]
+	else
+		check "$name: the record says interrupted by $sig" grep -q "^{\"end\": {\"interrupted\": true, \"interruption\": \"$sig\"" <(tail -n 1 "$rec")
+	fi
 	"$g" "${sweep[@]}" -o "$rec" --resume > "$dir/$name.resume.out" 2> "$dir/$name.resume.err"
 	local r=$?
 	echo "--- $name --resume: exit $r; $(grep '^resuming' "$dir/$name.resume.out")"

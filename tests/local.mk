@@ -164,6 +164,8 @@ tests_check_report_CFLAGS = $(TEST_CFLAGS)
 tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 TESTS += tests/check_report
 EXTRA_DIST += tests/records bench/gpulab_record.py
+# check_report draws busbw from a committed ranked record beside nccl-tests' figures
+EXTRA_DIST += docs/bench-ranks-1.json docs/bench-ranks-nccl-tests.txt
 # The same in headless Chromium: DOM, requests and a screenshot; skips
 # without chromium (which .ci/run installs) or python3.
 TESTS += tests/browser.sh
