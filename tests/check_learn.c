@@ -612,10 +612,16 @@ START_TEST(grade_shares_every_kernel)
 	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fakeref.so\n[plugin try]\nfile = faketry.so\n");
 	write_file(subs, "good.cu", "// a kernel\n");
 	write_file(subs, "slow.cu", "// a kernel\n");
-	gpulab("grade", "gated", subs, "-n", "64", NULL); /* sleepy's n: the reference's point */
+	char rec[4300], text[1 << 16];
+	snprintf(rec, sizeof rec, "%s/grade.json", subs);
+	gpulab("grade", "gated", subs, "-n", "64", "-o", rec, NULL); /* sleepy's n: the reference's point */
 	const char *good = strstr(o.out, "   1  good.cu"), *slow = strstr(o.out, "   2  slow.cu");
 	ck_assert_msg(o.status == 0 && good && slow, "%d %s %s", o.status, o.out, o.err);
 	ck_assert_msg(strchr(good, '\n')[-1] == '%' && strchr(slow, '\n')[-1] == '%', "a kernel without its share: %s", o.out);
+	/* the record's grade member holds each share as the table says it, for report's board */
+	read_text(rec, text, sizeof text);
+	ck_assert_msg(occurrences(text, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(text, "\"rank\": 2, \"ref_share\": ") == 1,
+		      "%s", text);
 	free(subs);
 }
 END_TEST

@@ -223,6 +223,17 @@ START_TEST(grade_is_a_board)
 	ck_assert(strstr(html, "<tr><td class=\"text\">dmitri_oob.cu</td><td class=\"text flag\">faulted or trapped</td>"
 			       "<td class=\"text flag\">faulted or trapped</td><td>\u2013</td>"));
 	ck_assert_int_eq(cells_for_people(html) > 0, 1);
+	/* the board's "of ref" is grade's own share where the record has it
+	 * (each kernel after the first compared against a resumed point) */
+	char shared[1 << 16], *k2;
+	snprintf(shared, sizeof shared, "%s", slurp(sample("h200-grade-reduce-1.json")));
+	ck_assert((k2 = strstr(shared, "\"kernel\": \"submissions/brian_unroll.cu\", \"rank\": 2, \"exit\"")));
+	k2 = strstr(k2, "\"exit\"");
+	memmove(k2 + 21, k2, strlen(k2) + 1);
+	memcpy(k2, "\"ref_share\": 0.4321, ", 21);
+	gpulab("report", write_file(dir, "shared.json", shared), "-o", path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert(strstr(slurp(path), "data-rank=\"2\">") && strstr(slurp(path), "<td title=\"ref_share = 0.4321\">43%</td>"));
 	/* a kernel's file name is text, whatever it holds */
 	char text[1 << 16], *at;
 	snprintf(text, sizeof text, "%s", slurp(sample("h200-grade-reduce-1.json")));

@@ -338,6 +338,8 @@ static char *grade_member(const struct grade *g, const char *challenge)
 		fprintf(f, "%s{\"kernel\": ", k ? ", " : "");
 		emit_json(f, v->path);
 		emit_json_number(f, "rank", v->measured, (double)(k + 1));
+		/* its share of the reference at its n and type, as the table says it */
+		emit_json_number(f, "ref_share", v->measured && v->ref_share > 0, v->ref_share);
 		emit_json_number(f, "exit", !v->measured, (double)v->status);
 		emit_json_string(f, "failure", v->measured ? NULL : grade_kind(v));
 		emit_json_string(f, "reason", v->measured ? NULL : v->line[0] ? v->line : "failed");
