@@ -1,7 +1,7 @@
 #include "draw/board.h"
 
+#include "draw/choose.h"
 #include "draw/chart.h"
-#include "draw/draw.h"
 #include "draw/numbers.h"
 #include "escape.h"
 #include "exitcode.h"

@@ -9,7 +9,7 @@
 #ifndef GPULAB_TABLES_H
 #define GPULAB_TABLES_H
 
-#include "draw/chart.h"
+#include "draw/choose.h"
 
 #include <stdio.h>
 
