@@ -16,8 +16,6 @@
 
 #include <check.h>
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <time.h>
@@ -25,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 
 #define MAX_EXERCISES 128
 
@@ -35,7 +32,6 @@
 
 static struct exercise {
 	char name[128];
-	int ints, floats;
 	int sized;  /* takes -n (its declared default n is not 0) */
 } exercises[MAX_EXERCISES];
 static int nexercises;
@@ -94,8 +90,6 @@ static int discover(void)
 			continue; /* a learner's kernel each: the try_* tests give them theirs */
 		struct exercise *e = &exercises[nexercises++];
 		snprintf(e->name, sizeof e->name, "%s.%s", plugin, ex);
-		e->ints = strstr(types, "int") != NULL;
-		e->floats = strstr(types, "float") != NULL;
 		e->sized = strcmp(n, "0") != 0;
 	}
 	return nexercises;
@@ -958,47 +952,6 @@ START_TEST(grade_ranks_fixtures)
 	free(dir), free(out);
 }
 END_TEST
-
-/* A GPU test that times or counts takes the GPU alone: an exclusive
- * lock, where one that only verifies takes a shared one.  The GPU
- * programs (check_gpu's parts, this file built with GPU_PART each, and
- * check_gpu_random) then run side by side under make -j, and no speed
- * is measured beside another test's kernels.  Taken in the test's own
- * process (a checked fixture), let go when it exits; the teardown says
- * how long the test waited for the lock and ran, for the suite's time
- * budget (each program's log). */
-static struct timespec asked, got;
-
-static double secs(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void gpu_lock(int how)
-{
-	clock_gettime(CLOCK_MONOTONIC, &asked);
-	int fd = open("gpu-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	ck_assert_msg(fd >= 0 && flock(fd, how) == 0, "gpu-tests.lock: %s", strerror(errno));
-	clock_gettime(CLOCK_MONOTONIC, &got);
-}
-
-static void gpu_shared(void)
-{
-	gpu_lock(LOCK_SH);
-}
-
-static void gpu_alone(void)
-{
-	gpu_lock(LOCK_EX);
-}
-
-static void gpu_times(void)
-{
-	struct timespec done;
-	clock_gettime(CLOCK_MONOTONIC, &done);
-	printf("  (waited %.1f s for the GPU, ran %.1f s)\n", secs(&asked, &got), secs(&got, &done));
-	fflush(stdout);
-}
 
 /* The tests of one part: "verify" (every exercise at the sizes and
  * blocks where bugs live), "shapes" (the keys past a size, the rungs'

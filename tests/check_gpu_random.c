@@ -10,7 +10,7 @@
  * Seeded: GPULAB_TEST_SEED=S repeats a run; the seed is printed first.
  * A bad point is reported with the exact command that reproduces it
  * (its record's rerun line, which holds its input's seed).  Verify-only:
- * it shares the GPU with check_gpu (gpu_lock in check_gpu.c).  Without
+ * it shares the GPU with check_gpu (gpu_shared in gpu_sweep.c).  Without
  * a GPU it exits 77, or fails under GPULAB_REQUIRE_GPU=1.
  */
 #include "exitcode.h"
@@ -18,12 +18,10 @@
 #include "testutil.h"
 
 #include <check.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +30,9 @@ static char env_xdg[4200];
 static uint64_t seed, rng;
 static struct sweep_check sc;
 static int shapes_drawn, sizes_drawn; /* in this test's process (Check forks each) */
+/* How many exercises each plugin of this build has, from one `gpulab
+ * list` (count_exercises): read by the tests, which Check forks from main. */
+static int ntranspose, nsum_matrix, nreduce, nnested, ndivergence;
 
 /* splitmix64: the whole test's draws from one printed seed */
 static uint64_t draw(void)
@@ -156,13 +157,13 @@ static void shapes_verify(const char *glob, const char *r, const char *c, int ex
 
 START_TEST(transpose_shapes)
 {
-	shapes_verify("transpose.*", "rows", "cols", (int)strtol(getenv("GPULAB_TRANSPOSE_EXERCISES"), NULL, 10), 2);
+	shapes_verify("transpose.*", "rows", "cols", ntranspose, 2);
 }
 END_TEST
 
 START_TEST(sum_matrix_shapes)
 {
-	shapes_verify("sum_matrix.*", "nx", "ny", (int)strtol(getenv("GPULAB_SUM_MATRIX_EXERCISES"), NULL, 10), 1);
+	shapes_verify("sum_matrix.*", "nx", "ny", nsum_matrix, 1);
 }
 END_TEST
 
@@ -183,7 +184,7 @@ static void sizes_verify(const char *glob, int exercises, uint64_t largest)
 
 START_TEST(reduce_sizes)
 {
-	sizes_verify("reduce.*", (int)strtol(getenv("GPULAB_REDUCE_EXERCISES"), NULL, 10), 1u << 25);
+	sizes_verify("reduce.*", nreduce, 1u << 25);
 }
 END_TEST
 
@@ -193,29 +194,20 @@ START_TEST(other_sizes)
 {
 	sizes_verify("nested.recursive_reduce", 1, 1u << 22);
 	sizes_verify("nested.recursive_reduce2", 1, 1u << 22);
-	sizes_verify("divergence.*", (int)strtol(getenv("GPULAB_DIVERGENCE_EXERCISES"), NULL, 10), 1u << 24);
+	sizes_verify("divergence.*", ndivergence, 1u << 24);
 }
 END_TEST
 
-/* How many exercises of a plugin this build has, from `gpulab list`,
- * into the environment for the tests (Check forks them). */
-static int count_exercises(const char *plugin, const char *var)
+static void count_exercises(void)
 {
 	static struct cmd_result o;
 	char *argv[] = { (char *)wrapper, "list", "--format", "csv", NULL }, *env[] = { env_xdg, "GPULAB_CONFIG=", NULL };
-	char head[80], num[16];
 	run_cmd(&o, argv, env);
-	snprintf(head, sizeof head, "\n\"%s\",", plugin);
-	int n = occurrences(o.out, head);
-	snprintf(num, sizeof num, "%d", n);
-	setenv(var, num, 1);
-	return n;
-}
-
-static void gpu_shared(void)
-{
-	int fd = open("gpu-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	ck_assert(fd >= 0 && flock(fd, LOCK_SH) == 0);
+	ntranspose = occurrences(o.out, "\n\"transpose\",");
+	nsum_matrix = occurrences(o.out, "\n\"sum_matrix\",");
+	nreduce = occurrences(o.out, "\n\"reduce\",");
+	nnested = occurrences(o.out, "\n\"nested\",");
+	ndivergence = occurrences(o.out, "\n\"divergence\",");
 }
 
 int main(void)
@@ -247,14 +239,15 @@ int main(void)
 	Suite *suite = suite_create("gpu random");
 	TCase *t = tcase_create("random");
 	tcase_set_timeout(t, 900);
-	tcase_add_checked_fixture(t, gpu_shared, NULL);
-	if (count_exercises("transpose", "GPULAB_TRANSPOSE_EXERCISES"))
+	tcase_add_checked_fixture(t, gpu_shared, gpu_times);
+	count_exercises();
+	if (ntranspose)
 		tcase_add_test(t, transpose_shapes);
-	if (count_exercises("sum_matrix", "GPULAB_SUM_MATRIX_EXERCISES"))
+	if (nsum_matrix)
 		tcase_add_test(t, sum_matrix_shapes);
-	if (count_exercises("reduce", "GPULAB_REDUCE_EXERCISES"))
+	if (nreduce)
 		tcase_add_test(t, reduce_sizes);
-	if (count_exercises("nested", "GPULAB_NESTED_EXERCISES") && count_exercises("divergence", "GPULAB_DIVERGENCE_EXERCISES"))
+	if (nnested && ndivergence)
 		tcase_add_test(t, other_sizes);
 	suite_add_tcase(suite, t);
 	return run_gpu_suite(suite, "check_gpu_random");

@@ -1,13 +1,19 @@
 /* One gpulab process a sweep, every point read back (gpu_sweep.h). */
 #include "gpu_sweep.h"
 
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 
-const char *row_string(const char *row, const char *key, char *buf, size_t len)
+/* The text after `"key": ` in a journal line (NULL where absent); a
+ * string value is copied unescaped into buf. */
+static const char *row_string(const char *row, const char *key, char *buf, size_t len)
 {
 	char want[80];
 	snprintf(want, sizeof want, "\"%s\": ", key);
@@ -131,4 +137,45 @@ int run_gpu_suite(struct Suite *s, const char *name)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%s: wall %.1f s\n", name, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return rc;
+}
+
+/* A GPU test that times or counts takes the GPU alone: an exclusive
+ * lock, where one that only verifies takes a shared one.  The GPU
+ * programs (check_gpu's parts, this file built with GPU_PART each, and
+ * check_gpu_random) then run side by side under make -j, and no speed
+ * is measured beside another test's kernels.  Taken in the test's own
+ * process (a checked fixture), let go when it exits; the teardown says
+ * how long the test waited for the lock and ran, for the suite's time
+ * budget (each program's log). */
+static struct timespec asked, got;
+
+static double secs(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void gpu_lock(int how)
+{
+	clock_gettime(CLOCK_MONOTONIC, &asked);
+	int fd = open("gpu-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	ck_assert_msg(fd >= 0 && flock(fd, how) == 0, "gpu-tests.lock: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &got);
+}
+
+void gpu_shared(void)
+{
+	gpu_lock(LOCK_SH);
+}
+
+void gpu_alone(void)
+{
+	gpu_lock(LOCK_EX);
+}
+
+void gpu_times(void)
+{
+	struct timespec done;
+	clock_gettime(CLOCK_MONOTONIC, &done);
+	printf("  (waited %.1f s for the GPU, ran %.1f s)\n", secs(&asked, &got), secs(&got, &done));
+	fflush(stdout);
 }

@@ -27,14 +27,17 @@ struct sweep_check {
 void sweep_check_run(const char *wrapper, char *const env[], char *const args[], skip_allowed ok,
 		     struct sweep_check *c);
 
-/* The text after `"key": ` in a journal line (NULL where absent); a
- * string value is copied unescaped into buf. */
-const char *row_string(const char *row, const char *key, char *buf, size_t len);
-
 /* run_suite, then "NAME: wall S s": each GPU program's own time, for
  * the suite's budget (make check -j runs them side by side). */
 struct Suite;
 int run_gpu_suite(struct Suite *s, const char *name);
+
+/* The GPU lock, as checked fixtures (gpu_sweep.c): a test that times or
+ * counts takes the GPU alone, one that only verifies shares it; the
+ * teardown prints how long the test waited and ran. */
+void gpu_shared(void);
+void gpu_alone(void);
+void gpu_times(void);
 
 /* The message Check prints for a failed sweep: the command, the counts,
  * the bad points and stderr. */

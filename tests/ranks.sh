@@ -142,7 +142,7 @@ if [ "$gpus" -ge 1 ] && [ -n "${GPULAB_WRAPPER:-}" ] && "$GPULAB_WRAPPER" list 2
 	unset GPULAB_SYSCONFDIR GPULAB_PLUGIN_PATH # the wrapper's own: this build's plugins
 	export NCCL_NVLS_ENABLE=0
 	colls="multigpu.allreduce_nccl multigpu.ring_sendrecv multigpu.allgather multigpu.reduce_scatter multigpu.broadcast"
-	# The GPU suite's shared lock (tests/check_gpu.c's gpu_lock): these
+	# The GPU suite's shared lock (tests/gpu_sweep.c's gpu_shared): these
 	# ranks only verify, beside check_gpu's parts that only verify, never
 	# beside check_gpu_timed's timing.  They were the suite's last to end
 	# at 2^28 + 1 on 4 GPUs (260 s in all, issue 44); that size, as every
