@@ -86,15 +86,17 @@ fuzz/fuzz_nccltests: $(fuzz_nccltests_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_nccltests_sources:%=$(srcdir)/%) -lm
 
-fuzz: $(FUZZ_NAMES:%=fuzz/fuzz_%)
-	@for name in $(FUZZ_NAMES); do \
-		$(MKDIR_P) fuzz/work/$$name || exit 1; \
-		echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
-		./fuzz/fuzz_$$name -max_total_time=$(FUZZ_SECONDS) -timeout=1 -print_final_stats=1 \
-			-artifact_prefix=fuzz/work/$$name- fuzz/work/$$name $(srcdir)/fuzz/corpus/$$name \
-			> fuzz/work/$$name.log 2>&1 || { tail -n 60 fuzz/work/$$name.log; echo "fuzz: $$name failed"; exit 1; }; \
-		grep -E '^stat::number_of_executed_units|^Done' fuzz/work/$$name.log; \
-	done
+# One rule a target, so that `make -j fuzz` runs them side by side: each
+# still gets its FUZZ_SECONDS, and CI's twelve minutes of them in a row
+# become twelve divided by its CPUs.
+fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+fuzz-run-%: fuzz/fuzz_%
+	@$(MKDIR_P) fuzz/work/$*
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@./fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=1 -print_final_stats=1 \
+		-artifact_prefix=fuzz/work/$*- fuzz/work/$* $(srcdir)/fuzz/corpus/$* \
+		> fuzz/work/$*.log 2>&1 || { tail -n 60 fuzz/work/$*.log; echo "fuzz: $* failed"; exit 1; }
+	@grep -E '^stat::number_of_executed_units|^Done' fuzz/work/$*.log | sed 's/^/fuzz: $*: /'
 else
 fuzz:
 	@echo "make fuzz: configure with --enable-fuzz (and clang, or FUZZ_CC) first" >&2; exit 1
