@@ -65,6 +65,12 @@ static int ranked(const struct json *k)
 	return json_type(json_get(k, "rank")) == JSON_NUMBER;
 }
 
+/* A grade entry's point, where it was ranked (measured); else NULL. */
+static const struct plot_point *ranked_point(const struct plot *pl, const struct json *k)
+{
+	return k && ranked(k) ? kernel_point(pl, json_string(json_get(k, "kernel"))) : NULL;
+}
+
 /* --- one record ---------------------------------------------------------------- */
 
 static int board_chart(FILE *out, const struct plot *pl, const char *id)
@@ -79,8 +85,7 @@ static int board_chart(FILE *out, const struct plot *pl, const char *id)
 		return EXIT_NOMEM;
 	}
 	for (size_t k = 0; k < json_len(ks) && c.npts < pl->n; k++) {
-		const struct json *e = json_index(ks, k);
-		const struct plot_point *p = ranked(e) ? kernel_point(pl, json_string(json_get(e, "kernel"))) : NULL;
+		const struct plot_point *p = ranked_point(pl, json_index(ks, k));
 		if (p)
 			pts[c.npts++] = (size_t)(p - pl->p);
 	}
@@ -115,7 +120,7 @@ static void board_row_open(FILE *out, const struct json *k)
 static void board_row(FILE *out, const struct plot *pl, const struct json *k)
 {
 	const char *path = json_string(json_get(k, "kernel")), *failure = json_string(json_get(k, "failure"));
-	const struct plot_point *p = kernel_point(pl, path);
+	const struct plot_point *p = ranked_point(pl, k);
 	board_row_open(out, k);
 	numbers_cell(out, k, "rank", 0, 1, "");
 	fputs("<td class=\"text\" title=\"", out);
@@ -209,8 +214,7 @@ static const struct json *entry_of(const struct plot *pl, const char *file)
 /* The kernel's GB/s in record pl, or NAN where it was not measured. */
 static double gbps_in(const struct plot *pl, const char *file)
 {
-	const struct json *k = entry_of(pl, file);
-	const struct plot_point *p = k && ranked(k) ? kernel_point(pl, json_string(json_get(k, "kernel"))) : NULL;
+	const struct plot_point *p = ranked_point(pl, entry_of(pl, file));
 	return p && plot_measured(p) ? p->gbps : NAN;
 }
 
@@ -255,7 +259,7 @@ static size_t all_kernels(const struct plot *pl, size_t n, const size_t *order, 
 static void day_cell(FILE *out, const struct plot *pl, const char *file)
 {
 	const struct json *k = entry_of(pl, file);
-	const struct plot_point *p = k && ranked(k) ? kernel_point(pl, json_string(json_get(k, "kernel"))) : NULL;
+	const struct plot_point *p = ranked_point(pl, k);
 	if (p) {
 		numbers_cell(out, p->row, "gbps", 1, 1, "");
 	} else if (k && !ranked(k)) {
