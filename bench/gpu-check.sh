@@ -195,8 +195,6 @@ author() {
 export -f author
 step author 120 author
 
-
-
 grade() {
 	local dir
 	dir=$(mktemp -d /tmp/gpulab-grade-XXXXXX)
