@@ -82,6 +82,15 @@ static void json_clocks(const struct job *j, FILE *out)
 	fputc('}', out);
 }
 
+/* "wall_s": where the point's wall time went (run/job.h's wall_split),
+ * to the millisecond: what a sweep costs beyond its samples. */
+static void json_wall(const struct job *j, FILE *out)
+{
+	const struct wall_split *w = &j->res.wall;
+	fprintf(out, ", \"wall_s\": {\"setup\": %.3f, \"sampling\": %.3f, \"verify\": %.3f, \"rest\": %.3f}", w->setup,
+		w->sampling, w->verify, w->rest);
+}
+
 /* The exact text of a sample, remembered: a clock's samples repeat a
  * few values (a host clock's nanoseconds, CUDA events' half
  * microseconds), and the shortest text that reads back costs two or three
@@ -199,6 +208,7 @@ static void json_result(const struct report *r, const struct job *j, FILE *out)
 	print_json_params(j, "chosen", 1, out);
 	json_metrics(j, out);
 	json_clocks(j, out);
+	json_wall(j, out);
 	if (r->samples) {
 		fputs(", \"samples_ms\": ", out);
 		report_samples(out, x->samples, x->samples ? x->nsamples : 0, r->samples_keep);

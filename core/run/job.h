@@ -73,6 +73,14 @@ struct result {
 	int by_peer;                        /* under a launcher: failed because another rank did */
 	enum stop_reason stopped_by;
 	enum timing_mode timing;
+	/* Where the point's wall time went, in s, each step with the ranks'
+	 * agreement after it: setup (streams, the exercise's setup), sampling
+	 * (warm-ups and timed runs), verify (the CPU check), and the rest
+	 * (counters' passes, teardown).  A point's time past its samples
+	 * shows here, not in any time it reports. */
+	struct wall_split {
+		double setup, sampling, verify, rest;
+	} wall;
 };
 
 /* One resolved parameter: what the reports record of it. */

@@ -570,19 +570,38 @@ static int between_steps(struct bench *b, struct job *j)
 	return v ? HALTED : 0;
 }
 
+/* Seconds since *t, and *t moved on to now: one step's share of the
+ * point's wall time (result.wall). */
+static double lap_s(int64_t *t)
+{
+	int64_t now = host_ns();
+	double s = (double)(now - *t) / 1e9;
+	*t = now;
+	return s;
+}
+
 /* After setup: the timed runs, the check (agreed by the ranks), and
  * --metrics' passes. */
 static int timed_and_checked(struct bench *b, struct job *j)
 {
+	int64_t t = host_ns();
 	int rc;
-	if ((rc = between_steps(b, j)) || (rc = measure(b, j)) || (rc = between_steps(b, j))
-	    || (rc = agreed(b, j, check(b, j))))
+	if (!(rc = between_steps(b, j)) && !(rc = measure(b, j)))
+		rc = between_steps(b, j);
+	j->res.wall.sampling = lap_s(&t);
+	if (rc)
+		return rc;
+	rc = agreed(b, j, check(b, j));
+	j->res.wall.verify = lap_s(&t);
+	if (rc)
 		return rc;
 	/* a host-only exercise launches nothing to count, and where no job
 	 * needs a GPU no profiler was opened: its counters stay unread */
 	if (!j->metrics.ncols || host_only(j) || !b->prof)
 		return 0;
-	return (rc = between_steps(b, j)) ? rc : profile(b, j);
+	rc = (rc = between_steps(b, j)) ? rc : profile(b, j);
+	j->res.wall.rest = lap_s(&t);
+	return rc;
 }
 
 /* Setup's copies and memsets may go on the legacy default stream, which
@@ -606,6 +625,7 @@ static int setup_settled(struct job *j)
 int bench_run(struct bench *b, struct job *j)
 {
 	char name[256];
+	int64_t t = host_ns();
 	j->ctx.group = b->group;
 	int rc = agreed(b, j, open_streams(b, j)); /* under a launcher, every rank or none goes on */
 	j->res.timing = host_only(j) ? TIMING_HOST : b->unheld ? TIMING_UNHELD : TIMING_HELD;
@@ -620,8 +640,11 @@ int bench_run(struct bench *b, struct job *j)
 			rc = step_failed(j, rc, "setup failed");
 		else
 			rc = setup_settled(j);
-		if ((rc = agreed(b, j, rc)) == 0)
+		rc = agreed(b, j, rc);
+		j->res.wall.setup = lap_s(&t);
+		if (rc == 0)
 			rc = timed_and_checked(b, j);
+		t = host_ns();
 		if (j->bad_choice[0]) /* told wrong, or told outside setup: the plugin's bug, and its message */
 			rc = bad_plugin(j);
 		j->pick.ex->teardown(&j->ctx);
@@ -633,6 +656,7 @@ int bench_run(struct bench *b, struct job *j)
 	else if (rc && rc != EXIT_WRONG && !host_only(j))
 		j->res.lost |= context_lost(b, j);
 	close_streams(j);
+	j->res.wall.rest += lap_s(&t); /* the counters' passes are in it already */
 	return rc;
 }
 
