@@ -24,7 +24,12 @@
  *   state::alloc_guarded, lab::check_guards
  *                           buffers between guard zones: a write outside
  *                           one is caught, a read past one reads poison
- *   lab::fill, lab::rng     test data that sums exactly
+ *   lab::fill, lab::rng     test data that sums exactly; lab::draw_at, element i
+ *                           of it alone, and lab::fill_device, the same data
+ *                           made on the GPU (no host copy to upload)
+ *   lab::in_slices, lab::check_device
+ *                           host work over the CPU's cores: a reference made,
+ *                           or a device array checked, slice by slice
  *   lab::sum_reference, lab::add_up, lab::expect_sum
  *                           a sum on the CPU, as the GPU adds, and its check
  *   lab::grid               blocks for a thread an element, clamped to what a
@@ -56,9 +61,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <new>
+#include <system_error>
+#include <thread>
 #include <type_traits>
 #include <vector>
+
+/* What both the host and the GPU run (test data): nvcc's qualifiers, none
+ * for a C++ compiler that includes this header for its host parts. */
+#ifdef __CUDACC__
+#define LAB_HD __host__ __device__
+#else
+#define LAB_HD
+#endif
 
 /* Evaluate a CUDA call; on failure say which, and return GPULAB_ECUDA. */
 #define LAB_TRY(ctx, call)                                                          \
@@ -369,10 +385,12 @@ int copy_back(gpulab_ctx *ctx, std::vector<T> &v, const T *p, size_t n)
 	return GPULAB_OK;
 }
 
-/* splitmix64: fast, good enough for test data, the same on every host. */
+/* splitmix64: fast, good enough for test data, the same on every host.
+ * Its state only counts (s += the constant), so value i of a stream is
+ * reached at once: lab::draw_at. */
 struct rng {
 	uint64_t s;
-	uint64_t next()
+	LAB_HD uint64_t next()
 	{
 		uint64_t z = (s += 0x9e3779b97f4a7c15ull);
 		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -385,7 +403,7 @@ struct rng {
  * [-256, 256], so every float they sum to below 2^16 is exact and a
  * reordered sum is still exact. */
 template <typename T>
-inline T draw(rng &r)
+LAB_HD inline T draw(rng &r)
 {
 	uint64_t v = r.next();
 	if (std::is_same<T, int>::value)
@@ -393,13 +411,127 @@ inline T draw(rng &r)
 	return (T)((int)(v % 513) - 256) / (T)256;
 }
 
+/* Value i of fill(seed), alone: the stream's state after i steps. */
+template <typename T>
+LAB_HD inline T draw_at(uint64_t seed, uint64_t i)
+{
+	rng r{ seed + i * 0x9e3779b97f4a7c15ull };
+	return draw<T>(r);
+}
+
+/* The host's threads for work over large arrays: every core, up to 16
+ * (past that the memory's bandwidth, not the cores, bounds it). */
+inline unsigned host_threads()
+{
+	unsigned n = std::thread::hardware_concurrency();
+	return std::clamp(n, 1u, 16u);
+}
+
+/* f(lo, hi) over [0, n) cut into slices, one a thread, side by side where
+ * n is large (from 2^20; below, one call: a thread costs tens of
+ * microseconds).  f returns the first index of its slice it found wrong,
+ * or hi; in_slices returns the lowest of them, or n.  Without threads
+ * (none can be started) the slices run in turn: slower, same answer. */
+template <typename F>
+uint64_t in_slices(uint64_t n, F f)
+{
+	unsigned k = n >= (1ull << 20) ? host_threads() : 1;
+	std::vector<uint64_t> first(k, n);
+	std::vector<std::thread> ts;
+	auto slice = [&](unsigned t) {
+		uint64_t lo = n / k * t, hi = t + 1 == k ? n : n / k * (t + 1), at = f(lo, hi);
+		first[t] = at < hi ? at : n;
+	};
+	for (unsigned t = 1; t < k; t++) {
+		try {
+			ts.emplace_back(slice, t);
+		} catch (const std::system_error &) {
+			slice(t);
+		}
+	}
+	slice(0);
+	for (std::thread &t : ts)
+		t.join();
+	return *std::min_element(first.begin(), first.end());
+}
+
+/* lab::fill's n values of seed into h, slice by slice on the host's
+ * cores: the same values as one pass, since value i is draw_at(seed, i). */
 template <typename T>
 inline void fill(T *h, uint64_t n, uint64_t seed)
 {
-	rng r{ seed };
-	for (uint64_t i = 0; i < n; i++)
-		h[i] = draw<T>(r);
+	in_slices(n, [=](uint64_t lo, uint64_t hi) {
+		rng r{ seed + lo * 0x9e3779b97f4a7c15ull };
+		for (uint64_t i = lo; i < hi; i++)
+			h[i] = draw<T>(r);
+		return hi;
+	});
 }
+
+/* The device's n elements at p, checked on the host: bad(i, v) says
+ * whether element i, holding v, is wrong.  They come back in pieces of
+ * 64 MiB through one pinned buffer, each piece checked on every core
+ * (in_slices): no host array of the whole output (4 GiB at 2^30 floats),
+ * and no pass to zero one.  *first is the lowest wrong index, or n, and
+ * *got what it holds. */
+template <typename T, typename Bad>
+int check_device(gpulab_ctx *ctx, const T *p, uint64_t n, Bad bad, uint64_t *first, T *got)
+{
+	const uint64_t piece = (64ull << 20) / sizeof(T);
+	T *h = nullptr;
+	*first = n;
+	if (n == 0)
+		return GPULAB_OK;
+	LAB_TRY(ctx, cudaMallocHost(&h, std::min(n, piece) * sizeof(T)));
+	for (uint64_t at = 0; at < n && *first == n; at += piece) {
+		const uint64_t m = std::min(piece, n - at);
+		cudaError_t e = cudaMemcpy(h, p + at, m * sizeof(T), cudaMemcpyDeviceToHost);
+		if (e != cudaSuccess) {
+			cudaFreeHost(h);
+			LAB_TRY(ctx, e);
+		}
+		uint64_t wrong = in_slices(m, [&](uint64_t lo, uint64_t hi) {
+			for (uint64_t i = lo; i < hi; i++)
+				if (bad(at + i, h[i]))
+					return i;
+			return hi;
+		});
+		if (wrong < m)
+			*first = at + wrong, *got = h[wrong];
+	}
+	cudaFreeHost(h);
+	return GPULAB_OK;
+}
+
+#ifdef __CUDACC__
+template <typename T>
+__global__ void fill_kernel(T *p, uint64_t n, uint64_t seed, uint64_t first)
+{
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+		p[i] = draw_at<T>(seed, first + i);
+}
+
+/* lab::fill's values first .. first + n - 1 of seed, made on the GPU that
+ * holds p (device `dev`) in its memory, with no host copy to upload: a
+ * point of 2^30 elements is set up in milliseconds, not seconds.  The
+ * reference stays the CPU's (draw_at, fill), so a wrong value here is a
+ * wrong result there.  On the legacy stream; the core waits for setup's
+ * work before the first run. */
+template <typename T>
+int fill_device(gpulab_ctx *ctx, int dev, T *p, uint64_t n, uint64_t seed, uint64_t first = 0)
+{
+	int was = 0;
+	if (n == 0)
+		return GPULAB_OK;
+	LAB_TRY(ctx, cudaGetDevice(&was));
+	LAB_TRY(ctx, cudaSetDevice(dev));
+	fill_kernel<T><<<(unsigned)std::min<uint64_t>((n + 255) / 256, 4096), 256>>>(p, n, seed, first);
+	cudaError_t e = cudaGetLastError();
+	cudaSetDevice(was);
+	LAB_TRY(ctx, e);
+	return GPULAB_OK;
+}
+#endif
 
 /* The sum of n values the way the GPU adds them: ints wrapping at 32
  * bits, floats exactly (in double); with sum_abs, the sum of their
