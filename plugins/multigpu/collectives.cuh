@@ -84,29 +84,21 @@ struct side_streams {
 struct nccl_state : gpus::state {
 	void *in[gpus::max_gpus] = {}, *out[gpus::max_gpus] = {}, *tmp[gpus::max_gpus] = {};
 	int *line = nullptr;         /* as a rank: the start line's one word (coll_reset) */
-	ncclComm_t comms[gpus::max_gpus] = {};
-	ncclComm_t parent = nullptr; /* as a rank: the non-blocking communicator comms[0] was split from */
+	ncclComm_t comms[gpus::max_gpus] = {}; /* borrowed from the kept set (comms.cuh) */
 	side_streams side;           /* the send/recv ring's */
 	unsigned w = 1;              /* the collective's width: ranks, or this process's GPUs */
 	uint64_t seed = 0;
 	~nccl_state() override
 	{
-		/* A rank's communicators are aborted, which waits for no peer:
-		 * the core has waited for every run by now, or has given up on
-		 * one that a lost peer holds, where a finalize would hang. */
-		for (ncclComm_t c : comms)
-			if (c && !parent && ncclCommFinalize(c) == ncclSuccess)
-				ncclCommDestroy(c);
-			else if (c)
-				ncclCommAbort(c);
-		if (parent)
-			ncclCommAbort(parent);
+		if (comms[0])
+			kept().given_back();
 	}
 };
 
 /* The communicators: one per GPU of this process (ncclCommInitAll), or,
- * as a rank, this GPU's in the ranks' one; rc is setup's so far, which
- * the ranks agree on first.
+ * as a rank, this GPU's in the ranks' one; kept from point to point
+ * (comms.cuh) and lent to s.  rc is setup's so far, which the ranks agree
+ * on first.
  *
  * These GPUs are shared: NVLink multicast (NVLS) can take a host's GPUs
  * out of service, so unless the user set NCCL_NVLS_ENABLE, it is 0 before
@@ -114,16 +106,24 @@ struct nccl_state : gpus::state {
 int open_comms(gpulab_ctx *ctx, int rc, nccl_state *s)
 {
 	gpus::device_kept keep;
+	kept_comms &k = kept();
 	if (rc == GPULAB_OK && setenv("NCCL_NVLS_ENABLE", "0", 0) != 0) {
 		ctx->error(ctx, "setenv NCCL_NVLS_ENABLE: out of memory");
 		rc = GPULAB_ENOMEM;
 	}
 	if (ctx->group)
-		return join_ranks(ctx, rc, s ? &s->parent : nullptr, s ? &s->comms[0] : nullptr);
-	if (rc != GPULAB_OK)
-		return rc;
-	NCCL_TRY(ctx, ncclCommInitAll(s->comms, (int)s->g, ctx->devices));
-	return GPULAB_OK;
+		rc = join_ranks(ctx, rc);
+	else if (rc == GPULAB_OK && !(k.spans(s->g, ctx->devices) && k.healthy())) {
+		ncclComm_t made[gpus::max_gpus] = {};
+		k.drop();
+		NCCL_TRY(ctx, ncclCommInitAll(made, (int)s->g, ctx->devices));
+		std::copy(made, made + s->g, k.comms);
+		std::copy(ctx->devices, ctx->devices + s->g, k.devices);
+		k.g = s->g;
+	}
+	if (rc == GPULAB_OK)
+		std::copy(k.comms, k.comms + s->g, s->comms);
+	return rc;
 }
 
 int coll_plan(gpulab_ctx *ctx)
@@ -144,14 +144,13 @@ int coll_plan(gpulab_ctx *ctx)
 template <typename T>
 int coll_inputs(gpulab_ctx *ctx, nccl_state *s, const coll_counts &c)
 {
-	std::vector<T> h;
 	int rc;
 	for (unsigned r = 0; r < s->g; r++) {
 		T *i, *o, *t = nullptr;
 		if ((rc = s->alloc_on(ctx, r, &i, lab::div_up(c.in, 4) * 4)) != GPULAB_OK
 		    || (rc = s->alloc_on(ctx, r, &o, lab::div_up(c.out, 4) * 4)) != GPULAB_OK
 		    || (coll_of(ctx).op == RING && (rc = s->alloc_on(ctx, r, &t, lab::div_up(c.share, 4) * 4)) != GPULAB_OK)
-		    || (rc = upload(ctx, h, i, c.in, s->seed + rank_of(ctx, r))) != GPULAB_OK)
+		    || (rc = upload(ctx, r, i, c.in, s->seed + rank_of(ctx, r))) != GPULAB_OK)
 			return rc;
 		s->in[r] = i, s->out[r] = o, s->tmp[r] = t;
 	}
@@ -234,71 +233,48 @@ int nccl_ops(gpulab_ctx *ctx, nccl_state *s)
 }
 
 
-/* Element i of rank q's input, as coll_inputs made it. */
+/* What rank `me`'s output must hold at i: rank q's input is lab::fill's
+ * of seed + q (coll_inputs), so each element is made here on its own
+ * (lab::draw_at), from the seed, with no rank's input held whole. */
 template <typename T>
-struct rank_inputs {
-	std::vector<std::vector<T>> v;
-	int make(gpulab_ctx *ctx, unsigned w, uint64_t count, uint64_t seed)
-	{
-		try {
-			v.assign(w, std::vector<T>(count));
-		} catch (const std::bad_alloc &) {
-			ctx->error(ctx, "out of host memory for the reference");
-			return GPULAB_ENOMEM;
-		}
-		for (unsigned q = 0; q < w; q++)
-			lab::fill(v[q].data(), count, seed + q);
-		return GPULAB_OK;
-	}
-	/* the sum over the ranks of element i, wrapping for ints */
-	double sum(uint64_t i) const
-	{
-		uint32_t u = 0;
-		double d = 0;
-		for (const auto &x : v)
-			if constexpr (std::is_same<T, int>::value)
-				u += (uint32_t)x[i];
-			else
-				d += x[i];
-		return std::is_same<T, int>::value ? (double)(int)u : d;
-	}
-};
-
-/* What rank `me`'s output must hold at i. */
-template <typename T>
-double coll_want(coll_op op, const rank_inputs<T> &in, unsigned me, uint64_t i, uint64_t share)
+double coll_want(coll_op op, uint64_t seed, unsigned w, unsigned me, uint64_t i, uint64_t share)
 {
 	switch (op) {
-	case ALLGATHER: return in.v[i / share][i % share];
-	case REDUCE_SCATTER: return in.sum(me * share + i);
-	case BROADCAST: return in.v[0][i];
-	default: return in.sum(i);
+	case ALLGATHER: return lab::draw_at<T>(seed + i / share, i % share);
+	case REDUCE_SCATTER: return sum_at<T>(seed, w, me * share + i);
+	case BROADCAST: return lab::draw_at<T>(seed, i);
+	default: return sum_at<T>(seed, w, i);
 	}
 }
 
+/* Every output of this process, element by element on the host's cores
+ * as it comes back (lab::check_device). */
 template <typename T>
 int coll_verify(gpulab_ctx *ctx)
 {
 	nccl_state *s = lab::state_of<nccl_state>(ctx);
 	const coll_variant &v = coll_of(ctx);
 	coll_counts c(v.op, ctx->elements, s->w);
-	rank_inputs<T> in;
-	std::vector<T> got;
-	int rc = in.make(ctx, s->w, c.in, s->seed);
-	for (unsigned r = 0; rc == GPULAB_OK && r < s->g; r++) {
-		unsigned me = rank_of(ctx, r);
-		if ((rc = lab::copy_back(ctx, got, (const T *)s->out[r], c.out)) != GPULAB_OK)
+	const uint64_t seed = s->seed;
+	const unsigned w = s->w;
+	for (unsigned r = 0; r < s->g; r++) {
+		const unsigned me = rank_of(ctx, r);
+		auto bad = [&](uint64_t i, T got) {
+			return !lab::close_enough(got, coll_want<T>(v.op, seed, w, me, i, c.share), (double)w, w);
+		};
+		uint64_t at;
+		T got{};
+		int rc = lab::check_device(ctx, (const T *)s->out[r], c.out, bad, &at, &got);
+		if (rc != GPULAB_OK)
 			return rc;
-		for (uint64_t i = 0; i < c.out; i++) {
-			double want = coll_want(v.op, in, me, i, c.share);
-			if (!lab::close_enough(got[i], want, (double)s->w, s->w)) {
-				ctx->error(ctx, "rank %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
-					   " reproduces)", me, ctx->devices[r], i, want, (double)got[i], s->seed);
-				return GPULAB_WRONG;
-			}
+		if (at < c.out) {
+			ctx->error(ctx, "rank %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
+				   " reproduces)", me, ctx->devices[r], at, coll_want<T>(v.op, seed, w, me, at, c.share),
+				   (double)got, seed);
+			return GPULAB_WRONG;
 		}
 	}
-	return rc != GPULAB_OK ? rc : s->note_bandwidth(ctx, (double)c.size * elem(ctx), v.busbw(s->w));
+	return s->note_bandwidth(ctx, (double)c.size * elem(ctx), v.busbw(s->w));
 }
 
 } // namespace

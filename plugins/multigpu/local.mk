@@ -2,12 +2,12 @@
 # Built where configure found NCCL (HAVE_NCCL); it alone links -lnccl.
 # Its sources are distributed either way.
 # One translation unit, its parts by job: params and plan (shared), p2p
-# (the links, the sums over GPUs), allreduce_ring (by hand), ranks (NCCL
-# across processes), ipc (ranks sharing memory), collectives (NCCL's),
+# (the links, the sums over GPUs), allreduce_ring (by hand), comms (NCCL's
+# communicators kept from point to point), ranks (NCCL across processes), ipc (ranks sharing memory), collectives (NCCL's),
 # sendrecv_ring (by hand over NCCL).
 multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh plugins/multigpu/sendrecv.h \
 	plugins/multigpu/params.cuh plugins/multigpu/plan.cuh plugins/multigpu/p2p.cuh \
-	plugins/multigpu/allreduce_ring.cuh plugins/multigpu/ranks.cuh plugins/multigpu/collectives.cuh \
+	plugins/multigpu/allreduce_ring.cuh plugins/multigpu/comms.cuh plugins/multigpu/ranks.cuh plugins/multigpu/collectives.cuh \
 	plugins/multigpu/sendrecv_ring.cuh plugins/multigpu/ipc.cuh
 EXTRA_DIST += plugins/multigpu/multigpu.cu $(multigpu_headers) etc/conf.d/multigpu.ini \
 	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py \

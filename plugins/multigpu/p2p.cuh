@@ -56,12 +56,11 @@ int copy_share(gpulab_ctx *ctx, copy_state *s, int rc)
 	const unsigned me = ctx->group->rank, dirs = o.dir ? 2 : 1;
 	const bool sends = me < dirs, gets = me < 2 && 1 - me < dirs;
 	void *mine[1] = {};
-	std::vector<T> h;
 	if (rc == GPULAB_OK) {
 		T *src = nullptr, *dst = nullptr;
 		s->ranked = true, s->me = me, s->dirs = dirs, s->seed = o.seed;
 		if (sends && (rc = s->alloc_on(ctx, 0, &src, ctx->elements)) == GPULAB_OK)
-			rc = upload(ctx, h, src, ctx->elements, o.seed + me);
+			rc = upload(ctx, 0, src, ctx->elements, o.seed + me);
 		if (rc == GPULAB_OK && gets)
 			rc = s->alloc_on(ctx, 0, &dst, ctx->elements);
 		if (sends)
@@ -87,12 +86,11 @@ int copy_setup(gpulab_ctx *ctx)
 	const copy_opts &o = lab::opts<copy_opts>(ctx);
 	s->dirs = o.dir ? 2 : 1;
 	s->seed = o.seed;
-	std::vector<T> h;
 	for (unsigned d = 0; d < s->dirs; d++) {
 		T *src, *dst;
 		if ((rc = s->alloc_on(ctx, d, &src, ctx->elements)) != GPULAB_OK
 		    || (rc = s->alloc_on(ctx, 1 - d, &dst, ctx->elements)) != GPULAB_OK
-		    || (rc = upload(ctx, h, src, ctx->elements, o.seed + d)) != GPULAB_OK)
+		    || (rc = upload(ctx, d, src, ctx->elements, o.seed + d)) != GPULAB_OK)
 			return rc;
 		s->src[d] = src;
 		s->dst[d] = dst;
@@ -137,16 +135,20 @@ template <typename T>
 int copy_verify(gpulab_ctx *ctx)
 {
 	copy_state *s = lab::state_of<copy_state>(ctx);
-	std::vector<T> want, got;
-	int rc = lab::host_vector(ctx, want, ctx->elements);
+	int rc = GPULAB_OK;
 	for (unsigned d = 0; rc == GPULAB_OK && d < s->dirs; d++) {
 		if (s->ranked && s->me != 1 - d) /* a rank checks what it got */
 			continue;
-		char name[32];
-		std::snprintf(name, sizeof name, "GPU %u's copy", 1 - d);
-		lab::fill(want.data(), ctx->elements, s->seed + d);
-		if ((rc = lab::copy_back(ctx, got, (const T *)s->dst[d], ctx->elements)) == GPULAB_OK)
-			rc = lab::expect_equal(ctx, name, got.data(), want.data(), ctx->elements);
+		const uint64_t seed = s->seed + d;
+		uint64_t at;
+		T got{};
+		auto bad = [seed](uint64_t i, T v) { return !(v == lab::draw_at<T>(seed, i)); };
+		if ((rc = lab::check_device(ctx, (const T *)s->dst[d], ctx->elements, bad, &at, &got)) == GPULAB_OK
+		    && at < ctx->elements) {
+			ctx->error(ctx, "GPU %u's copy[%" PRIu64 "]: expected %.9g, got %.9g", 1 - d, at,
+				   (double)lab::draw_at<T>(seed, at), (double)got);
+			rc = GPULAB_WRONG;
+		}
 	}
 	return rc != GPULAB_OK ? rc : s->note_bandwidth(ctx, (double)ctx->bytes_read, 1);
 }
@@ -187,17 +189,14 @@ int peer_share(gpulab_ctx *ctx, peer_state *s, int rc)
 {
 	const unsigned me = ctx->group->rank;
 	void *mine[1] = {};
-	std::vector<T> h;
 	if (rc == GPULAB_OK) {
 		T *in;
 		s->ranked = true, s->me = me, s->seed = lab::opts<peer_opts>(ctx).seed;
 		if (me == 1 && (rc = s->alloc_on(ctx, 0, &in, ctx->elements)) == GPULAB_OK
-		    && (rc = upload(ctx, h, in, ctx->elements, s->seed)) == GPULAB_OK)
+		    && (rc = upload(ctx, 0, in, ctx->elements, s->seed)) == GPULAB_OK)
 			s->in = mine[0] = in;
-		if (me == 0 && (rc = lab::host_vector(ctx, h, ctx->elements)) == GPULAB_OK) {
-			lab::fill(h.data(), ctx->elements, s->seed);
-			s->ref.add(h.data(), ctx->elements);
-		}
+		if (me == 0)
+			s->ref.of_fill<T>(ctx->elements, s->seed);
 	}
 	ipc::offer offer = { mine, 1, nullptr, 0, me == 0 ? ipc::rank_bit(1) : 0, 0 };
 	if ((rc = ipc::share_with(ctx, s ? &s->peers : nullptr, rc, offer)) != GPULAB_OK || me != 0)
@@ -216,12 +215,11 @@ int peer_setup(gpulab_ctx *ctx)
 		return rc;
 	s->seed = lab::opts<peer_opts>(ctx).seed;
 	T *in;
-	std::vector<T> h;
 	if ((rc = s->alloc_on(ctx, 1, &in, ctx->elements)) != GPULAB_OK
-	    || (rc = upload(ctx, h, in, ctx->elements, s->seed)) != GPULAB_OK)
+	    || (rc = upload(ctx, 1, in, ctx->elements, s->seed)) != GPULAB_OK)
 		return rc;
 	s->in = in;
-	s->ref.add(h.data(), ctx->elements);
+	s->ref.of_fill<T>(ctx->elements, s->seed);
 	return summer_of<T>(s).setup(ctx, s, 0, in, ctx->elements, ctx->block); /* GPU 0 sums GPU 1's array */
 }
 
@@ -325,24 +323,20 @@ template <typename T>
 int shard_inputs(gpulab_ctx *ctx, shard_state *s, uint64_t seed)
 {
 	shards<T> &sh = shards_of<T>(s);
-	std::vector<T> h;
 	int rc;
 	s->seed = seed;
 	s->ranked = ctx->group != nullptr;
 	s->me = s->ranked ? ctx->group->rank : 0;
 	s->parts = s->ranked ? ctx->group->size : s->g;
-	if ((rc = lab::host_vector(ctx, h, ctx->elements)) != GPULAB_OK)
-		return rc;
-	lab::fill(h.data(), ctx->elements, seed);
-	s->ref.add(h.data(), ctx->elements);
+	s->ref.of_fill<T>(ctx->elements, seed);
 	for (unsigned r = 0; r < s->g; r++) {
 		uint64_t lo, hi;
 		T *in;
 		shard(ctx->elements, s->parts, s->me + r, &lo, &hi);
 		if ((rc = s->alloc_on(ctx, r, &in, hi - lo)) != GPULAB_OK
-		    || (rc = sh.part[r].setup(ctx, s, r, in, hi - lo, ctx->block)) != GPULAB_OK)
+		    || (rc = sh.part[r].setup(ctx, s, r, in, hi - lo, ctx->block)) != GPULAB_OK
+		    || (rc = upload(ctx, r, in, hi - lo, seed, lo)) != GPULAB_OK) /* values lo .. hi-1 of the whole */
 			return rc;
-		LAB_TRY(ctx, cudaMemcpy(in, h.data() + lo, (hi - lo) * sizeof(T), cudaMemcpyHostToDevice));
 	}
 	return GPULAB_OK;
 }

@@ -12,6 +12,7 @@
 
 #include <gpulab/lab.cuh>
 
+#include <atomic>
 #include <vector>
 
 namespace {
@@ -163,26 +164,40 @@ struct summer {
 
 /* --- inputs and references ---------------------------------------------------------- */
 
-/* lab::fill's n values with `seed`, into GPU r's buffer. */
+/* lab::fill's values first .. first + n - 1 of `seed`, made on GPU r in
+ * its buffer: no host array, no copy (lab::fill_device). */
 template <typename T>
-int upload(gpulab_ctx *ctx, std::vector<T> &h, T *dev, uint64_t n, uint64_t seed)
+int upload(gpulab_ctx *ctx, unsigned r, T *dev, uint64_t n, uint64_t seed, uint64_t first = 0)
 {
-	int rc = lab::host_vector(ctx, h, n);
-	if (rc != GPULAB_OK)
-		return rc;
-	lab::fill(h.data(), n, seed);
-	LAB_TRY(ctx, cudaMemcpy(dev, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-	return GPULAB_OK;
+	return lab::fill_device(ctx, ctx->devices[r], dev, n, seed, first);
 }
 
 /* A sum as the GPU adds: ints wrap at 32 bits; floats exactly, in double,
- * with the magnitudes' sum for the tolerance (lab::close_enough). */
+ * with the magnitudes' sum for the tolerance (lab::close_enough).  Made
+ * from the seed on the host's cores (lab::draw_at), never read back from
+ * the GPU that made the input. */
 struct sum_ref {
 	double want = 0, sum_abs = 0;
+	/* the n values of lab::fill(seed) */
 	template <typename T>
-	void add(const T *h, uint64_t n)
+	void of_fill(uint64_t n, uint64_t seed)
 	{
-		lab::sum_reference(h, n, &want, &sum_abs);
+		std::atomic<uint32_t> wrapped{ 0 };
+		std::atomic<double> exact{ 0 }, mags{ 0 };
+		lab::in_slices(n, [&](uint64_t lo, uint64_t hi) {
+			double d = 0, a = 0;
+			uint32_t u = 0;
+			for (uint64_t i = lo; i < hi; i++) {
+				T v = lab::draw_at<T>(seed, i);
+				u += (uint32_t)v, d += v, a += std::fabs((double)v);
+			}
+			/* multiples of 1/256 under 2^45: exact in double, so the
+			 * slices' order changes nothing */
+			wrapped += u, exact += d, mags += a;
+			return hi;
+		});
+		want = std::is_same<T, int>::value ? (double)(int32_t)wrapped.load() : exact.load();
+		sum_abs = mags.load();
 	}
 	template <typename T>
 	int check(gpulab_ctx *ctx, T got, uint64_t n, uint64_t seed) const
@@ -190,6 +205,21 @@ struct sum_ref {
 		return lab::expect_sum(ctx, got, want, sum_abs, n, seed);
 	}
 };
+
+/* Element i of the sum of the w inputs lab::fill makes with seeds seed ..
+ * seed + w - 1, as the GPU adds: ints wrapping at 32 bits, floats exact
+ * (in double: multiples of 1/256). */
+template <typename T>
+double sum_at(uint64_t seed, unsigned w, uint64_t i)
+{
+	uint32_t u = 0;
+	double d = 0;
+	for (unsigned q = 0; q < w; q++) {
+		T v = lab::draw_at<T>(seed + q, i);
+		u += (uint32_t)v, d += v;
+	}
+	return std::is_same<T, int>::value ? (double)(int32_t)u : d;
+}
 
 /* Fill an output on GPU r with 0xff bytes (NaN, -1) on its own stream. */
 int poison_on(gpulab_ctx *ctx, unsigned r, void *p, size_t bytes)

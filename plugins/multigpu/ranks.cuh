@@ -8,6 +8,7 @@
 #ifndef GPULAB_MULTIGPU_RANKS_CUH
 #define GPULAB_MULTIGPU_RANKS_CUH
 
+#include "comms.cuh"
 #include "gpus.cuh"
 
 #include <gpulab/lab.cuh>
@@ -102,23 +103,38 @@ int all_ranks_ready(gpulab_ctx *ctx, int rc, const char *step)
 	return rc;
 }
 
-/* One communicator across the ranks.  Rank 0's NCCL id goes to every
- * rank through the launcher's group (MPI); each joins a non-blocking
- * communicator, so that a rank that never comes costs a bounded wait, not
- * a hang.  The runs then go through a blocking child of it (ncclCommSplit,
- * itself bounded as its parent is non-blocking): a non-blocking
- * communicator starts a thread for every call, tens of microseconds each,
- * where nccl-tests' blocking one enqueues in a few.  The rank's steps
- * before (rc) are agreed first, so that no rank enters NCCL alone. */
-int join_ranks(gpulab_ctx *ctx, int rc, ncclComm_t *parent, ncclComm_t *comm)
+/* One communicator across the ranks, this rank's in comms[0] of the kept
+ * set (comms.cuh).  Rank 0's NCCL id goes to every rank through the
+ * launcher's group (MPI); each joins a non-blocking communicator, so that
+ * a rank that never comes costs a bounded wait, not a hang.  The runs
+ * then go through a blocking child of it (ncclCommSplit, itself bounded
+ * as its parent is non-blocking): a non-blocking communicator starts a
+ * thread for every call, tens of microseconds each, where nccl-tests'
+ * blocking one enqueues in a few.  The rank's steps before (rc) are
+ * agreed first, and whether every rank still has a healthy kept set: all
+ * use theirs, or all make new ones, so that no rank enters NCCL alone. */
+int join_ranks(gpulab_ctx *ctx, int rc)
 {
 	const gpulab_group *grp = ctx->group;
+	kept_comms &k = kept();
+	double v[2] = { (double)(rc != GPULAB_OK), (double)!k.healthy() };
+	if (grp->max(v, 2) != 0) {
+		ctx->error(ctx, "the ranks lost each other before NCCL's set-up");
+		return GPULAB_ECUDA;
+	}
+	if (rc == GPULAB_OK && v[0]) {
+		ctx->error(ctx, "another rank failed before NCCL's set-up (its own line says why)");
+		return GPULAB_ECUDA;
+	}
+	if (rc != GPULAB_OK || !v[1])
+		return rc;
+	k.drop();
 	ncclUniqueId id = {};
-	if (rc == GPULAB_OK && grp->rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) {
+	if (grp->rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) {
 		ctx->error(ctx, "ncclGetUniqueId failed");
 		rc = GPULAB_ECUDA;
 	}
-	if ((rc = all_ranks_ready(ctx, rc, "NCCL's set-up")) != GPULAB_OK)
+	if ((rc = all_ranks_ready(ctx, rc, "sharing NCCL's id")) != GPULAB_OK)
 		return rc;
 	if (grp->bcast(&id, sizeof id) != 0) {
 		ctx->error(ctx, "the ranks could not share NCCL's id");
@@ -129,14 +145,13 @@ int join_ranks(gpulab_ctx *ctx, int rc, ncclComm_t *parent, ncclComm_t *comm)
 	runs.blocking = 1;
 	gpus::device_kept keep;
 	LAB_TRY(ctx, cudaSetDevice(ctx->devices[0]));
-	rc = nccl_started(ctx, ncclCommInitRankConfig(parent, (int)grp->size, id, (int)grp->rank, &setup), parent,
+	rc = nccl_started(ctx, ncclCommInitRankConfig(&k.parent, (int)grp->size, id, (int)grp->rank, &setup), &k.parent,
 			  "ncclCommInitRankConfig");
 	if ((rc = all_ranks_ready(ctx, rc, "splitting NCCL's communicator")) != GPULAB_OK)
 		return rc;
-	rc = nccl_started(ctx, ncclCommSplit(*parent, 0, (int)grp->rank, comm, &runs), parent, "ncclCommSplit");
+	rc = nccl_started(ctx, ncclCommSplit(k.parent, 0, (int)grp->rank, &k.comms[0], &runs), &k.parent, "ncclCommSplit");
 	return all_ranks_ready(ctx, rc, "the runs");
 }
-
 
 /* A rank's communicator, asked without waiting whether NCCL's own
  * threads saw a peer fail (a lost connection, a remote error). */
