@@ -55,7 +55,12 @@ assert [k["rank"] for k in r["ranks"]] == [0, 1], r["ranks"]
 assert all(k["host"] for k in r["ranks"])
 assert [p["status"] for p in r["results"]] == ["ok"] * 3, [p["status"] for p in r["results"]]
 assert all(p["notes"]["ranks"] == 2 for p in r["results"])
+# where each point's wall time went, every step counted (docs/record.md)
+assert all(sorted(p["wall_s"]) == ["rest", "sampling", "setup", "verify"] for p in r["results"])
+assert all(v >= 0 for p in r["results"] for v in p["wall_s"].values())
 PY
+check "bench/wall_split.py: one row a point, the sums, the rest of the wall" [ "$(python3 "${srcdir:-.}/bench/wall_split.py" \
+	"$dir/rec.json" 99 | grep -c -E '^\| fake\.collective \| [1-4] \||^\| \*\*all 3 points\*\*|outside the points')" = 5 ]
 check "no other record beside it" [ "$(ls "$dir" | grep -c json)" = 1 ]
 
 # --timeout holds for every rank: rank 1 is slow and never quiet, so each

@@ -10,7 +10,7 @@ multigpu_headers = plugins/multigpu/gpus.cuh plugins/multigpu/ring.cuh plugins/m
 	plugins/multigpu/allreduce_ring.cuh plugins/multigpu/comms.cuh plugins/multigpu/ranks.cuh plugins/multigpu/collectives.cuh \
 	plugins/multigpu/sendrecv_ring.cuh plugins/multigpu/ipc.cuh
 EXTRA_DIST += plugins/multigpu/multigpu.cu $(multigpu_headers) etc/conf.d/multigpu.ini \
-	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py \
+	docs/multigpu.md bench/multigpu.sh bench/busbw.py bench/ranks.sh bench/ranks_table.py bench/ranks-sweep.sh bench/wall_split.py \
 	bench/multigpu-4gpu.sh bench/multigpu4_table.py bench/kill-rank.sh
 if HAVE_NCCL
 pkglib_LTLIBRARIES += plugins/multigpu/multigpu.la
