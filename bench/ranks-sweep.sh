@@ -9,6 +9,9 @@
 # NP ranks (default 2, one GPU each); MPIRUN the launcher (default
 # mpirun); GPULAB the gpulab (default: on PATH); EXERCISES and SIZES
 # replace the sweep's (a part of it, to time one step).
+# The ranks are not bound to a core each (Open MPI binds 2 ranks to one
+# core each by default): a point's check against the CPU runs on every
+# core the rank may use, and a 2^30-float point's takes seconds on one.
 # NCCL_NVLS_ENABLE=0 always: no NVLink multicast on shared GPUs.
 set -eu
 rec=${1:?usage: bench/ranks-sweep.sh RECORD}
@@ -17,7 +20,7 @@ exercises=${EXERCISES:-multigpu.allreduce_nccl multigpu.ring_sendrecv multigpu.a
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 t0=$(date +%s%N)
 # shellcheck disable=SC2086
-${MPIRUN:-mpirun} -np "${NP:-2}" -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH ${GPULAB:-gpulab} run $exercises \
+${MPIRUN:-mpirun} --bind-to none -np "${NP:-2}" -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH ${GPULAB:-gpulab} run $exercises \
 	--batch 20 -n "${SIZES:-2^20:2^30:2}" -t float --quiet -o "$rec"
 ms=$((($(date +%s%N) - t0) / 1000000))
 echo "the sweep as ${NP:-2} ranks ended in $((ms / 1000)).$((ms % 1000 / 100)) s"

@@ -63,6 +63,7 @@
 #include <cstring>
 #include <algorithm>
 #include <new>
+#include <sched.h>
 #include <system_error>
 #include <thread>
 #include <type_traits>
@@ -419,11 +420,15 @@ LAB_HD inline T draw_at(uint64_t seed, uint64_t i)
 	return draw<T>(r);
 }
 
-/* The host's threads for work over large arrays: every core, up to 16
- * (past that the memory's bandwidth, not the cores, bounds it). */
+/* The host's threads for work over large arrays: every core this process
+ * may run on (a launcher that binds a rank to one core gets one), up to
+ * 16 (past that the memory's bandwidth, not the cores, bounds it). */
 inline unsigned host_threads()
 {
+	cpu_set_t mine;
 	unsigned n = std::thread::hardware_concurrency();
+	if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+		n = (unsigned)CPU_COUNT(&mine);
 	return std::clamp(n, 1u, 16u);
 }
 
