@@ -310,6 +310,20 @@ START_TEST(config_errors)
 }
 END_TEST
 
+/* Messages that said what did not happen (issue 52), each exactly. */
+START_TEST(messages_say_what_happened)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	gpulab("run", "fake.ok", "--samples", "-1", NULL);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, "gpulab: --samples -1: expected all, or a count of samples from 1 to 1000000000\n");
+	gpulab("help", "record", "upgrade", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "usage: gpulab record upgrade FILE", 33), "%s%s", o.out, o.err);
+	gpulab("help", "record", "downgrade", NULL);
+	expect_error(EXIT_USAGE, "help: name one command (");
+}
+END_TEST
+
 START_TEST(unknown_exercise)
 {
 	configure(good_ini);
@@ -1127,6 +1141,7 @@ int main(void)
 	tcase_add_test(t, plugin_messages_are_escaped);
 	tcase_add_test(t, watchdog_stops_a_run_that_never_ends);
 	tcase_add_test(t, unknown_exercise);
+	tcase_add_test(t, messages_say_what_happened);
 	tcase_add_test(t, parameter_errors);
 	tcase_add_test(t, plugins_refuse_bad_parameters);
 	tcase_add_test(t, run_without_gpu);

@@ -139,8 +139,14 @@ START_TEST(config_errors)
 {
 	expect_config_error("[defaults]\nn = 1\nthis line is broken\n", ":3:", "malformed");
 	expect_config_error("n = 1\n", ":1:", "outside a section");
-	/* inih reports a section with its first key */
-	expect_config_error("[defaults]\n[plugins reduce]\nfile = x\n", ":3:", "unknown section [plugins reduce]");
+	/* a section's fault at the section's own line, though inih hands it
+	 * over only with its first key, lines below (issue 52) */
+	expect_config_error("[defaults]\n[plugins reduce]\nfile = x\n", "bad.ini:2: ",
+			    "bad.ini:2: unknown section [plugins reduce]; expected [defaults], [plugin NAME] or "
+			    "[exercise NAME.EXERCISE]");
+	expect_config_error("[defaults]\n[bogus]\n; a note\n\nk = 1\n", "bad.ini:2: ", "bad.ini:2: unknown section [bogus];");
+	expect_config_error("[plugin a]\nfile = a.so\n[plugin B]\n\nn = 1\n", "bad.ini:3: ",
+			    "bad.ini:3: bad name in [plugin B]: plugin and exercise names are made of a-z, 0-9 and _");
 	expect_config_error("[defaults]\n\nn = lots\n", ":3:", "bad value 'lots' for 'n'");
 	expect_config_error("[defaults]\nblock = 0\n", ":2:", "from 1 to 1024");
 	expect_config_error("[defaults]\nblock = 4294967296\n", ":2:", "from 1 to 1024");
@@ -149,7 +155,7 @@ START_TEST(config_errors)
 	expect_config_error("[defaults]\nn = 18446744073709551615\n", ":2:", "from 1 to 2^40");
 	expect_config_error("[defaults]\ntype = double\n", ":2:", "one of int|float");
 	expect_config_error("[defaults]\nmode = fast\n", ":2:", "unknown key 'mode'");
-	expect_config_error("[exercise reduce]\nn = 1\n", ":2:", "unknown section");
+	expect_config_error("[exercise reduce]\nn = 1\n", "bad.ini:1: ", "unknown section");
 	expect_config_error("[defaults]\nfile = x.so\n", ":2:", "'file' belongs");
 	expect_config_error("[plugin x]\nfile = x.so\n[oops\n", ":3:", "malformed");
 	/* the line at fault, and what it says (issue 46, item 15) */

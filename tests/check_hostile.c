@@ -211,9 +211,9 @@ START_TEST(config_section_names)
 			      "[exercise reduce.best.x]\nn = 1\n", "[exercise re duce.best]\nn = 1\n",
 			      "[plugin \x1b[31mred]\nfile = x.so\n", NULL };
 	for (int i = 0; bad[i]; i++)
-		expect_text_error(bad[i], "bad.ini:2: bad name in [");
+		expect_text_error(bad[i], "bad.ini:1: bad name in ["); /* the section's line (issue 52) */
 	ck_assert_msg(strstr(err, "made of a-z, 0-9 and _"), "%s", err);
-	expect_text_error("[exercise reduce]\nn = 1\n", "bad.ini:2: unknown section [exercise reduce]");
+	expect_text_error("[exercise reduce]\nn = 1\n", "bad.ini:1: unknown section [exercise reduce]");
 }
 END_TEST
 

@@ -94,6 +94,9 @@ static int cmd_version(const struct options *o)
 
 static int cmd_help(const struct options *o)
 {
+	/* `help record upgrade`: record's one subcommand, whose help record's is */
+	if (o->npatterns == 2 && !strcmp(o->patterns[0], "record") && !strcmp(o->patterns[1], "upgrade"))
+		return help_print("record", stdout);
 	if (o->npatterns > 1)
 		return fail(EXIT_USAGE, "help: name one command (%s)", help_commands());
 	return help_print(o->npatterns ? o->patterns[0] : NULL, stdout);

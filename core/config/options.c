@@ -174,6 +174,15 @@ static int parse_samples(struct options *o, const char *arg, char *err, size_t e
 	return 0;
 }
 
+/* Is word --samples' value, given as a word of its own: all, or a
+ * number, a negative one too, so that `--samples -1` is refused as a
+ * count out of range and not as an unknown option -1. */
+static int samples_word(const char *word)
+{
+	const char *digits = word + (word[0] == '-');
+	return !strcmp(word, "all") || (*digits && strspn(digits, "0123456789") == strlen(digits));
+}
+
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -257,8 +266,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			return EXIT_USAGE;
 		}
 		/* --samples all or N, as two words: getopt takes an optional argument only as --samples=all */
-		if (c == OPT_SAMPLES && !optarg && optind < argc
-		    && (!strcmp(argv[optind], "all") || (argv[optind][0] && strspn(argv[optind], "0123456789") == strlen(argv[optind]))))
+		if (c == OPT_SAMPLES && !optarg && optind < argc && samples_word(argv[optind]))
 			optarg = argv[optind++];
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;
