@@ -324,6 +324,27 @@ START_TEST(messages_say_what_happened)
 }
 END_TEST
 
+/* --config twice reads both, in order: the first's keys stay, the
+ * second's win where both set one (issue 52); config lists both. */
+START_TEST(config_given_twice)
+{
+	configure("[plugin fake]\nfile = fake.so\n");
+	char *dir = temp_dir();
+	const char *one = write_file(dir, "one.ini", "[exercise fake.keyed]\nmode = slow\ndepth = 5\n");
+	char first[4200];
+	snprintf(first, sizeof first, "%s", one);
+	const char *two = write_file(dir, "two.ini", "[exercise fake.keyed]\ndepth = 7\n");
+	char want[2][4300];
+	snprintf(want[0], sizeof want[0], "  -p mode          %s:2: mode = slow\n", first);
+	snprintf(want[1], sizeof want[1], "  -p depth         %s:2: depth = 7\n", two);
+	gpulab("--config", first, "--config", two, "config", "fake.keyed", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, want[0]) && strstr(o.out, want[1]), "%s%s", o.out, o.err);
+	snprintf(want[0], sizeof want[0], "  read     --config        %s\n  read     --config        %s\n", first, two);
+	ck_assert_msg(strstr(o.out, want[0]), "%s", o.out);
+	free(dir);
+}
+END_TEST
+
 START_TEST(unknown_exercise)
 {
 	configure(good_ini);
@@ -1142,6 +1163,7 @@ int main(void)
 	tcase_add_test(t, watchdog_stops_a_run_that_never_ends);
 	tcase_add_test(t, unknown_exercise);
 	tcase_add_test(t, messages_say_what_happened);
+	tcase_add_test(t, config_given_twice);
 	tcase_add_test(t, parameter_errors);
 	tcase_add_test(t, plugins_refuse_bad_parameters);
 	tcase_add_test(t, run_without_gpu);

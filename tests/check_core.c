@@ -106,19 +106,27 @@ START_TEST(config_search_order)
 	const char *explicit_file = write_file(extra, "cli.ini", "[defaults]\nn = 6\n");
 	setenv("XDG_CONFIG_HOME", xdg, 1);
 	setenv("GPULAB_CONFIG", env, 1);
-	ck_assert_int_eq(config_load_all(&c, sys, explicit_file, err, sizeof err), 0);
+	ck_assert_int_eq(config_load_all(&c, sys, &explicit_file, 1, err, sizeof err), 0);
 	ck_assert_uint_eq(c.nfiles, 6);
 	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "6");        /* --config */
 	ck_assert_str_eq(config_get(&c, "p", "e", "warmup")->value, "2");   /* $GPULAB_CONFIG */
 	ck_assert_str_eq(config_get(&c, "p", "e", "block")->value, "96");   /* conf.d, sorted */
 	ck_assert_str_eq(config_get(&c, "p", "e", "reps")->value, "6");
 	config_free(&c);
+	/* --config twice: both read, in order; the second's n wins, the first's block stays */
+	const char *two[2] = { write_file(extra, "one.ini", "[defaults]\nn = 7\nblock = 128\n"),
+			       write_file(extra, "two.ini", "[defaults]\nn = 8\n") };
+	ck_assert_int_eq(config_load_all(&c, sys, two, 2, err, sizeof err), 0);
+	ck_assert_uint_eq(c.nfiles, 7);
+	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "8");
+	ck_assert_str_eq(config_get(&c, "p", "e", "block")->value, "128");
+	config_free(&c);
 	/* without --config, $GPULAB_CONFIG and then XDG win */
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), 0);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), 0);
 	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "5");
 	config_free(&c);
 	unsetenv("GPULAB_CONFIG");
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), 0);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), 0);
 	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "4");
 	config_free(&c);
 }

@@ -42,7 +42,8 @@ static void general(FILE *out)
 	      "  help [COMMAND]       this, or a command's options and examples\n"
 	      "\n"
 	      "  -h, --help           the command's help: gpulab run --help\n"
-	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --config FILE    read FILE after the other configuration files; given\n"
+	      "                       again, each FILE in the order given, the last winning\n"
 	      "      --version        gpulab's version and plugin ABI\n"
 	      "\n",
 	      out);
@@ -261,7 +262,8 @@ static void config_help(FILE *out)
 	      "where it came from: the command line, FILE:LINE, or the default. Takes\n"
 	      "run's -n, -b, -t, -r, -w and -p, to show what they change.\n"
 	      "\n"
-	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --config FILE    read FILE after the other configuration files (again:\n"
+	      "                       each in the order given)\n"
 	      "      --variable NAME  gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
 	      "                       nvccflags, ...) as pkg-config gives it, from this\n"
 	      "                       gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed\n"

@@ -112,6 +112,17 @@ static int add_param(struct options *o, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* --config FILE, after those given before it: all are read, in order. */
+static int add_config(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	if (o->nconfigs == MAX_CONFIGS) {
+		snprintf(err, errlen, "--config %s: more than %d configuration files", arg, MAX_CONFIGS);
+		return EXIT_USAGE;
+	}
+	o->configs[o->nconfigs++] = arg;
+	return 0;
+}
+
 static int parse_format(struct options *o, const char *arg, char *err, size_t errlen)
 {
 	static const char *const names[FORMATS] = { "table", "csv", "json", "md" };
@@ -215,7 +226,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_VARIABLE: o->variable = arg; break;
 	case OPT_CFLAGS: o->cflags = 1; break;
 	case OPT_NCCL_TESTS: o->nccl_tests = arg; break;
-	case OPT_CONFIG: o->config = arg; break;
+	case OPT_CONFIG: rc = add_config(o, arg, err, errlen); break;
 	case 'h': o->help = 1; break;
 	case OPT_VERSION: o->command = "version"; break;
 	default:

@@ -413,7 +413,7 @@ static int load_user(struct config *c, char *err, size_t errlen)
 	return load_dropins(c, path, "user drop-in", var, err, errlen);
 }
 
-int config_load_all(struct config *c, const char *sysconfdir, const char *explicit_file,
+int config_load_all(struct config *c, const char *sysconfdir, const char *const *explicit, int n,
 		    char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -433,8 +433,9 @@ int config_load_all(struct config *c, const char *sysconfdir, const char *explic
 		return rc;
 	if (!(env && *env))
 		settings_saw(c, "GPULAB_CONFIG", "GPULAB_CONFIG", SEEN_UNSET, NULL);
-	if (explicit_file && (rc = settings_load_seen(c, explicit_file, 1, "--config", err, errlen)))
-		return rc;
+	for (int i = 0; i < n; i++)
+		if ((rc = settings_load_seen(c, explicit[i], 1, "--config", err, errlen)))
+			return rc;
 	return 0;
 }
 
