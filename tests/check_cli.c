@@ -209,8 +209,8 @@ START_TEST(list_shows_good_refuses_bad)
 	ck_assert(strstr(o.out, "gpulab.ini") != NULL);
 	/* each broken plugin gets one line naming its file and the fault */
 	ck_assert_int_eq(count_lines(o.err), 5);
-	ck_assert(strstr(o.err, "badabi.so: plugin ABI version 99, but this gpulab speaks version 2") != NULL);
-	ck_assert(strstr(o.err, "newminor.so: plugin built for ABI 2.99, but this gpulab speaks 2.6") != NULL);
+	ck_assert(strstr(o.err, "plugin ABI 99, newer than this gpulab's 2\n") != NULL);
+	ck_assert(strstr(o.err, "plugin ABI 2.99, newer than this gpulab's 2.6\n") != NULL);
 	ck_assert(strstr(o.err, "nocb.so: exercise 'ok' has no verify callback") != NULL);
 	ck_assert(strstr(o.err, "noentry.so: no gpulab_plugin_entry: not a gpulab plugin") != NULL);
 	snprintf(want, sizeof want, "no gone.so in /nonexistent, %s or ", getenv("GPULAB_TEST_PLUGINS")); /* every place */
@@ -310,6 +310,53 @@ START_TEST(config_errors)
 }
 END_TEST
 
+/* The widest line of s, in bytes (these lines are ASCII). */
+static size_t widest(const char *s)
+{
+	size_t most = 0;
+	for (const char *nl; *s; s = nl + !!*nl) {
+		nl = s + strcspn(s, "\n");
+		most = (size_t)(nl - s) > most ? (size_t)(nl - s) : most;
+	}
+	return most;
+}
+
+/* A plugin of another ABI (issue 52): one line of at most 100 columns,
+ * however long its directory, from list and run; check names the FILE
+ * given once, on stderr, as it refuses any FILE that is no plugin. */
+START_TEST(abi_lines_fit)
+{
+	char line[4096], *at;
+	configure(good_ini);
+	gpulab("list", NULL);
+	/* its line with the test's directory taken out: what gpulab wrote,
+	 * with room for a plugin directory as long as /usr/local/lib/gpulab */
+	ck_assert_msg(o.status == 0 && (at = strstr(o.err, "gpulab: not loaded: ")) && strstr(at, "badabi"), "%s", o.err);
+	snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+	at = strstr(line, getenv("GPULAB_TEST_PLUGINS"));
+	ck_assert_msg(at != NULL, "%s", line);
+	memmove(at, at + strlen(getenv("GPULAB_TEST_PLUGINS")), strlen(at + strlen(getenv("GPULAB_TEST_PLUGINS"))) + 1);
+	ck_assert_str_eq(line, "gpulab: not loaded: /badabi.so: plugin ABI 99, newer than this gpulab's 2");
+	ck_assert_uint_le(strlen(line), 100 - strlen("/usr/local/lib/gpulab"));
+	gpulab("run", "badabi.ok", NULL);
+	expect_error(EXIT_PLUGIN, "gpulab: 'badabi.ok': plugin 'badabi' did not load: ");
+	ck_assert_msg(widest(o.err) <= 100, "%zu columns: %s", widest(o.err), o.err);
+	/* check ./badabi.so, run where it is: a short path, as typed */
+	char *dir = temp_dir(), src[4200], dst[4300], cmd[8700];
+	snprintf(src, sizeof src, "%s/badabi.so", getenv("GPULAB_TEST_PLUGINS"));
+	snprintf(dst, sizeof dst, "%s/badabi.so", dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, dst);
+	ck_assert_int_eq(system(cmd), 0);
+	char *argv[] = { "/bin/sh", "-c", "cd \"$1\" && exec \"$2\" check ./badabi.so", "sh", dir, (char *)bin, NULL };
+	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", NULL };
+	run_cmd(&o, argv, env);
+	ck_assert_int_eq(o.status, EXIT_PLUGIN);
+	ck_assert_str_eq(o.out, "");
+	ck_assert_str_eq(o.err, "gpulab: check: ./badabi.so: plugin ABI 99, newer than this gpulab's 2\n");
+	free(dir);
+}
+END_TEST
+
 /* Messages that said what did not happen (issue 52), each exactly. */
 START_TEST(messages_say_what_happened)
 {
@@ -352,7 +399,7 @@ START_TEST(unknown_exercise)
 	expect_error(EXIT_NOMATCH, "no exercise matches 'fake.okk'; did you mean fake.ok?");
 	gpulab("run", "badabi.ok", NULL);
 	expect_error(EXIT_PLUGIN, "'badabi.ok': plugin 'badabi' did not load: ");
-	ck_assert(strstr(o.err, "version 99") != NULL);
+	ck_assert(strstr(o.err, "plugin ABI 99, newer than this gpulab's 2\n") != NULL);
 }
 END_TEST
 
@@ -1162,6 +1209,7 @@ int main(void)
 	tcase_add_test(t, plugin_messages_are_escaped);
 	tcase_add_test(t, watchdog_stops_a_run_that_never_ends);
 	tcase_add_test(t, unknown_exercise);
+	tcase_add_test(t, abi_lines_fit);
 	tcase_add_test(t, messages_say_what_happened);
 	tcase_add_test(t, config_given_twice);
 	tcase_add_test(t, parameter_errors);

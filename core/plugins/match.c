@@ -87,9 +87,11 @@ int select_exercises(const struct registry *r, char *const *patterns, int n,
 			return EXIT_CONFIG;
 		}
 		if (failed >= 0) {
-			snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i],
-				 r->v[failed].name, r->v[failed].error);
-			return r->v[failed].error_code;
+			const struct plugin *p = &r->v[failed];
+			int n = snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i], p->name, p->error);
+			if (p->opened && n > 100 - (int)strlen("gpulab: ")) /* its path is in `gpulab list`'s line */
+				snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i], p->name, p->why);
+			return p->error_code;
 		}
 		char near[512];
 		if (suggest(r, patterns[i], 3, near, sizeof near) > 0)

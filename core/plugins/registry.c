@@ -50,15 +50,17 @@ static int find_exercise(const struct gpulab_plugin *d, const char *name)
 
 int registry_check_version(const struct gpulab_plugin *d, char *err, size_t errlen)
 {
+	/* short: the line holds the plugin's path and name too, in 100 columns */
 	if (d->abi != GPULAB_ABI_VERSION) {
-		snprintf(err, errlen, "plugin ABI version %u, but this gpulab speaks version %u; rebuild the plugin against this gpulab's <gpulab/plugin.h>",
-			 d->abi, GPULAB_ABI_VERSION);
+		snprintf(err, errlen, "plugin ABI %u, %s than this gpulab's %u%s", d->abi,
+			 d->abi < GPULAB_ABI_VERSION ? "older" : "newer", GPULAB_ABI_VERSION,
+			 d->abi < GPULAB_ABI_VERSION ? ": rebuild it" : "");
 		return -1;
 	}
 	/* read only now: an ABI 1 descriptor has no such fields */
 	if (d->abi_minor > GPULAB_ABI_MINOR) {
-		snprintf(err, errlen, "plugin built for ABI %u.%u, but this gpulab speaks %u.%u; use a newer gpulab",
-			 d->abi, d->abi_minor, GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
+		snprintf(err, errlen, "plugin ABI %u.%u, newer than this gpulab's %u.%u", d->abi, d->abi_minor,
+			 GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
 		return -1;
 	}
 	if (d->size < min_plugin_size || d->exercise_size < min_exercise_size || d->param_size < min_param_size) {
@@ -297,11 +299,19 @@ static void not_found(const char *file, const char *plugin_path, char *err, size
 	}
 }
 
+/* error past "path: ", where it starts so (dlerror's, and ours, do). */
+static const char *past_path(const char *error, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return error && n && !strncmp(error, path, n) && !strncmp(error + n, ": ", 2) ? error + n + 2 : error;
+}
+
 static void load_one(struct plugin *p, const struct config *c)
 {
 	char err[1024];
 	int code = EXIT_PLUGIN;
 	const char *dl;
+	p->unread = 1; /* until its version is known */
 	/* dlopen runs the library's constructors, even for `gpulab list`:
 	 * nothing anyone but root or the user could have written is opened */
 	if (trust_plugin(p->path, err, sizeof err) != 0)
@@ -312,6 +322,7 @@ static void load_one(struct plugin *p, const struct config *c)
 		snprintf(err, sizeof err, "%s", dl ? dl : "cannot be loaded");
 		goto fail;
 	}
+	p->opened = 1;
 	gpulab_entry_fn entry;
 	*(void **)&entry = dlsym(p->handle, GPULAB_ENTRY_SYMBOL);
 	if (!entry) {
@@ -324,7 +335,12 @@ static void load_one(struct plugin *p, const struct config *c)
 		goto fail;
 	}
 	char why[768] = "out of memory";
-	if (registry_check_version(d, why, sizeof why) || adopt(p, d, why, sizeof why)
+	if (registry_check_version(d, why, sizeof why)) {
+		snprintf(err, sizeof err, "%s: %s", p->path, why);
+		goto fail;
+	}
+	p->unread = 0;
+	if (adopt(p, d, why, sizeof why)
 	    || (!p->name && !(p->name = strdup(p->desc->name ? p->desc->name : "(null)"))) /* gpulab check's */
 	    || registry_check(p->desc, p->name, why, sizeof why)) {
 		snprintf(err, sizeof err, "%s: %s", p->path, why);
@@ -341,6 +357,7 @@ fail:
 		dlclose(p->handle);
 	p->handle = NULL;
 	p->error = strdup(err);
+	p->why = past_path(p->error, p->path);
 	p->error_code = code;
 }
 
@@ -372,6 +389,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 			snprintf(err, sizeof err, "%s:%d: [plugin %s] has no 'file' key", s->file, s->line, s->target);
 			p->ini = s->file;
 			p->error = strdup(err);
+			p->why = p->error;
 			p->error_code = EXIT_CONFIG;
 			continue;
 		}
@@ -387,6 +405,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 		not_found(file->value, plugin_path, err, sizeof err);
 		if (!(p->error = strdup(err)))
 			return -1;
+		p->why = p->error;
 		p->error_code = EXIT_PLUGIN;
 	}
 	return 0;
