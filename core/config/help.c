@@ -69,6 +69,8 @@ static void list_help(FILE *out)
 	      "are run's: plugin.exercise, a plugin, or a glob. One exercise named alone\n"
 	      "is shown in full: its summary, every key with its type, default and the\n"
 	      "values it takes, and the page of docs/ that teaches it. Needs no GPU.\n"
+	      "A plugin that does not load is a warning line; list fails for it only\n"
+	      "where a PATTERN names it (exit 4; 3 for its INI keys), as run does.\n"
 	      "\n"
 	      "      --format F       table, csv, json or md (default table)\n"
 	      "\n"
