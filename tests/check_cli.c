@@ -92,6 +92,27 @@ START_TEST(help_and_version)
 }
 END_TEST
 
+/* help cites the pages where they are installed, not docs/ of a source
+ * tree the user may not have (issue 52). */
+START_TEST(help_cites_installed_pages)
+{
+	static const struct { const char *command, *page; } cites[] = {
+		{ "run", "\npage:\n  /opt/lab/doc/record.md\n" },
+		{ "learn", "\npage:\n  /opt/lab/doc/learn.md\n" },
+		{ "record", "\npage:\n  /opt/lab/doc/record.md\n" },
+		{ NULL, "installed in:\n  /opt/lab/doc\n" },
+	};
+	configure("");
+	char *env[] = { env_sys, env_path, env_xdg, "GPULAB_CONFIG=", "GPULAB_DOCDIR=/opt/lab/doc", NULL };
+	for (size_t i = 0; i < sizeof cites / sizeof cites[0]; i++) {
+		char *argv[] = { (char *)bin, "help", (char *)cites[i].command, NULL };
+		run_cmd(&o, argv, env);
+		ck_assert_msg(o.status == 0 && strstr(o.out, cites[i].page), "help %s: %s", cites[i].command, o.out);
+		ck_assert_msg(!strstr(o.out, "docs/"), "help %s cites docs/: %s", cites[i].command, o.out);
+	}
+}
+END_TEST
+
 START_TEST(usage_errors)
 {
 	configure(good_ini);
@@ -1208,6 +1229,7 @@ int main(void)
 	TCase *t = tcase_create("cli");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, help_and_version);
+	tcase_add_test(t, help_cites_installed_pages);
 	tcase_add_test(t, usage_errors);
 	tcase_add_test(t, dispatch_refusals_in_order);
 	tcase_add_test(t, metrics_lists_aliases);

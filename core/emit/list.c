@@ -6,6 +6,7 @@
 #include "emit/list_doc.h"
 #include "emit/writer.h"
 #include "escape.h"
+#include "config/help.h"
 #include "config/params.h"
 
 #include <inttypes.h>
@@ -219,12 +220,6 @@ static void full_param(const struct gpulab_param *d, int g, void *arg)
 	fputs("\n      ", out);
 	snprintf(text, sizeof text, "%s; %s", d->help ? d->help : "", what);
 	wrap(out, 6, 6, text);
-}
-
-const char *docs_dir(void)
-{
-	const char *dir = getenv("GPULAB_DOCDIR");
-	return dir && *dir ? dir : GPULAB_DOCDIR;
 }
 
 /* The page of the docs that teaches plugin p: NAME.md, else

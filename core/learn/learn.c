@@ -15,7 +15,7 @@
  */
 #include "config.h"
 
-#include "emit/list.h"
+#include "config/help.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "fail.h"
