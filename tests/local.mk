@@ -179,6 +179,10 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
 EXTRA_DIST += tests/author.sh
+# The plugin Makefiles (examples/axpy's, gpulab new's) where pkg-config
+# finds no gpulab.pc: one line, exit 2, nothing built (issue 52).
+TESTS += tests/makefiles.sh
+EXTRA_DIST += tests/makefiles.sh
 # make install DESTDIR=... of this build: the pages the lessons and the
 # man page cite, and the directories the man page names (issue 46).
 TESTS += tests/install.sh
