@@ -421,6 +421,54 @@ START_TEST(config_given_twice)
 }
 END_TEST
 
+/* `gpulab new` of an installed plugin's name (issue 52): its `make
+ * install` would name a bare NAME.so that a plugin directory searched
+ * first holds, and the user's exercise would vanish.  Refused, one line,
+ * exit 2, no directory; and where a user's file is shadowed all the
+ * same, list and run say which file won and why. */
+START_TEST(new_refuses_an_installed_name)
+{
+	char *dir = temp_dir(), *data = temp_dir(), want[8800], env_data[4200], user[4300], cmd[8800];
+	const char *plugins = getenv("GPULAB_TEST_PLUGINS");
+	configure(good_ini);
+	snprintf(env_data, sizeof env_data, "XDG_DATA_HOME=%s", data);
+	char *env[] = { env_sys, env_path, env_xdg, env_data, "GPULAB_CONFIG=", NULL };
+	static const char *const names[] = { "fake", "gridbug" };
+	for (size_t i = 0; i < 2; i++) {
+		char *argv[] = { "/bin/sh", "-c", "cd \"$1\" && exec \"$2\" new \"$3\"", "sh", dir, (char *)bin,
+				 (char *)names[i], NULL };
+		run_cmd(&o, argv, env);
+		if (i == 0) /* named by an INI file */
+			snprintf(want, sizeof want, "gpulab: new: 'fake' is an installed plugin's name (named at %s/gpulab.ini:2); "
+				 "choose another NAME\n", sysconf);
+		else /* in a plugin directory, named by none */
+			snprintf(want, sizeof want, "gpulab: new: 'gridbug' is an installed plugin's name (%s/gridbug.so); "
+				 "choose another NAME\n", plugins);
+		ck_assert_int_eq(o.status, EXIT_USAGE);
+		ck_assert_str_eq(o.err, want);
+		struct stat st;
+		snprintf(user, sizeof user, "%s/%s", dir, names[i]);
+		ck_assert_int_eq(stat(user, &st), -1); /* no directory made */
+	}
+	/* a fake.so of the user's all the same: list and run say which won */
+	snprintf(user, sizeof user, "%s/gpulab/plugins", data);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s/fake.so' '%s/'", user, plugins, user);
+	ck_assert_int_eq(system(cmd), 0);
+	char *list[] = { (char *)bin, "list", "fake.ok", NULL };
+	run_cmd(&o, list, env);
+	snprintf(want, sizeof want, "\n  over    %s/fake.so (not loaded: the first plugin directory holding it wins)\n", user);
+	ck_assert_msg(o.status == 0 && strstr(o.out, want), "%s", o.out);
+	char *run[] = { (char *)bin, "run", "fake.scale", NULL };
+	run_cmd(&o, run, env);
+	snprintf(want, sizeof want, "gpulab: no exercise matches 'fake.scale': plugin 'fake' is %s/fake.so, not %s/fake.so "
+		 "(the first plugin directory holding it wins)\n", plugins, user);
+	ck_assert_int_eq(o.status, EXIT_NOMATCH);
+	ck_assert_str_eq(o.err, want);
+	free(dir);
+	free(data);
+}
+END_TEST
+
 START_TEST(unknown_exercise)
 {
 	configure(good_ini);
@@ -1240,6 +1288,7 @@ int main(void)
 	tcase_add_test(t, watchdog_stops_a_run_that_never_ends);
 	tcase_add_test(t, unknown_exercise);
 	tcase_add_test(t, abi_lines_fit);
+	tcase_add_test(t, new_refuses_an_installed_name);
 	tcase_add_test(t, messages_say_what_happened);
 	tcase_add_test(t, config_given_twice);
 	tcase_add_test(t, parameter_errors);

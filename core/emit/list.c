@@ -145,6 +145,18 @@ static void list_common(FILE *out)
 	wrap(out, 0, 0, text);
 }
 
+/* The file of the same name in a later plugin directory, which the
+ * loaded one hides: a user's `make install` of a plugin the system has
+ * too, said where the user looks, not lost without a word. */
+static void list_shadowed(const struct plugin *p, const char *label, FILE *out)
+{
+	if (!p->shadowed)
+		return;
+	fputs(label, out);
+	fput_escaped(out, p->shadowed);
+	fputs(" (not loaded: the first plugin directory holding it wins)", out);
+}
+
 static void plugin_head(const struct plugin *p, FILE *out)
 {
 	fputc('\n', out);
@@ -156,6 +168,7 @@ static void plugin_head(const struct plugin *p, FILE *out)
 	fput_escaped(out, p->path);
 	fputs("\n  from ", out);
 	fput_escaped(out, p->ini);
+	list_shadowed(p, "\n  over ", out);
 	fputc('\n', out);
 }
 
@@ -254,6 +267,7 @@ static void list_one(const struct pick *k, FILE *out)
 	fput_escaped(out, k->plugin->path);
 	fputs("\n  from    ", out);
 	fput_escaped(out, k->plugin->ini);
+	list_shadowed(k->plugin, "\n  over    ", out);
 	docs_page(k->plugin, docs, sizeof docs);
 	if (docs[0]) {
 		fputs("\n  docs    ", out);

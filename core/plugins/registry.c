@@ -242,27 +242,36 @@ static int check_ini_keys(const struct config *c, const struct plugin *p, char *
 /* Where `file =` names the plugin.  A bare file name is looked up in the
  * plugin directories alone, never by dlopen's own search, which would
  * find libz.so.1 among the system's libraries; empty entries in
- * plugin_path are skipped (they once made "/" + file).  Anything else is
+ * plugin_path are skipped (they once made "/" + file).  The first
+ * directory holding it wins; the same name in a later one goes in
+ * *shadowed, to be said (`gpulab list`), not loaded.  Anything else is
  * returned as it is: trust_plugin takes an absolute path and refuses the
  * rest.  The path is built to its full length: a path cut short would
  * name another file. */
-static char *plugin_file_path(const char *file, const char *plugin_path, int *found)
+static char *plugin_file_path(const char *file, const char *plugin_path, int *found, char **shadowed)
 {
-	char *buf;
+	char *buf, *found_at = NULL;
 	*found = 1;
 	if (file[0] == '/' || !trust_bare_name(file))
 		return strdup(file);
 	for (const char *dir = plugin_path; dir && *dir;) {
 		int len = (int)strcspn(dir, ":");
 		if (len) {
-			if (asprintf(&buf, "%.*s/%s", len, dir, file) < 0)
+			if (asprintf(&buf, "%.*s/%s", len, dir, file) < 0) {
+				free(found_at);
 				return NULL;
-			if (access(buf, F_OK) == 0)
-				return buf;
-			free(buf);
+			}
+			if (access(buf, F_OK) == 0 && !found_at)
+				found_at = buf; /* loaded; a later one is only named */
+			else if (access(buf, F_OK) == 0)
+				return *shadowed = buf, found_at;
+			else
+				free(buf);
 		}
 		dir += len + (dir[len] == ':');
 	}
+	if (found_at)
+		return found_at;
 	/* not found anywhere: name it in the first directory */
 	*found = 0;
 	const char *first = plugin_path ? plugin_path + strspn(plugin_path, ":") : "";
@@ -395,7 +404,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 		}
 		p->ini = file->file;
 		int found;
-		if (!(p->path = plugin_file_path(file->value, plugin_path, &found)))
+		if (!(p->path = plugin_file_path(file->value, plugin_path, &found, &p->shadowed)))
 			return -1;
 		if (found || p->path[0] != '/') { /* one in a relative directory: trust refuses it */
 			load_one(p, c);
@@ -436,6 +445,7 @@ void registry_free(struct registry *r)
 			dlclose(r->v[i].handle);
 		free(r->v[i].name);
 		free(r->v[i].path);
+		free(r->v[i].shadowed);
 		free(r->v[i].error);
 	}
 	free(r->v);

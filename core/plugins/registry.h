@@ -14,6 +14,8 @@ struct plugin {
 	char *name;
 	char *path;         /* the .so as resolved */
 	const char *ini;    /* the INI file naming it */
+	char *shadowed;     /* a bare NAME.so found in a later plugin directory too, not loaded
+			     * (the first directory holding it wins); NULL for none */
 	void *handle;       /* NULL if it failed to load */
 	const struct gpulab_plugin *desc; /* the core's own copy, in this header's layout */
 	char *error;        /* why it failed, one line: the .so's path first, where it has one */
