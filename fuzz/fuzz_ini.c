@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	struct config c = { 0 };
 	char err[2048];
-	int rc = config_load_all(&c, "/nonexistent/gpulab-fuzz", NULL, err, sizeof err);
+	int rc = config_load_all(&c, "/nonexistent/gpulab-fuzz", NULL, 0, err, sizeof err);
 	if (rc && (rc != EXIT_CONFIG || strchr(err, '\n') || strncmp(err, fuzz_path, strlen(fuzz_path))))
 		abort();
 	/* the trace: the drop-in last but for GPULAB_CONFIG, refused exactly when the load failed */

@@ -11,9 +11,11 @@
  * is already the directory's: it must stay the same in LAB_PLUGIN, in
  * skeleton.ini's [plugin skeleton] and in the .so's file name.
  *
- * One element type only (an int histogram): .dtypes = GPULAB_INT32.
- * LAB_TYPED still works (only int<> is ever called); or make state and
- * the steps plain (no template) and give .teardown = lab::teardown<state>.
+ * It takes int and float (its .dtypes; -t int,float runs both), each step
+ * a template that LAB_TYPED instantiates for both.  For one element type
+ * alone, say an int histogram, give .dtypes = GPULAB_INT32: LAB_TYPED
+ * still works (only int<> is ever called); or make state and the steps
+ * plain (no template) and give .teardown = lab::teardown<state>.
  *
  * No .reset here: run() writes every element of out, so runs may follow
  * each other as they are, and setup's poison (0xff) catches an element

@@ -132,6 +132,9 @@ for w in 'Rename first the exercise' '.dtypes = GPULAB_INT32' '.teardown = lab::
 	'needs it zeroed there' 'With atomics, bytes_written'; do
 	grep -qF -- "$w" hist/hist.cu || bad "the skeleton's comments lack '$w'"
 done
+# its comment says the element types its .dtypes declares (issue 52)
+grep -q '\.dtypes = GPULAB_INT32 | GPULAB_FLOAT32,' hist/hist.cu && grep -qF 'It takes int and float' hist/hist.cu \
+	&& ! grep -q 'One element type only' hist/hist.cu || bad "the skeleton's comment and its .dtypes disagree"
 sed -n '1,/^ \*\//p' "$src/include/gpulab/lab.cuh" | grep -q 'lab::teardown<S>' || bad "lab.cuh's list lacks lab::teardown"
 
 # fake.chooser's lie=early calls ctx->chose from plan, the bug check must find

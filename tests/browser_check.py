@@ -250,6 +250,19 @@ def within(e, ancestor):
     return e is ancestor
 
 
+def dom_counters(dom, records):
+    """The counters table: a header for each counter of the record, in
+    order of first appearance, named whole; a row for each point that has them."""
+    record = journal(records[0])
+    labels, rows = [], [r for r in record["results"] if r.get("metrics")]
+    for r in rows:
+        labels += [k for k in r["metrics"] if k not in labels]
+    heads = [e["text"] for e in dom.find("th") if inside(e, "table", "counters")]
+    check(heads[1:] == labels, f"counters headers {heads[1:]} are not the record's {labels}")
+    trs = [e for e in dom.find("tr") if inside(e, "table", "counters")]
+    check(len(trs) == 1 + len(rows), f"{len(trs) - 1} counters rows for the record's {len(rows)} points")
+
+
 def dom(path, kind, records):
     parser = Dom()
     with open(path, encoding="utf-8") as f:
@@ -257,14 +270,16 @@ def dom(path, kind, records):
     dom_common(parser)
     {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "compare_many": dom_compare_many,
      "compare_warned": dom_compare_warned, "hostile": dom_hostile, "board": dom_board,
-     "history": dom_history}[kind](parser, records)
+     "history": dom_history, "counters": dom_counters}[kind](parser, records)
 
 
 # The page allows no script (its Content-Security-Policy), so the probe is
 # a copy without that policy and with this script last: every <details>
 # opened, then each element that overflows its own box or the page (one
 # drawn in an <svg>: that picture, where the svg would cut it off), into
-# a <pre id="layout"> that --dump-dom returns.
+# a <pre id="layout"> that --dump-dom returns.  A counters header may
+# break only between its words (at its <wbr>s): one wrapped a letter a
+# line where the column was narrow (issue 52).
 PROBE = """<script id="gpulab-probe">
 for (const d of document.querySelectorAll('details')) d.open = true;
 const page = document.documentElement.clientWidth, bad = [];
@@ -283,6 +298,17 @@ for (const e of document.querySelectorAll('*')) {
     bad.push(name + ': scrollWidth ' + e.scrollWidth + ' > clientWidth ' + e.clientWidth);
   if (r.width > 0 && (r.right > page + 0.5 || r.left < -0.5))
     bad.push(name + ': from ' + Math.round(r.left) + ' to ' + Math.round(r.right) + ' px, past the page of ' + page);
+}
+for (const th of document.querySelectorAll('table.counters th')) {
+  const tops = new Set(), range = document.createRange();
+  for (const t of th.childNodes) {
+    if (t.nodeType !== Node.TEXT_NODE) continue;
+    range.selectNodeContents(t);
+    for (const r of range.getClientRects()) tops.add(Math.round(r.top));
+  }
+  const words = th.querySelectorAll('wbr').length + 1;
+  if (tops.size > words)
+    bad.push('th "' + th.textContent.slice(0, 40) + '": ' + tops.size + ' lines for its ' + words + ' words');
 }
 const out = document.createElement('pre');
 out.id = 'layout';

@@ -211,9 +211,9 @@ START_TEST(config_section_names)
 			      "[exercise reduce.best.x]\nn = 1\n", "[exercise re duce.best]\nn = 1\n",
 			      "[plugin \x1b[31mred]\nfile = x.so\n", NULL };
 	for (int i = 0; bad[i]; i++)
-		expect_text_error(bad[i], "bad.ini:2: bad name in [");
+		expect_text_error(bad[i], "bad.ini:1: bad name in ["); /* the section's line (issue 52) */
 	ck_assert_msg(strstr(err, "made of a-z, 0-9 and _"), "%s", err);
-	expect_text_error("[exercise reduce]\nn = 1\n", "bad.ini:2: unknown section [exercise reduce]");
+	expect_text_error("[exercise reduce]\nn = 1\n", "bad.ini:1: unknown section [exercise reduce]");
 }
 END_TEST
 
@@ -223,7 +223,7 @@ START_TEST(config_dropins_unreadable)
 	struct config c = { 0 };
 	snprintf(conf, sizeof conf, "%s/conf.d", sys);
 	write_file(sys, "conf.d", "[defaults]\n"); /* a file where a directory should be */
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), EXIT_CONFIG);
 	ck_assert_msg(strstr(err, "conf.d: cannot read the directory: Not a directory"), "%s", err);
 	config_free(&c);
 	unlink(conf);
@@ -231,13 +231,13 @@ START_TEST(config_dropins_unreadable)
 	char fifo[4300];
 	snprintf(fifo, sizeof fifo, "%s/10-fifo.ini", conf);
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), EXIT_CONFIG);
 	ck_assert_msg(strstr(err, "10-fifo.ini: a FIFO, not a regular file"), "%s", err);
 	config_free(&c);
 	unlink(fifo);
 	if (geteuid() != 0) { /* root reads it anyway */
 		chmod(conf, 0);
-		ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+		ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), EXIT_CONFIG);
 		ck_assert_msg(strstr(err, "conf.d: cannot read the directory: Permission denied"), "%s", err);
 		config_free(&c);
 		chmod(conf, 0700);
@@ -264,24 +264,24 @@ START_TEST(config_xdg)
 	setenv("HOME", home, 1);
 	setenv("XDG_CONFIG_HOME", "rel", 1);
 	unsetenv("GPULAB_CONFIG");
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), 0);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), 0);
 	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "7");
 	config_free(&c);
 	big[0] = '/';
 	memset(big + 1, 'a', 4080);
 	big[4081] = 0;
 	setenv("XDG_CONFIG_HOME", big, 1);
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), EXIT_CONFIG);
 	ck_assert_str_eq(err, "XDG_CONFIG_HOME is too long: a configuration path made from it would exceed 4095 bytes");
 	config_free(&c);
 	unsetenv("XDG_CONFIG_HOME");
 	setenv("HOME", big, 1);
-	ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), EXIT_CONFIG);
 	ck_assert_msg(!strncmp(err, "HOME is too long", 16), "%.200s", err);
 	config_free(&c);
 	memset(big + 1, 'a', 4090); /* /gpulab.ini no longer fits */
 	big[4091] = 0;
-	ck_assert_int_eq(config_load_all(&c, big, NULL, err, sizeof err), EXIT_CONFIG);
+	ck_assert_int_eq(config_load_all(&c, big, NULL, 0, err, sizeof err), EXIT_CONFIG);
 	ck_assert_msg(!strncmp(err, "GPULAB_SYSCONFDIR is too long", 29), "%.200s", err);
 	config_free(&c);
 	free(sys);
@@ -309,7 +309,7 @@ START_TEST(config_xdg_not_regular)
 		struct config c = { 0 };
 		make_user_file(xdg, fifo);
 		setenv("XDG_CONFIG_HOME", xdg, 1);
-		ck_assert_int_eq(config_load_all(&c, sys, NULL, err, sizeof err), EXIT_CONFIG);
+		ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), EXIT_CONFIG);
 		ck_assert_msg(strstr(err, fifo ? "gpulab/gpulab.ini: a FIFO, not a regular file"
 					       : "gpulab/gpulab.ini: a directory, not a regular file"), "%s", err);
 		config_free(&c);

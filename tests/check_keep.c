@@ -845,7 +845,7 @@ START_TEST(resume_refuses_what_it_cannot_take)
 	read_text(record, good, sizeof good);
 	/* a line in the middle that is not JSON: corruption, not a torn end */
 	snprintf(cut, sizeof cut, "%.*s{\"exercise\": \n%s", (int)(strchr(good, '\n') + 1 - good), good, strchr(good, '\n') + 1);
-	refused(cut, "sweep.json: line 2: line 1, column 14: expected a value");
+	refused(cut, "sweep.json: line 2, column 14: expected a value"); /* the line's column, not "line 2: line 1" */
 	refused("{\"results\": []}", "not a gpulab-record/1 or /2 record");
 	refused("{\"schema\": \"gpulab-record/3\", \"results\": []}", "its schema is gpulab-record/3");
 	refused("{\"schema\": \"gpulab-record/1.3\", \"results\": [{\"n\": 1}]}", "result 1 has no exercise");
@@ -1266,6 +1266,27 @@ START_TEST(earlier_record_untouched)
 }
 END_TEST
 
+/* The same stop where there was no record: the line says none was made,
+ * not that one is "as it was" (issue 52), and none is. */
+START_TEST(no_record_not_made)
+{
+	char *argv[] = { (char *)bin, "run", "fake.sleepy", "-n", "64,128", "-r", "500", "-w", "0", "-o", record, NULL };
+	configure(20);
+	pid_t pid = start(argv);
+	for (double t0 = now(); lines_in(runs_log) < 1 && now() - t0 < 10; usleep(2000))
+		;
+	usleep(100000);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(finish(pid), 130);
+	char want[4400];
+	snprintf(want, sizeof want, "gpulab: interrupted by SIGINT: 0 points done, 2 not run; %s was not made: nothing "
+		 "was done to put in it\n", record);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_int_eq(access(record, F_OK), -1);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+}
+END_TEST
+
 /* A journal cut at every byte of its last entry (as a power loss may
  * leave it): every reader keeps exactly the complete entries, and says
  * it dropped the rest; the closing line cut is a run that did not finish. */
@@ -1474,6 +1495,26 @@ START_TEST(closing_line_and_header_checked)
 }
 END_TEST
 
+/* A journal's line is told by its own line and column, not the parser's
+ * "line 1" of the one line it read; a closing line written wrong is told
+ * as that, not as a point with no exercise (issue 52). */
+START_TEST(journal_lines_told_exactly)
+{
+	static char good[1 << 16], text[1 << 16];
+	char want[256];
+	configure(1);
+	gpulab("run", "fake.sleepy", "-n", "64,128", "-r", "3", "-o", record, NULL);
+	read_text(record, good, sizeof good);
+	const char *line2 = strchr(good, '\n') + 1, *at = strstr(line2, "\"median_ms\": ");
+	snprintf(want, sizeof want, "sweep.json: line 2, column %d: expected a value, found '}'\n",
+		 (int)(at - line2) + (int)strlen("\"median_ms\": ") + 1);
+	every_reader_refuses(replaced(good, "\"median_ms\": ", "\"median_ms\": }"), want);
+	const char *end = strstr(good, "{\"end\": ");
+	snprintf(text, sizeof text, "%.*s{\"end\": 5}\n", (int)(end - good), good);
+	every_reader_refuses(text, "sweep.json: line 4: a closing entry whose \"end\" is not an object\n");
+}
+END_TEST
+
 /* gpulab record upgrade: a 1.x document becomes a journal, in place
  * (atomically, its permissions kept) or to -o, its samples bounded; a
  * journal that did not finish stays one that did not finish. */
@@ -1558,12 +1599,14 @@ int main(void)
 	tcase_add_test(t, replaced_record_mode_and_hard_links);
 	tcase_add_test(t, one_writer_at_a_time);
 	tcase_add_test(t, earlier_record_untouched);
+	tcase_add_test(t, no_record_not_made);
 	tcase_add_test(t, torn_journal_at_every_byte);
 	tcase_add_test(t, kill9_at_random_moments);
 	tcase_add_test(t, samples_bounded_numbers_exact);
 	tcase_add_test(t, interval_and_notes_written_exactly);
 	tcase_add_test(t, one_validator_for_every_reader);
 	tcase_add_test(t, closing_line_and_header_checked);
+	tcase_add_test(t, journal_lines_told_exactly);
 	tcase_add_test(t, record_upgrade);
 	suite_add_tcase(s, t);
 	TCase *m = tcase_create("resume_match");

@@ -170,6 +170,8 @@ EXTRA_DIST += docs/bench-ranks-1.json docs/bench-ranks-nccl-tests.txt
 # without chromium (which .ci/run installs) or python3.
 TESTS += tests/browser.sh
 EXTRA_DIST += tests/browser.sh tests/browser_check.py
+# browser.sh's counters page: Nsight Compute's long names (issue 52)
+EXTRA_DIST += docs/bench-transpose-12.json
 # core/'s layers, one name per function, no files calling each other in a
 # circle (docs/hacking.md): read from the source, so it needs no build.
 # tests/layers_selftest.py shows it failing on each case it must catch.
@@ -179,6 +181,10 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
 EXTRA_DIST += tests/author.sh
+# The plugin Makefiles (examples/axpy's, gpulab new's) where pkg-config
+# finds no gpulab.pc: one line, exit 2, nothing built (issue 52).
+TESTS += tests/makefiles.sh
+EXTRA_DIST += tests/makefiles.sh
 # make install DESTDIR=... of this build: the pages the lessons and the
 # man page cite, and the directories the man page names (issue 46).
 TESTS += tests/install.sh

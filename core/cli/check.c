@@ -60,7 +60,13 @@ static int check_file(const char *file, const struct options *o)
 	}
 	const struct plugin *p = &r.v[0];
 	if (p->error) {
-		check_problem(file, "%s", p->error);
+		/* FILE named once: the reason alone.  One whose descriptor cannot
+		 * be read is refused as a FILE that is no plugin is; a
+		 * descriptor's fault is a problem check found */
+		if (p->unread)
+			fail(EXIT_PLUGIN, "check: %s: %s", file, p->why);
+		else
+			check_problem(file, "%s", p->why);
 		registry_free(&r);
 		return 1;
 	}

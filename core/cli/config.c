@@ -158,7 +158,7 @@ int cmd_config(const struct options *o)
 	struct selection sel = { 0 };
 	char err[2048];
 	int broken = 0;
-	int rc = config_load_all(&c, paths_sysconfdir(), o->config, err, sizeof err);
+	int rc = config_load_all(&c, paths_sysconfdir(), o->configs, o->nconfigs, err, sizeof err);
 	config_files(&c, stdout);
 	config_dirs(stdout);
 	if (rc) {

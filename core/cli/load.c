@@ -29,7 +29,7 @@ static void warn_broken(const struct plugin *p)
 int load(const struct options *o, struct config *c, struct registry *r, int warn, int *broken)
 {
 	char err[2048], dirs[2 * PATH_MAX];
-	int rc = config_load_all(c, paths_sysconfdir(), o->config, err, sizeof err);
+	int rc = config_load_all(c, paths_sysconfdir(), o->configs, o->nconfigs, err, sizeof err);
 	if (!rc)
 		rc = paths_plugin_path(dirs, sizeof dirs, err, sizeof err);
 	if (rc)

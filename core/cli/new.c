@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/paths.h"
+#include "config/settings.h"
 #include "exitcode.h"
 
 #include <errno.h>
@@ -33,6 +35,31 @@ static int new_name_ok(const char *name)
 	size_t len = strlen(name);
 	return len && len <= NEW_NAME_MAX && name[0] >= 'a' && name[0] <= 'z'
 	       && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == len;
+}
+
+/* Is name an installed plugin's: a [plugin NAME] in an INI file gpulab
+ * reads, or NAME.so in a plugin directory?  Where, in `where`.  The
+ * skeleton's `make install` names a bare NAME.so, which a plugin
+ * directory searched before the user's would hold: the installed plugin
+ * would be loaded, and the user's exercise never seen. */
+static int new_name_taken(const struct options *o, const char *name, char *where, size_t len)
+{
+	struct config c = { 0 };
+	char err[1024], dirs[2 * PATH_MAX];
+	int taken = 0;
+	if (config_load_all(&c, paths_sysconfdir(), o->configs, o->nconfigs, err, sizeof err) == 0)
+		for (size_t i = 0; i < c.n && !taken; i++)
+			if (c.v[i].scope == SCOPE_PLUGIN && !strcmp(c.v[i].target, name))
+				taken = snprintf(where, len, "named at %s:%d", c.v[i].file, c.v[i].line) > 0;
+	config_free(&c); /* a configuration that cannot be read is refused by the commands that use it */
+	if (taken || paths_plugin_path(dirs, sizeof dirs, err, sizeof err))
+		return taken;
+	for (const char *d = dirs; *d && !taken; d += strcspn(d, ":"), d += *d == ':') {
+		int n = (int)strcspn(d, ":");
+		snprintf(where, len, "%.*s/%s.so", n, d, name);
+		taken = n && access(where, F_OK) == 0;
+	}
+	return taken;
 }
 
 /* text with every "skeleton" replaced by name, and "@pkgconfigdir@" by
@@ -116,6 +143,8 @@ int cmd_new(const struct options *o)
 	if (!new_name_ok(name))
 		return fail(EXIT_USAGE, "new: '%s' is not a plugin name: a-z, 0-9 and _, a letter first, at most %d bytes",
 			    name, NEW_NAME_MAX);
+	if (new_name_taken(o, name, why, sizeof why))
+		return fail(EXIT_USAGE, "new: '%s' is an installed plugin's name (%s); choose another NAME", name, why);
 	if (mkdir(name, 0755) != 0)
 		return fail(EXIT_USAGE, "new: cannot make the directory '%s': %s", name,
 			    errno == EEXIST ? "it exists; choose another NAME or remove it" : strerror(errno));

@@ -6,6 +6,7 @@
 #include "exitcode.h"
 #include "fail.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Each command's help: what it takes, its own options, and examples.
@@ -14,6 +15,19 @@ struct command_help {
 	const char *name;
 	void (*print)(FILE *out);
 };
+
+const char *docs_dir(void)
+{
+	const char *dir = getenv("GPULAB_DOCDIR");
+	return dir && *dir ? dir : GPULAB_DOCDIR;
+}
+
+/* The installed page `name` a command's help cites, as its last lines:
+ * a path a line, since a configured prefix may be long. */
+static void help_page(FILE *out, const char *name)
+{
+	fprintf(out, "\npage:\n  %s/%s\n", docs_dir(), name);
+}
 
 static void general(FILE *out)
 {
@@ -38,11 +52,12 @@ static void general(FILE *out)
 	      "  new NAME             a plugin skeleton in NAME/, to build and install\n"
 	      "  check FILE.so        a plugin's declarations and plans, without a GPU\n"
 	      "  record upgrade FILE  a record of any schema rewritten as the journal run -o\n"
-	      "                       writes (docs/record.md)\n"
+	      "                       writes (record.md, below)\n"
 	      "  help [COMMAND]       this, or a command's options and examples\n"
 	      "\n"
 	      "  -h, --help           the command's help: gpulab run --help\n"
-	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --config FILE    read FILE after the other configuration files; given\n"
+	      "                       again, each FILE in the order given, the last winning\n"
 	      "      --version        gpulab's version and plugin ABI\n"
 	      "\n",
 	      out);
@@ -55,9 +70,11 @@ static void general(FILE *out)
 		"plugin directories, in the order searched:\n"
 		"  %s\n"
 		"  ~/.local/share/gpulab/plugins\n"
+		"pages (record.md, learn.md, each plugin's), installed in:\n"
+		"  %s\n"
 		"\n"
 		"See gpulab(1) for the configuration files and the exit codes.\n",
-		GPULAB_SYSCONFDIR, GPULAB_SYSCONFDIR, GPULAB_PLUGINDIR);
+		GPULAB_SYSCONFDIR, GPULAB_SYSCONFDIR, GPULAB_PLUGINDIR, docs_dir());
 }
 
 static void list_help(FILE *out)
@@ -67,7 +84,9 @@ static void list_help(FILE *out)
 	      "Every plugin and exercise, each key with its type and default. PATTERNs\n"
 	      "are run's: plugin.exercise, a plugin, or a glob. One exercise named alone\n"
 	      "is shown in full: its summary, every key with its type, default and the\n"
-	      "values it takes, and the page of docs/ that teaches it. Needs no GPU.\n"
+	      "values it takes, and the installed page that teaches it. Needs no GPU.\n"
+	      "A plugin that does not load is a warning line; list fails for it only\n"
+	      "where a PATTERN names it (exit 4; 3 for its INI keys), as run does.\n"
 	      "\n"
 	      "      --format F       table, csv, json or md (default table)\n"
 	      "\n"
@@ -130,7 +149,7 @@ static void run_help(FILE *out)
 		"      --min-time S     ...and its samples add up to S seconds of GPU time (%g)\n"
 		"      --timeout S      ...or S seconds have passed, unconverged (default %g)\n"
 		"  -o, --output FILE    also write the record to FILE, a journal appended as each\n"
-		"                       point is done (docs/record.md); one writer at a time\n"
+		"                       point is done (record.md, below); one writer at a time\n"
 		"      --resume         with -o FILE: keep FILE's measured points, run the rest\n"
 		"      --samples [N]    the samples in the JSON report, at most 4096 a point (a\n"
 		"                       uniform subset), or N, or with all every one; -o's too\n"
@@ -149,6 +168,7 @@ static void run_help(FILE *out)
 		"  gpulab run reduce.best reduce.cub -n 2^16:2^30:2 -o sweep.json\n",
 		generic_params[GEN_WARMUP].def, BATCH_MAX, 100 * stop.max_noise, stop.min_time_s, stop.timeout_s,
 		EXIT_WATCHDOG, WATCHDOG_DEFAULT_S);
+	help_page(out, "record.md");
 }
 
 static void compare_help(FILE *out)
@@ -224,7 +244,7 @@ static void learn_help(FILE *out)
 	      "\n"
 	      "The lessons: each states one of the book's claims, runs the experiment that\n"
 	      "tests it on this GPU, and says whether it holds; your progress is kept.\n"
-	      "Alone, the map of lessons and the next one (docs/learn.md).\n"
+	      "Alone, the map of lessons and the next one (learn.md, below).\n"
 	      "\n"
 	      "      --submit FILE.cu your kernel for the lesson's task, run through try\n"
 	      "      --max-noise, --min-time, --timeout, --watchdog   as for run\n"
@@ -234,6 +254,7 @@ static void learn_help(FILE *out)
 	      "  gpulab learn divergence\n"
 	      "  gpulab learn reduce-volatile-warp --submit mine.cu\n",
 	      out);
+	help_page(out, "learn.md");
 }
 
 static void grade_help(FILE *out)
@@ -261,7 +282,8 @@ static void config_help(FILE *out)
 	      "where it came from: the command line, FILE:LINE, or the default. Takes\n"
 	      "run's -n, -b, -t, -r, -w and -p, to show what they change.\n"
 	      "\n"
-	      "      --config FILE    read FILE after the other configuration files\n"
+	      "      --config FILE    read FILE after the other configuration files (again:\n"
+	      "                       each in the order given)\n"
 	      "      --variable NAME  gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
 	      "                       nvccflags, ...) as pkg-config gives it, from this\n"
 	      "                       gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed\n"
@@ -284,7 +306,8 @@ static void new_help(FILE *out)
 	      "exercise (plan, setup, run, verify and its keys), a Makefile taking its\n"
 	      "flags from pkg-config, and NAME.ini. `make install` there installs it for\n"
 	      "you alone (~/.local/share/gpulab/plugins, ~/.config/gpulab/conf.d), no\n"
-	      "root needed. NAME is a-z, 0-9 and _, starting with a letter.\n"
+	      "root needed. NAME is a-z, 0-9 and _, starting with a letter, and no\n"
+	      "installed plugin's (its .so would be loaded in place of yours).\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpulab new hist && cd hist && make && make install && gpulab run hist\n"
@@ -313,7 +336,7 @@ static void record_help(FILE *out)
 	fputs("usage: gpulab record upgrade FILE [-o OUT] [--samples N|all]\n"
 	      "\n"
 	      "A record of any schema gpulab reads (a gpulab-record/1 document, or a\n"
-	      "journal) rewritten as the journal run -o writes (docs/record.md), at most\n"
+	      "journal) rewritten as the journal run -o writes (record.md, below), at most\n"
 	      "4096 samples a point (a uniform subset): in place, atomically, with its\n"
 	      "permissions, under the writers' lock; or to OUT. A journal that did not\n"
 	      "finish stays one that did not finish.\n"
@@ -325,6 +348,7 @@ static void record_help(FILE *out)
 	      "  gpulab record upgrade old.json\n"
 	      "  gpulab record upgrade old.json -o new.json --samples 1024\n",
 	      out);
+	help_page(out, "record.md");
 }
 
 static void help_help(FILE *out)

@@ -12,4 +12,9 @@ int help_print(const char *command, FILE *out);
 /* "list, info, ...": every command, for an error's line. */
 const char *help_commands(void);
 
+/* Where the pages of docs/ are installed ($(docdir)), or $GPULAB_DOCDIR
+ * (the build tree's script names the source's docs/): what help, list
+ * and learn cite, so that a page they name is there to open. */
+const char *docs_dir(void);
+
 #endif

@@ -112,6 +112,17 @@ static int add_param(struct options *o, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* --config FILE, after those given before it: all are read, in order. */
+static int add_config(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	if (o->nconfigs == MAX_CONFIGS) {
+		snprintf(err, errlen, "--config %s: more than %d configuration files", arg, MAX_CONFIGS);
+		return EXIT_USAGE;
+	}
+	o->configs[o->nconfigs++] = arg;
+	return 0;
+}
+
 static int parse_format(struct options *o, const char *arg, char *err, size_t errlen)
 {
 	static const char *const names[FORMATS] = { "table", "csv", "json", "md" };
@@ -174,6 +185,15 @@ static int parse_samples(struct options *o, const char *arg, char *err, size_t e
 	return 0;
 }
 
+/* Is word --samples' value, given as a word of its own: all, or a
+ * number, a negative one too, so that `--samples -1` is refused as a
+ * count out of range and not as an unknown option -1. */
+static int samples_word(const char *word)
+{
+	const char *digits = word + (word[0] == '-');
+	return !strcmp(word, "all") || (*digits && strspn(digits, "0123456789") == strlen(digits));
+}
+
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -206,7 +226,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_VARIABLE: o->variable = arg; break;
 	case OPT_CFLAGS: o->cflags = 1; break;
 	case OPT_NCCL_TESTS: o->nccl_tests = arg; break;
-	case OPT_CONFIG: o->config = arg; break;
+	case OPT_CONFIG: rc = add_config(o, arg, err, errlen); break;
 	case 'h': o->help = 1; break;
 	case OPT_VERSION: o->command = "version"; break;
 	default:
@@ -257,8 +277,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			return EXIT_USAGE;
 		}
 		/* --samples all or N, as two words: getopt takes an optional argument only as --samples=all */
-		if (c == OPT_SAMPLES && !optarg && optind < argc
-		    && (!strcmp(argv[optind], "all") || (argv[optind][0] && strspn(argv[optind], "0123456789") == strlen(argv[optind]))))
+		if (c == OPT_SAMPLES && !optarg && optind < argc && samples_word(argv[optind]))
 			optarg = argv[optind++];
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;

@@ -42,6 +42,8 @@ struct keyval {
 };
 
 #define MAX_KEYVALS 64
+/* --config FILE given more than this is a mistake, not a configuration */
+#define MAX_CONFIGS 8
 /* --batch: K runs stay queued behind the hold until the last is
  * enqueued; a few thousand launches would fill the launch queue and
  * make the host wait for a held stream */
@@ -86,7 +88,8 @@ struct options {
 	const char *base_exercise; /* compare --base EX and --new EX: one exercise */
 	const char *new_exercise;  /* against another; NULL without */
 	enum format format;
-	const char *config;
+	const char *configs[MAX_CONFIGS]; /* --config FILE, each given, in order: read in that order */
+	int nconfigs;
 	const char *metrics;       /* --metrics LIST, or NULL */
 	char command_line[4096];   /* argv as given, shell-quoted where needed: for the records */
 	/* Under a launcher (run/group.h), set once the ranks have met: */

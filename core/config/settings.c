@@ -33,6 +33,7 @@ struct parse {
 	FILE *fp;
 	const char *file;
 	int line;
+	int section_line;  /* the line of the section open now, where its faults are */
 	char *err;
 	size_t errlen;
 	int failed;
@@ -41,6 +42,9 @@ struct parse {
 
 /* Record one line in p->err naming file and line; returns 0. */
 static int parse_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same at the line of the section open now: inih hands a section
+ * to the handler only with its first key, lines below it. */
+static int section_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* One line, as fgets would read it, but refusing what inih would misread:
  * a line longer than its buffer (inih would take the rest as a line of
@@ -84,6 +88,8 @@ static int settings_tidy_line(struct parse *p, char *line)
 	if (skip)
 		memmove(line, line + skip, strlen(line + skip) + 1);
 	len = strcspn(line, "\r\n");
+	if (line[0] == '[')
+		p->section_line = p->line;
 	if (line[0] == '[' && strcspn(line + 1, "]") > SETTINGS_MAX_SECTION)
 		return parse_fail(p, "section name longer than %d bytes", SETTINGS_MAX_SECTION), -1;
 	if (line[0] == '[' && !memchr(line, ']', len))
@@ -161,16 +167,29 @@ int config_add(struct config *c, enum scope scope, const char *target,
 	return 0;
 }
 
-__attribute__((format(printf, 2, 3)))
-static int parse_fail(struct parse *p, const char *fmt, ...)
+static void parse_vfail(struct parse *p, int line, const char *fmt, va_list ap)
 {
 	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	snprintf(p->err, p->errlen, "%s:%d: %s", p->file, line, msg);
+	p->failed = 1;
+}
+
+static int parse_fail(struct parse *p, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	parse_vfail(p, p->line, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->errlen, "%s:%d: %s", p->file, p->line, msg);
-	p->failed = 1;
+	return 0;
+}
+
+static int section_fail(struct parse *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	parse_vfail(p, p->section_line, fmt, ap);
+	va_end(ap);
 	return 0;
 }
 
@@ -188,10 +207,10 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return parse_fail(p, "key '%s' outside a section", key);
 	int kind = parse_section(section, &scope, &target);
 	if (kind == -1)
-		return parse_fail(p, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
+		return section_fail(p, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
 			    section);
 	if (kind == -2)
-		return parse_fail(p, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
+		return section_fail(p, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
 	if (!strcmp(key, "file")) {
 		if (scope != SCOPE_PLUGIN)
 			return parse_fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
@@ -253,7 +272,7 @@ int config_load(struct config *c, const char *path, int required, char *err, siz
 		return EXIT_CONFIG;
 	}
 	c->files = files;
-	struct parse p = { c, fp, c->files[c->nfiles], 0, err, errlen, 0, 0 };
+	struct parse p = { c, fp, c->files[c->nfiles], 0, 0, err, errlen, 0, 0 };
 	c->nfiles++;
 	int line = ini_parse_stream(reader, &p, handler, &p);
 	fclose(fp);
@@ -394,7 +413,7 @@ static int load_user(struct config *c, char *err, size_t errlen)
 	return load_dropins(c, path, "user drop-in", var, err, errlen);
 }
 
-int config_load_all(struct config *c, const char *sysconfdir, const char *explicit_file,
+int config_load_all(struct config *c, const char *sysconfdir, const char *const *explicit, int n,
 		    char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -414,8 +433,9 @@ int config_load_all(struct config *c, const char *sysconfdir, const char *explic
 		return rc;
 	if (!(env && *env))
 		settings_saw(c, "GPULAB_CONFIG", "GPULAB_CONFIG", SEEN_UNSET, NULL);
-	if (explicit_file && (rc = settings_load_seen(c, explicit_file, 1, "--config", err, errlen)))
-		return rc;
+	for (int i = 0; i < n; i++)
+		if ((rc = settings_load_seen(c, explicit[i], 1, "--config", err, errlen)))
+			return rc;
 	return 0;
 }
 

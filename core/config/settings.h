@@ -55,13 +55,14 @@ int config_load(struct config *c, const char *path, int required,
 /* Load every file in precedence order (lowest first):
  *   SYSCONFDIR/gpulab.ini, SYSCONFDIR/conf.d/\*.ini (sorted),
  *   $XDG_CONFIG_HOME/gpulab/gpulab.ini, $XDG_CONFIG_HOME/gpulab/conf.d/\*.ini
- *   (sorted), $GPULAB_CONFIG, then `explicit`.
+ *   (sorted), $GPULAB_CONFIG, then the n `explicit` files (--config), in
+ *   their order.
  * A relative XDG_CONFIG_HOME is ignored (the XDG spec), for
  * $HOME/.config; a conf.d that exists but cannot be read is an error, and
  * so is a variable too long to make a path from.  Each place looked at
  * is recorded in c->seen, the one refused included. */
-int config_load_all(struct config *c, const char *sysconfdir,
-		    const char *explicit_file, char *err, size_t errlen);
+int config_load_all(struct config *c, const char *sysconfdir, const char *const *explicit, int n,
+		    char *err, size_t errlen);
 
 /* The winning setting of key for an exercise (plugin "p", exercise "e";
  * e may be NULL for plugin-wide keys like `file`), or NULL. */

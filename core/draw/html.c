@@ -30,7 +30,9 @@ static const char css[] =
 	"figure{margin:20px 0}figcaption{font-weight:bold;margin:6px 0}\n"
 	".chart-row{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}\n"
 	".plot{flex:2 1 700px;min-width:0}.plot svg{width:100%;height:auto;display:block}\n"
-	".metrics{flex:1 1 340px;min-width:0;overflow-x:auto}.metrics th{overflow-wrap:anywhere}.wide{overflow-x:auto}\n"
+	/* the counters no narrower than their table (headers broken between
+	 * words, <wbr>): beside the chart where both fit, else under it */
+	".metrics{flex:1 1 340px;min-width:min-content;overflow-x:auto}.metrics th{overflow-wrap:normal}.wide{overflow-x:auto}\n"
 	"table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums;margin:8px 0}"
 	"caption{text-align:left;font-weight:bold;padding:4px 0}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 6px;text-align:right}th{background:#f0f0f0}"
@@ -127,6 +129,22 @@ static size_t chart_metric_labels(const struct chart *c, const char **labels, si
 	return n;
 }
 
+/* A counter's name, which may break only between its words: after each
+ * run of '_' and after each '.' (dram__throughput.avg.pct_of_peak...),
+ * never inside one, where a narrow column broke it a letter a line. */
+static void label_words(FILE *out, const char *s)
+{
+	char word[256];
+	while (*s) {
+		size_t n = strcspn(s, "_.");
+		n += strspn(s + n, "_.");
+		snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), s);
+		text(out, word);
+		s += n;
+		fputs(*s ? "<wbr>" : "", out);
+	}
+}
+
 static void metrics_table(FILE *out, const struct chart *c)
 {
 	const char *labels[64];
@@ -137,7 +155,7 @@ static void metrics_table(FILE *out, const struct chart *c)
 		fputs("<th title=\"", out);
 		text(out, json_string(json_get(json_get(c->pl->p[c->pts[0]].metrics, labels[k]), "metric")));
 		fputs("\">", out);
-		text(out, labels[k]);
+		label_words(out, labels[k]);
 		fputs("</th>", out);
 	}
 	fputs("</tr>\n", out);

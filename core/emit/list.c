@@ -6,6 +6,7 @@
 #include "emit/list_doc.h"
 #include "emit/writer.h"
 #include "escape.h"
+#include "config/help.h"
 #include "config/params.h"
 
 #include <inttypes.h>
@@ -144,6 +145,18 @@ static void list_common(FILE *out)
 	wrap(out, 0, 0, text);
 }
 
+/* The file of the same name in a later plugin directory, which the
+ * loaded one hides: a user's `make install` of a plugin the system has
+ * too, said where the user looks, not lost without a word. */
+static void list_shadowed(const struct plugin *p, const char *label, FILE *out)
+{
+	if (!p->shadowed)
+		return;
+	fputs(label, out);
+	fput_escaped(out, p->shadowed);
+	fputs(" (not loaded: the first plugin directory holding it wins)", out);
+}
+
 static void plugin_head(const struct plugin *p, FILE *out)
 {
 	fputc('\n', out);
@@ -155,6 +168,7 @@ static void plugin_head(const struct plugin *p, FILE *out)
 	fput_escaped(out, p->path);
 	fputs("\n  from ", out);
 	fput_escaped(out, p->ini);
+	list_shadowed(p, "\n  over ", out);
 	fputc('\n', out);
 }
 
@@ -221,12 +235,6 @@ static void full_param(const struct gpulab_param *d, int g, void *arg)
 	wrap(out, 6, 6, text);
 }
 
-const char *docs_dir(void)
-{
-	const char *dir = getenv("GPULAB_DOCDIR");
-	return dir && *dir ? dir : GPULAB_DOCDIR;
-}
-
 /* The page of the docs that teaches plugin p: NAME.md, else
  * bench-NAME.md, in the documentation directory; "" for none. */
 static void docs_page(const struct plugin *p, char *buf, size_t len)
@@ -259,6 +267,7 @@ static void list_one(const struct pick *k, FILE *out)
 	fput_escaped(out, k->plugin->path);
 	fputs("\n  from    ", out);
 	fput_escaped(out, k->plugin->ini);
+	list_shadowed(k->plugin, "\n  over    ", out);
 	docs_page(k->plugin, docs, sizeof docs);
 	if (docs[0]) {
 		fputs("\n  docs    ", out);

@@ -13,8 +13,4 @@
  * table, one exercise named alone is shown in full. */
 void list_print(const struct registry *r, const struct selection *only, enum format f, FILE *out);
 
-/* Where the pages of docs/ are installed ($(docdir)), or $GPULAB_DOCDIR
- * (the build tree's script names the source's docs/). */
-const char *docs_dir(void);
-
 #endif

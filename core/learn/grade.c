@@ -126,8 +126,8 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
 	snprintf(bufs[b], 320, "%g", 100 * o->stop.max_noise), argv[argc++] = "--max-noise", argv[argc++] = bufs[b++];
 	snprintf(bufs[b], 320, "%g", o->stop.min_time_s), argv[argc++] = "--min-time", argv[argc++] = bufs[b++];
 	snprintf(bufs[b], 320, "%g", o->stop.timeout_s), argv[argc++] = "--timeout", argv[argc++] = bufs[b++];
-	if (o->config)
-		argv[argc++] = "--config", argv[argc++] = (char *)o->config;
+	for (int i = 0; i < o->nconfigs; i++)
+		argv[argc++] = "--config", argv[argc++] = (char *)o->configs[i];
 	argv[argc++] = "--quiet";
 	argv[argc++] = "-o";
 	argv[argc++] = (char *)g->record;
@@ -170,7 +170,7 @@ static int grade_wait(pid_t pid, double limit_s, int *killed)
 /* Kernel k through try, in a child: its exit status. */
 static int grade_one(const struct options *o, struct grade *g, size_t k)
 {
-	char *argv[24 + 2 * NGENERIC + 2 * MAX_KEYVALS], bufs[MAX_KEYVALS + 4][320];
+	char *argv[24 + 2 * NGENERIC + 2 * MAX_KEYVALS + 2 * MAX_CONFIGS], bufs[MAX_KEYVALS + 4][320];
 	grade_argv(o, g, k, argv, bufs);
 	fflush(NULL);
 	pid_t pid = fork();

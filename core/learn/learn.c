@@ -15,7 +15,7 @@
  */
 #include "config.h"
 
-#include "emit/list.h"
+#include "config/help.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "fail.h"
@@ -167,7 +167,7 @@ static int learn_run(const struct options *user, const char *command, char *cons
 		     const char *record)
 {
 	char buf[LESSON_MAX_TEXT], num[4][32];
-	char *argv[LESSON_MAX_ARGS + 24];
+	char *argv[LESSON_MAX_ARGS + 24 + 2 * MAX_CONFIGS];
 	int argc = 0, n, st;
 	argv[argc++] = "gpulab";
 	argv[argc++] = (char *)command;
@@ -185,8 +185,8 @@ static int learn_run(const struct options *user, const char *command, char *cons
 	argv[argc++] = "--timeout", argv[argc++] = num[2];
 	if (user->watchdog >= 0)
 		argv[argc++] = "--watchdog", argv[argc++] = num[3];
-	if (user->config)
-		argv[argc++] = "--config", argv[argc++] = (char *)user->config;
+	for (int i = 0; i < user->nconfigs; i++)
+		argv[argc++] = "--config", argv[argc++] = (char *)user->configs[i];
 	argv[argc++] = "-o";
 	argv[argc++] = (char *)record;
 	argv[argc] = NULL;

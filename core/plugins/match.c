@@ -40,6 +40,19 @@ int patterns_name_plugin(char *const *patterns, int n, const char *name)
 	return 0;
 }
 
+/* The loaded plugin pat names, where it hides a file of its name in a
+ * later plugin directory (a user's, as `make install` of a skeleton of
+ * that name puts it); -1 for none. */
+static int shadowing(const struct registry *r, const char *pat)
+{
+	char want[128];
+	plugin_part(pat, want, sizeof want);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].desc && r->v[i].shadowed && !strcmp(r->v[i].name, want))
+			return (int)i;
+	return -1;
+}
+
 /* Pattern `p` on its own means a whole plugin; `p.e` one exercise. */
 static int match_pattern(const struct registry *r, const char *pat, struct selection *s, int *failed_plugin)
 {
@@ -87,11 +100,19 @@ int select_exercises(const struct registry *r, char *const *patterns, int n,
 			return EXIT_CONFIG;
 		}
 		if (failed >= 0) {
-			snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i],
-				 r->v[failed].name, r->v[failed].error);
-			return r->v[failed].error_code;
+			const struct plugin *p = &r->v[failed];
+			int n = snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i], p->name, p->error);
+			if (p->opened && n > 100 - (int)strlen("gpulab: ")) /* its path is in `gpulab list`'s line */
+				snprintf(err, errlen, "'%s': plugin '%s' did not load: %s", patterns[i], p->name, p->why);
+			return p->error_code;
 		}
 		char near[512];
+		int k = shadowing(r, patterns[i]);
+		if (k >= 0) { /* the user's exercise is in the file not loaded: say which was */
+			snprintf(err, errlen, "no exercise matches '%s': plugin '%s' is %s, not %s (the first plugin directory "
+				 "holding it wins)", patterns[i], r->v[k].name, r->v[k].path, r->v[k].shadowed);
+			return EXIT_NOMATCH;
+		}
 		if (suggest(r, patterns[i], 3, near, sizeof near) > 0)
 			snprintf(err, errlen, "no exercise matches '%s'; did you mean %s?", patterns[i], near);
 		else

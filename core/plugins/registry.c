@@ -50,15 +50,17 @@ static int find_exercise(const struct gpulab_plugin *d, const char *name)
 
 int registry_check_version(const struct gpulab_plugin *d, char *err, size_t errlen)
 {
+	/* short: the line holds the plugin's path and name too, in 100 columns */
 	if (d->abi != GPULAB_ABI_VERSION) {
-		snprintf(err, errlen, "plugin ABI version %u, but this gpulab speaks version %u; rebuild the plugin against this gpulab's <gpulab/plugin.h>",
-			 d->abi, GPULAB_ABI_VERSION);
+		snprintf(err, errlen, "plugin ABI %u, %s than this gpulab's %u%s", d->abi,
+			 d->abi < GPULAB_ABI_VERSION ? "older" : "newer", GPULAB_ABI_VERSION,
+			 d->abi < GPULAB_ABI_VERSION ? ": rebuild it" : "");
 		return -1;
 	}
 	/* read only now: an ABI 1 descriptor has no such fields */
 	if (d->abi_minor > GPULAB_ABI_MINOR) {
-		snprintf(err, errlen, "plugin built for ABI %u.%u, but this gpulab speaks %u.%u; use a newer gpulab",
-			 d->abi, d->abi_minor, GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
+		snprintf(err, errlen, "plugin ABI %u.%u, newer than this gpulab's %u.%u", d->abi, d->abi_minor,
+			 GPULAB_ABI_VERSION, GPULAB_ABI_MINOR);
 		return -1;
 	}
 	if (d->size < min_plugin_size || d->exercise_size < min_exercise_size || d->param_size < min_param_size) {
@@ -240,27 +242,36 @@ static int check_ini_keys(const struct config *c, const struct plugin *p, char *
 /* Where `file =` names the plugin.  A bare file name is looked up in the
  * plugin directories alone, never by dlopen's own search, which would
  * find libz.so.1 among the system's libraries; empty entries in
- * plugin_path are skipped (they once made "/" + file).  Anything else is
+ * plugin_path are skipped (they once made "/" + file).  The first
+ * directory holding it wins; the same name in a later one goes in
+ * *shadowed, to be said (`gpulab list`), not loaded.  Anything else is
  * returned as it is: trust_plugin takes an absolute path and refuses the
  * rest.  The path is built to its full length: a path cut short would
  * name another file. */
-static char *plugin_file_path(const char *file, const char *plugin_path, int *found)
+static char *plugin_file_path(const char *file, const char *plugin_path, int *found, char **shadowed)
 {
-	char *buf;
+	char *buf, *found_at = NULL;
 	*found = 1;
 	if (file[0] == '/' || !trust_bare_name(file))
 		return strdup(file);
 	for (const char *dir = plugin_path; dir && *dir;) {
 		int len = (int)strcspn(dir, ":");
 		if (len) {
-			if (asprintf(&buf, "%.*s/%s", len, dir, file) < 0)
+			if (asprintf(&buf, "%.*s/%s", len, dir, file) < 0) {
+				free(found_at);
 				return NULL;
-			if (access(buf, F_OK) == 0)
-				return buf;
-			free(buf);
+			}
+			if (access(buf, F_OK) == 0 && !found_at)
+				found_at = buf; /* loaded; a later one is only named */
+			else if (access(buf, F_OK) == 0)
+				return *shadowed = buf, found_at;
+			else
+				free(buf);
 		}
 		dir += len + (dir[len] == ':');
 	}
+	if (found_at)
+		return found_at;
 	/* not found anywhere: name it in the first directory */
 	*found = 0;
 	const char *first = plugin_path ? plugin_path + strspn(plugin_path, ":") : "";
@@ -297,11 +308,19 @@ static void not_found(const char *file, const char *plugin_path, char *err, size
 	}
 }
 
+/* error past "path: ", where it starts so (dlerror's, and ours, do). */
+static const char *past_path(const char *error, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return error && n && !strncmp(error, path, n) && !strncmp(error + n, ": ", 2) ? error + n + 2 : error;
+}
+
 static void load_one(struct plugin *p, const struct config *c)
 {
 	char err[1024];
 	int code = EXIT_PLUGIN;
 	const char *dl;
+	p->unread = 1; /* until its version is known */
 	/* dlopen runs the library's constructors, even for `gpulab list`:
 	 * nothing anyone but root or the user could have written is opened */
 	if (trust_plugin(p->path, err, sizeof err) != 0)
@@ -312,6 +331,7 @@ static void load_one(struct plugin *p, const struct config *c)
 		snprintf(err, sizeof err, "%s", dl ? dl : "cannot be loaded");
 		goto fail;
 	}
+	p->opened = 1;
 	gpulab_entry_fn entry;
 	*(void **)&entry = dlsym(p->handle, GPULAB_ENTRY_SYMBOL);
 	if (!entry) {
@@ -324,7 +344,12 @@ static void load_one(struct plugin *p, const struct config *c)
 		goto fail;
 	}
 	char why[768] = "out of memory";
-	if (registry_check_version(d, why, sizeof why) || adopt(p, d, why, sizeof why)
+	if (registry_check_version(d, why, sizeof why)) {
+		snprintf(err, sizeof err, "%s: %s", p->path, why);
+		goto fail;
+	}
+	p->unread = 0;
+	if (adopt(p, d, why, sizeof why)
 	    || (!p->name && !(p->name = strdup(p->desc->name ? p->desc->name : "(null)"))) /* gpulab check's */
 	    || registry_check(p->desc, p->name, why, sizeof why)) {
 		snprintf(err, sizeof err, "%s: %s", p->path, why);
@@ -341,6 +366,7 @@ fail:
 		dlclose(p->handle);
 	p->handle = NULL;
 	p->error = strdup(err);
+	p->why = past_path(p->error, p->path);
 	p->error_code = code;
 }
 
@@ -372,12 +398,13 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 			snprintf(err, sizeof err, "%s:%d: [plugin %s] has no 'file' key", s->file, s->line, s->target);
 			p->ini = s->file;
 			p->error = strdup(err);
+			p->why = p->error;
 			p->error_code = EXIT_CONFIG;
 			continue;
 		}
 		p->ini = file->file;
 		int found;
-		if (!(p->path = plugin_file_path(file->value, plugin_path, &found)))
+		if (!(p->path = plugin_file_path(file->value, plugin_path, &found, &p->shadowed)))
 			return -1;
 		if (found || p->path[0] != '/') { /* one in a relative directory: trust refuses it */
 			load_one(p, c);
@@ -387,6 +414,7 @@ int registry_load(struct registry *r, const struct config *c, const char *plugin
 		not_found(file->value, plugin_path, err, sizeof err);
 		if (!(p->error = strdup(err)))
 			return -1;
+		p->why = p->error;
 		p->error_code = EXIT_PLUGIN;
 	}
 	return 0;
@@ -417,6 +445,7 @@ void registry_free(struct registry *r)
 			dlclose(r->v[i].handle);
 		free(r->v[i].name);
 		free(r->v[i].path);
+		free(r->v[i].shadowed);
 		free(r->v[i].error);
 	}
 	free(r->v);

@@ -14,9 +14,17 @@ struct plugin {
 	char *name;
 	char *path;         /* the .so as resolved */
 	const char *ini;    /* the INI file naming it */
+	char *shadowed;     /* a bare NAME.so found in a later plugin directory too, not loaded
+			     * (the first directory holding it wins); NULL for none */
 	void *handle;       /* NULL if it failed to load */
 	const struct gpulab_plugin *desc; /* the core's own copy, in this header's layout */
-	char *error;        /* why it failed, one line */
+	char *error;        /* why it failed, one line: the .so's path first, where it has one */
+	const char *why;    /* the same without that path (in error), for a line the path would
+			     * push past 100 columns, and for check, which names FILE itself */
+	int unread;         /* refused before its descriptor could be read (trust, dlopen, entry
+			     * point, ABI): there is no declaration to check */
+	int opened;         /* dlopen took it: a fault is its content's, not where it lies, so a
+			     * line too long for its path may leave the path to `gpulab list` */
 	int error_code;     /* EXIT_PLUGIN, or EXIT_CONFIG for a fault in its INI */
 };
 

@@ -59,6 +59,22 @@ static const struct json *end_of(const struct json *line)
 	return json_len(line) == 1 && json_type(e) == JSON_OBJECT ? e : NULL;
 }
 
+/* A line with an "end" member that is not the closing line end_of
+ * takes: {"end": 5}, or "end" beside other members.  A point has no
+ * "end", so this is a closing line written wrong, not a point with no
+ * exercise.  1 with why said. */
+static int bad_end(const struct json *line, char *why, size_t len)
+{
+	const struct json *e = json_get(line, "end");
+	if (!e || end_of(line))
+		return 0;
+	if (json_len(line) != 1)
+		snprintf(why, len, "a closing entry with members beside \"end\"");
+	else
+		snprintf(why, len, "a closing entry whose \"end\" is not an object");
+	return 1;
+}
+
 struct lines {
 	const char *path, *text;
 	size_t len;
@@ -122,9 +138,12 @@ static int points(struct lines *l, size_t at, struct json *results, struct json 
 		}
 		at += n + 1;
 		struct json *v = json_parse(s, n, why, sizeof why);
-		if (!v || json_type(v) != JSON_OBJECT || *end) {
-			snprintf(l->err, l->errlen, "%s: line %zu: %s", l->path, line,
-				 !v ? why : *end ? "an entry after the closing one" : "an entry that is not an object");
+		const char *what = !v ? why : json_type(v) != JSON_OBJECT ? "an entry that is not an object"
+				   : *end ? "an entry after the closing one" : bad_end(v, why, sizeof why) ? why : NULL;
+		if (what) {
+			/* the parser read this line alone, as its line 1: the column is this line's */
+			int one = !v && !strncmp(why, "line 1, ", 8);
+			snprintf(l->err, l->errlen, "%s: line %zu%s%s", l->path, line, one ? ", " : ": ", one ? why + 8 : what);
 			json_free(v);
 			return -1;
 		}

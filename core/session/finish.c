@@ -53,10 +53,21 @@ static void stopped_because(const struct job *jobs, size_t n, char *why, size_t 
 		}
 }
 
+/* What became of -o FILE: written, left as it was, or (where there was
+ * none) not made; "" without -o. */
+static const char *output_fate(const struct options *o, int written, int existed)
+{
+	if (!o->output)
+		return "";
+	if (written)
+		return " has what was done, and the same command with --resume runs the rest";
+	return existed ? " is as it was: nothing was done to replace it with" : " was not made: nothing was done to put in it";
+}
+
 /* One line on stderr where the run stopped before its end: why, what it
  * did, and where that is kept. */
 static void say_stopped(const struct options *o, const struct job *jobs, size_t n, const char *why, int by_signal,
-			int written)
+			int written, int existed)
 {
 	size_t done = 0, left = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -65,8 +76,7 @@ static void say_stopped(const struct options *o, const struct job *jobs, size_t 
 	}
 	fail(0, "%s%s: %zu point%s done, %zu not run%s%s%s", by_signal ? "interrupted by " : "", why, done,
 	     done == 1 ? "" : "s", left, o->output ? "; " : "", o->output ? o->output : "",
-	     !o->output ? "" : written ? " has what was done, and the same command with --resume runs the rest"
-	     : " is as it was: nothing was done to replace it with");
+	     output_fate(o, written, existed));
 }
 
 /* The run's exit code: 128 + the signal that stopped it; else 8 where a
@@ -100,6 +110,7 @@ int session_finish(const struct options *o, struct report *r, struct job *jobs, 
 	report_end(r, stdout);
 	fflush(stdout);
 	if (why[0])
-		say_stopped(o, jobs, n, why, by_signal, out->path && journal_committed(&out->j));
+		say_stopped(o, jobs, n, why, by_signal, out->path && journal_committed(&out->j),
+			    out->path && journal_replaces(&out->j));
 	return exit_code(jobs, n, by_signal, worst);
 }
