@@ -4,7 +4,8 @@
 # stderr and exit status, against tests/golden.expected.  The runs are the
 # fake plugin's host-only exercises under tests/fakeclock.c, a clock that
 # ticks by the call, so that their timings are the same every time too;
-# only the host's name, gpulab's revision and the paths are masked, and
+# only the host's name, gpulab's revision, the paths and where each
+# point's wall time went (wall_s, the real clock's) are masked, and
 # no GPU is visible (CUDA_VISIBLE_DEVICES=-1), so that a GPU machine
 # prints what this one does.  A refactoring that must not change what
 # gpulab prints keeps this passing; a change that means to updates the
@@ -129,7 +130,8 @@ mask()
 {
 	sed -e "s|$tmp|TMP|g" -e "s|$GPULAB_TEST_PLUGINS|PLUGINS|g" -e "s|$GPULAB_BIN|gpulab|g" -e "s|$records|RECORDS|g" \
 		-e 's/"host": "[^"]*"/"host": "HOST"/g' \
-		-e 's/"revision": "[^"]*"/"revision": "REV"/g'
+		-e 's/"revision": "[^"]*"/"revision": "REV"/g' \
+		-e 's/"wall_s": {[^}]*}/"wall_s": {WALL}/g'
 }
 
 commands | mask >"$tmp/got"
