@@ -24,9 +24,12 @@ failed=0
 # own traffic (updates, sign-in, dictionaries), so that every request in
 # the net log is the page's.  Its configuration and crash reports go in
 # dir too, not in the build tree's tests/ (the tests' XDG_CONFIG_HOME).
+# Its TMPDIR is /tmp, whatever the tester's: Chromium puts a socket there,
+# and a socket's path is at most 107 bytes, so under a long TMPDIR it
+# dies ("Socket path too long") before it renders anything.
 chrome()
 {
-	XDG_CONFIG_HOME="$dir/config" XDG_CACHE_HOME="$dir/cache" timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+	TMPDIR=/tmp XDG_CONFIG_HOME="$dir/config" XDG_CACHE_HOME="$dir/cache" timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync --disable-default-apps \
 		--disable-extensions --disable-features=SpellCheck,Translate,OptimizationHints,MediaRouter \
 		--user-data-dir="$dir/profile" "$@" 2>>"$dir/chromium.log"
