@@ -165,7 +165,7 @@ tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 TESTS += tests/check_report
 EXTRA_DIST += tests/records bench/gpulab_record.py
 # check_report draws busbw from a committed ranked record beside nccl-tests' figures
-EXTRA_DIST += docs/bench-ranks-1.json docs/bench-ranks-nccl-tests.txt
+EXTRA_DIST += docs/records/bench-ranks-1.json docs/records/bench-ranks-nccl-tests.txt
 # The same in headless Chromium: DOM, requests and a screenshot; skips
 # without chromium (which .ci/run installs for its later runs).
 TESTS += tests/browser.sh
@@ -175,6 +175,10 @@ EXTRA_DIST += tests/browser.sh tests/browser_check.py
 # tests/layers_selftest.py shows it failing on each case it must catch.
 TESTS += tests/layers.py tests/layers_selftest.py
 EXTRA_DIST += tests/layers.py tests/layers_selftest.py
+# docs/ holds pages, docs/records/ the records they cite, and every link
+# of a page leads to a file (issue 52); in the source tree, not a tarball.
+TESTS += tests/docs_links.py
+EXTRA_DIST += tests/docs_links.py
 # The exercise author's commands (issue 38): help, list PATTERN, config,
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
