@@ -25,14 +25,14 @@ export GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$plugins" XDG_CONFIG_HOM
 g() { "$bin" "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?; }
 # narrow_to COLS LINES WHAT...: every line of the last command within COLS
 # columns, measured on what gpulab wrote: each path this test chose (its
-# temporary directory, the build's and the source's, however long the
-# tester's TMPDIR or checkout) counts as /tmp/tmp.XXXXXXXXXX, what mktemp
+# temporary directory, the build's and the source's, the install prefix,
+# however long the tester's TMPDIR or checkout) counts as /tmp/tmp.XXXXXXXXXX, what mktemp
 # -d makes under the default TMPDIR.  A line of gpulab's own that is too
 # long still fails, path or no path.  LINES "all", or "but-one-path": but
 # for a line that is one path alone, indented (a configured prefix).
 narrow_to() {
 	cols=$1 lines=$2; shift 2
-	WIDTH_PATHS=$(printf '%s\n' "$plugins" "$top" "$src" "$tmp") awk -v what="$*" -v cols="$cols" \
+	WIDTH_PATHS=$(printf '%s\n' "$plugins" "$top" "$src" "$tmp" "${INSTALL_PREFIX:-}") awk -v what="$*" -v cols="$cols" \
 		-v lines="$lines" '
 		BEGIN { n = split(ENVIRON["WIDTH_PATHS"], paths, "\n")
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) # the longest first
@@ -66,13 +66,22 @@ done
 g run fake.ok --help; has "--max-noise PCT" "run --help"
 # 80 columns, but for a line that is one configured path (a prefix may be long)
 g help; narrow_to 80 but-one-path help
-# the man page renders without a warning at 80 columns, where groff is
+# the man page renders without a warning at 80 columns, where groff is,
+# its paths under /usr/local: the prefix is the tester's (distcheck's is
+# in the build directory, and a long directory there cannot be adjusted)
 man=$(dirname "${GPULAB_WRAPPER:?}")/man/gpulab.1
 if ! command -v groff > /dev/null; then
 	echo "author.sh: not checked: gpulab.1 at 80 columns: needs groff (groff-base)"
 elif [ -f "$man" ]; then
-	groff -t -man -Tutf8 -ww -rLL=80n -rLT=80n "$man" 2> "$tmp/err" > /dev/null
-	[ -s "$tmp/err" ] && bad "gpulab.1 at 80 columns: $(head -3 "$tmp/err")"
+	# as the Makefile writes a path into the page: "\:" after each "/"
+	FROM=$(printf '%s' "${INSTALL_PREFIX:-}" | sed 's|/|/\\:|g') awk '
+		{ if (ENVIRON["FROM"] != "") { done = ""
+			while ((k = index($0, ENVIRON["FROM"])) > 0) {
+				done = done substr($0, 1, k - 1) "/\\:usr/\\:local"; $0 = substr($0, k + length(ENVIRON["FROM"])) }
+			$0 = done $0 }
+		print }' "$man" > "$tmp/gpulab.1"
+	groff -t -man -Tutf8 -ww -rLL=80n -rLT=80n "$tmp/gpulab.1" 2> "$tmp/err" > /dev/null
+	[ -s "$tmp/err" ] && bad "gpulab.1 at 80 columns, under /usr/local: $(head -3 "$tmp/err")"
 fi
 g help frobnicate; [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "help frobnicate: exit $rc"
 g --version; has "plugin ABI 2." "--version"

@@ -188,7 +188,8 @@ EXTRA_DIST += tests/author.sh
 TESTS += tests/install.sh
 EXTRA_DIST += tests/install.sh
 AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)' INSTALL_DOCDIR='$(docdir)' INSTALL_PKGDATADIR='$(pkgdatadir)' \
-	INSTALL_MANDIR='$(mandir)'; export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR;
+	INSTALL_MANDIR='$(mandir)' INSTALL_PREFIX='$(prefix)'; \
+	export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR INSTALL_PREFIX;
 # README's quick start and test command in a fresh clone, failing on any
 # warning: slow, so run by hand (tests/quickstart.sh), not by make check.
 EXTRA_DIST += tests/quickstart.sh
