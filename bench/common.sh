@@ -1,6 +1,7 @@
 # Shared by the bench/*.sh scripts (sourced, POSIX sh): a Markdown file
 # with the GPU and toolkit named, then one table per `gpulab run`, each
-# beside the JSON record it was made from (OUT without .md, -N.json).
+# linking the JSON record it was made from (OUT's name without .md, -N.json,
+# in records/ beside OUT: docs/ holds the pages people read).
 # GPULAB names the gpulab to run (default: gpulab on PATH); REPS the
 # timed repetitions (default: none, so each point runs until its noise
 # is under gpulab's --max-noise), after 5 warm-ups, warm L2.  Tables are
@@ -9,6 +10,17 @@ gpulab=${GPULAB:-gpulab}
 reps=${REPS:-}
 here=$(dirname "$0")
 section=0
+
+# bench_records OUT: OUT's records' path but for their -N.json, in the
+# folder records/ beside OUT (made here); bench_record OUT N: OUT's Nth
+# record; bench_link FILE: how OUT links FILE, a record there.
+bench_records()
+{
+	mkdir -p "$(dirname "$1")/records" || exit 1
+	echo "$(dirname "$1")/records/$(basename "${1%.md}")"
+}
+bench_record() { echo "$(bench_records "$1")-$2.json"; }
+bench_link() { echo "records/$(basename "$1")"; }
 
 # bench_header OUT TITLE TEXT: start OUT with the GPU's name and versions.
 bench_header()
@@ -29,19 +41,19 @@ bench_header()
 }
 
 # bench_section OUT HEADING ARGS...: `gpulab run ARGS` as a table, and
-# its record in OUT-N.json.
+# its record in bench_record OUT N.
 bench_section()
 {
 	out=$1 heading=$2
 	shift 2
 	section=$((section + 1))
-	record=${out%.md}-$section.json
+	record=$(bench_record "$out" "$section")
 	$gpulab run "$@" ${reps:+-r "$reps"} -w 5 --quiet --output "$record" >/dev/null || exit 1
 	{
 		echo
 		echo "## $heading"
 		echo
-		echo "\`gpulab run $*\` ([record]($(basename "$record")))"
+		echo "\`gpulab run $*\` ([record]($(bench_link "$record")))"
 		echo
 		python3 "$here/table.py" "$record"
 	} >> "$out"
@@ -57,7 +69,7 @@ bench_compare()
 	$gpulab compare "$2" --base "$3" --new "$4" --format json > "$verdicts" || exit 1
 	{
 		echo
-		echo "\`gpulab compare $(basename "$2") --base $3 --new $4\` ([verdicts]($(basename "$verdicts")))"
+		echo "\`gpulab compare $(bench_link "$2") --base $3 --new $4\` ([verdicts]($(bench_link "$verdicts")))"
 		echo
 		python3 "$here/compare_table.py" "$verdicts"
 	} >> "$1"

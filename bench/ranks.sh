@@ -20,7 +20,7 @@ np=${NP:-2}
 mpirun=${MPIRUN:-mpirun}
 sizes=2^18:2^28:2
 export NCCL_NVLS_ENABLE=0
-base=${out%.md}
+base=$(bench_records "$out")
 
 bench_header "$out" "multigpu as $np ranks, beside nccl-tests" "float32, $np ranks under \`$mpirun\`, one GPU each.
 gpulab's busbw is its GB/s (algbw) times the exercise's bus factor, defined once in the plugin (docs/multigpu.md).
@@ -39,8 +39,8 @@ fi
 	echo
 	echo "## The collectives, batched, beside nccl-tests"
 	echo
-	echo "\`$mpirun -np $np gpulab run multigpu --batch 20 -n $sizes -t float --timeout 2\` ([record]($(basename "$base")-1.json))"
-	[ -n "$nt" ] && echo "and \`$mpirun -np $np all_reduce_perf -b 1M -e 1G -f 4 -g 1\` and its three siblings ([output]($(basename "$nt")))"
+	echo "\`$mpirun -np $np gpulab run multigpu --batch 20 -n $sizes -t float --timeout 2\` ([record]($(bench_link "$base-1.json")))"
+	[ -n "$nt" ] && echo "and \`$mpirun -np $np all_reduce_perf -b 1M -e 1G -f 4 -g 1\` and its three siblings ([output]($(bench_link "$nt")))"
 	echo
 	python3 "$here/ranks_table.py" "$base-1.json" $nt
 } >> "$out"
@@ -57,9 +57,9 @@ fi
 	echo
 	echo "## The ring over ncclSend/ncclRecv as ranks, against the one-process ring"
 	echo
-	echo "\`$mpirun -np $np gpulab run multigpu.ring_sendrecv -p chunk=$chunks -n 2^24:2^28:2 -t float --timeout 2\` ([record]($(basename "$base")-2.json)),"
-	echo "\`gpulab run multigpu.allreduce_ring -p gpus=$np -n 2^24:2^28:2 -t float --timeout 2\` ([record]($(basename "$base")-3.json))"
-	[ -n "$sr" ] && echo "and \`$mpirun -np $np sendrecv_perf -b 1M -e 1G -f 2 -g 1\` ([output]($(basename "$sr")))"
+	echo "\`$mpirun -np $np gpulab run multigpu.ring_sendrecv -p chunk=$chunks -n 2^24:2^28:2 -t float --timeout 2\` ([record]($(bench_link "$base-2.json"))),"
+	echo "\`gpulab run multigpu.allreduce_ring -p gpus=$np -n 2^24:2^28:2 -t float --timeout 2\` ([record]($(bench_link "$base-3.json")))"
+	[ -n "$sr" ] && echo "and \`$mpirun -np $np sendrecv_perf -b 1M -e 1G -f 2 -g 1\` ([output]($(bench_link "$sr")))"
 	echo
 	python3 "$here/ranks_table.py" --ring "$base-2.json" "$base-3.json" $sr
 } >> "$out"

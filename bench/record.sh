@@ -9,8 +9,8 @@
 # --resume take to read it; compare and --resume of a record of 5 million
 # samples (`--samples all`); compare of two 1000-point records, its time
 # and memory.
-# Writes docs/bench-record.md (the table) and docs/bench-record.json
-# (the numbers), or OUT.md and OUT.json.
+# Writes docs/bench-record.md (the table) and docs/records/bench-record.json
+# (the numbers), or OUT.md and records/OUT.json beside it.
 #   bench/record.sh BUILD_DIR [OUT]
 # BEFORE=OLD_BUILD_DIR (and BEFORE_REVISION, its name) also times the
 # 5-million-sample compare and --resume with that build's gpulab (an
@@ -24,6 +24,8 @@ build=$(cd "${1:?usage: bench/record.sh BUILD_DIR [OUT]}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 out=${2:-$here/../docs/bench-record}
 out=${out%.md}
+record=$(dirname "$out")/records/$(basename "$out").json
+mkdir -p "$(dirname "$record")"
 reps=${REPS:-3}
 gpulab=$build/core/gpulab
 work=$(mktemp -d /tmp/gpulab-bench-record-XXXXXX)
@@ -138,8 +140,8 @@ timed p1000_compare "$gpulab" compare "$work/a.json" "$work/b.json"
 timed p1000_100_compare "$gpulab" compare "$work/a-100.json" "$work/b-100.json"
 
 python3 - "$results" "$out" "$(uname -m)" "$(nproc)" "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-	"${BEFORE_REVISION:-earlier}" <<'PY'
-import json, sys, datetime
+	"${BEFORE_REVISION:-earlier}" "$record" <<'PY'
+import json, os, sys, datetime
 rows, out = {}, sys.argv[2]
 for line in open(sys.argv[1]):
     name, *v = line.split()
@@ -173,7 +175,7 @@ if "before_compare" in best:
     data["samples5m"]["before"] = {"revision": sys.argv[6],
                                    "read_s": {k: one("before_" + k) for k in ("compare", "resume")},
                                    "max_rss_kb": {k: int(one("before_" + k, 2)) for k in ("compare", "resume")}}
-with open(out + ".json", "w") as f:
+with open(sys.argv[7], "w") as f:
     json.dump(data, f, indent=2)
     f.write("\n")
 s, r, c, b = data["sweep200"], data["sweep21"], data["compare1000"], data["samples5m"]
@@ -189,7 +191,7 @@ with open(out + ".md", "w") as f:
     f.write(f"""# What a record costs
 
 {data['date']}, {data['machine']}, gpulab {data['revision']}, the host-only fake plugin
-(`bench/record.sh`; the numbers in [bench-record.json](bench-record.json)). Times are the best
+(`bench/record.sh`; the numbers in [records/{os.path.basename(sys.argv[7])}](records/{os.path.basename(sys.argv[7])})). Times are the best
 of the runs by wall clock; CPU is user + system.
 
 | measure | value |

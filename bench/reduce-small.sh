@@ -17,7 +17,7 @@ bench_section "$out" "the grid: blocks of 512 threads" reduce.best -n 2^14:2^22:
 bench_section "$out" "how the block sums meet: 16 blocks, which one cluster holds" reduce.best -n 2^16:2^22:2 -p blocks=16 -p finish=first_block,last_block,packed,cluster
 bench_section "$out" "how the block sums meet: 132 blocks, one an SM" reduce.best -n 2^16:2^22:2 -p blocks=132 -p finish=first_block,last_block,packed
 bench_section "$out" "gpulab's choice against CUB, one call per sample" reduce.cub reduce.best -n 2^10:2^22 -t int,float
-bench_compare "$out" "${out%.md}-$section.json" reduce.cub reduce.best
+bench_compare "$out" "$(bench_record "$out" "$section")" reduce.cub reduce.best
 bench_section "$out" "back to back: 10 calls per sample (--batch 10)" reduce.cub reduce.best -n 2^10:2^22 -t int,float --batch 10
-bench_compare "$out" "${out%.md}-$section.json" reduce.cub reduce.best
+bench_compare "$out" "$(bench_record "$out" "$section")" reduce.cub reduce.best
 echo "wrote $out"

@@ -15,7 +15,7 @@ two-sided Mann-Whitney U test's on the two sets of samples (alpha 0.05).
 Produced by bench/reduce-sweep.sh."
 for t in int float; do
 	bench_section "$out" "$t sums" reduce.cub reduce.best -t $t -n 2^10:2^31
-	bench_compare "$out" "${out%.md}-$section.json" reduce.cub reduce.best
+	bench_compare "$out" "$(bench_record "$out" "$section")" reduce.cub reduce.best
 done
 bench_section "$out" "noise at 2^24 (ints)" reduce.cub reduce.best -t int -n 2^24
 bench_section "$out" "noise at 2^24 (ints), 10 runs back to back per sample" reduce.cub reduce.best -t int -n 2^24 --batch 10

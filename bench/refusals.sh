@@ -4,8 +4,8 @@
 # against a bound of 1.0): each refusal the tests assert, timed here on
 # the host-only fake plugin, so any machine can run it.  The median and
 # the worst of REPS runs (default 20), wall seconds, with the load
-# average at the start.  Writes docs/bench-refusals.md and .json, or
-# OUT.md and OUT.json.
+# average at the start.  Writes docs/bench-refusals.md and
+# docs/records/bench-refusals.json, or OUT.md and records/OUT.json beside it.
 #   bench/refusals.sh BUILD_DIR [OUT]
 # BUILD_DIR is a build tree after `make check` (its core/gpulab, the fake
 # plugins in tests/plugins/.libs).
@@ -14,6 +14,7 @@ build=$(cd "${1:?usage: bench/refusals.sh BUILD_DIR [OUT]}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 out=${2:-$here/../docs/bench-refusals}
 out=${out%.md}
+mkdir -p "$(dirname "$out")/records"
 reps=${REPS:-20}
 g=$build/core/gpulab
 work=$(mktemp -d /tmp/gpulab-bench-refusals-XXXXXX)
@@ -71,5 +72,5 @@ done
 	echo "|---|---|---:|---:|"
 	printf '%s' "$md"
 } >"$out.md"
-echo "$json], \"cpus\": $(nproc), \"load\": $load}" | sed 's/^\[/{"refusals": [/' | python3 -m json.tool >"$out.json"
+echo "$json], \"cpus\": $(nproc), \"load\": $load}" | sed 's/^\[/{"refusals": [/' | python3 -m json.tool >"$(dirname "$out")/records/$(basename "$out").json"
 cat "$out.md"

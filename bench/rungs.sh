@@ -29,7 +29,7 @@ Produced by bench/rungs.sh."
 for e in ${SIZES:-24 28}; do
 	# shellcheck disable=SC2086
 	bench_section "$out" "n = 2^$e" $ladder -t int,float -n "2^$e"
-	record=${out%.md}-$section.json
+	record=$(bench_record "$out" "$section")
 	prev=
 	for r in $ladder; do
 		[ "$r" = reduce.cub ] && break

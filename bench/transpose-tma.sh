@@ -26,6 +26,6 @@ bench_section "$out" "16384 x 16384 floats: the counters" \
 	echo
 	echo "The counters of that run (\`--metrics\`), from its record:"
 	echo
-	python3 "$here/metrics_table.py" "${out%.md}-$section.json"
+	python3 "$here/metrics_table.py" "$(bench_record "$out" "$section")"
 } >> "$out"
 echo "wrote $out"

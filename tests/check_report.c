@@ -516,7 +516,7 @@ START_TEST(huge_records_refused)
 }
 END_TEST
 
-/* A ranked record of the multigpu collectives (docs/bench-ranks-1.json)
+/* A ranked record of the multigpu collectives (docs/records/bench-ranks-1.json)
  * beside nccl-tests' output of the same call (issue 45): the busbw chart
  * has a line for each exercise with a busbw and for each collective of
  * the file, and its table holds nccl-tests' figures as written. */
@@ -524,8 +524,8 @@ START_TEST(busbw_beside_nccl_tests)
 {
 	char *dir = temp_dir(), html[4200], svg[4200], rec[4200], nt[4200];
 	const char *src = getenv("srcdir") ? getenv("srcdir") : "..";
-	snprintf(rec, sizeof rec, "%s/docs/bench-ranks-1.json", src);
-	snprintf(nt, sizeof nt, "%s/docs/bench-ranks-nccl-tests.txt", src);
+	snprintf(rec, sizeof rec, "%s/docs/records/bench-ranks-1.json", src);
+	snprintf(nt, sizeof nt, "%s/docs/records/bench-ranks-nccl-tests.txt", src);
 	snprintf(html, sizeof html, "%s/busbw.html", dir);
 	snprintf(svg, sizeof svg, "%s/busbw.svg", dir);
 	gpulab("report", rec, "--nccl-tests", nt, "-o", html, NULL);

@@ -4,7 +4,7 @@
 # COMP_CWORD), offers exactly the expected words from this build's
 # gpulab.  Run by make check; skips (77) without bash 4.
 set -u
-[ -n "${BASH_VERSINFO:-}" ] && [ "${BASH_VERSINFO[0]}" -ge 4 ] || { echo "completion.sh: no bash 4: skipped"; exit 77; }
+[ -n "${BASH_VERSINFO:-}" ] && [ "${BASH_VERSINFO[0]}" -ge 4 ] || { echo "completion.sh: SKIP: needs bash 4"; exit 77; }
 [ -n "${GPULAB_WRAPPER:-}" ] || { echo "completion.sh: GPULAB_WRAPPER must be set (make check sets it)"; exit 99; }
 # shellcheck source=../completion/gpulab
 . "${srcdir:-..}/completion/gpulab"

@@ -165,9 +165,9 @@ tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 TESTS += tests/check_report
 EXTRA_DIST += tests/records bench/gpulab_record.py
 # check_report draws busbw from a committed ranked record beside nccl-tests' figures
-EXTRA_DIST += docs/bench-ranks-1.json docs/bench-ranks-nccl-tests.txt
+EXTRA_DIST += docs/records/bench-ranks-1.json docs/records/bench-ranks-nccl-tests.txt
 # The same in headless Chromium: DOM, requests and a screenshot; skips
-# without chromium (which .ci/run installs) or python3.
+# without chromium (which .ci/run installs for its later runs).
 TESTS += tests/browser.sh
 EXTRA_DIST += tests/browser.sh tests/browser_check.py
 # browser.sh's counters page: Nsight Compute's long names (issue 52)
@@ -177,6 +177,10 @@ EXTRA_DIST += docs/bench-transpose-12.json
 # tests/layers_selftest.py shows it failing on each case it must catch.
 TESTS += tests/layers.py tests/layers_selftest.py
 EXTRA_DIST += tests/layers.py tests/layers_selftest.py
+# docs/ holds pages, docs/records/ the records they cite, and every link
+# of a page leads to a file (issue 52); in the source tree, not a tarball.
+TESTS += tests/docs_links.py
+EXTRA_DIST += tests/docs_links.py
 # The exercise author's commands (issue 38): help, list PATTERN, config,
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh
@@ -190,7 +194,8 @@ EXTRA_DIST += tests/makefiles.sh
 TESTS += tests/install.sh
 EXTRA_DIST += tests/install.sh
 AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)' INSTALL_DOCDIR='$(docdir)' INSTALL_PKGDATADIR='$(pkgdatadir)' \
-	INSTALL_MANDIR='$(mandir)'; export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR;
+	INSTALL_MANDIR='$(mandir)' INSTALL_PREFIX='$(prefix)'; \
+	export MAKE INSTALL_DOCDIR INSTALL_PKGDATADIR INSTALL_MANDIR INSTALL_PREFIX;
 # README's quick start and test command in a fresh clone, failing on any
 # warning: slow, so run by hand (tests/quickstart.sh), not by make check.
 EXTRA_DIST += tests/quickstart.sh
@@ -203,11 +208,14 @@ EXTRA_DIST += tests/completion.sh
 TESTS += tests/learn_table.sh
 EXTRA_DIST += tests/learn_table.sh bench/learn-table.sh bench/learn_table.py
 # gpulab as ranks under mpirun (issue 30): the fake plugin's collective over
-# the mpi plugin, two ranks on the CPU; where the mpi plugin is built.
+# the mpi plugin, two ranks on the CPU; where the mpi plugin is not built,
+# MPI_PLUGIN_DIR is empty and the test skips, saying it needs MPI.
 EXTRA_DIST += tests/ranks.sh
-if HAVE_MPI
 TESTS += tests/ranks.sh
+if HAVE_MPI
 AM_TESTS_ENVIRONMENT += MPI_PLUGIN_DIR=$(abs_top_builddir)/plugins/mpi/.libs; export MPI_PLUGIN_DIR;
+else
+AM_TESTS_ENVIRONMENT += MPI_PLUGIN_DIR=; export MPI_PLUGIN_DIR;
 endif
 # gpulab's output byte for byte (tests/golden.expected): the fake plugin's
 # runs, timed by a clock that ticks by the call (tests/fakeclock.c, built

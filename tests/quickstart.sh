@@ -5,8 +5,8 @@
 # Slow (a full build for every architecture, then the test suite): not
 # part of `make check`; the coordinator or CI runs it by hand:
 #   tests/quickstart.sh [--no-apt]
-# --no-apt drops the quick start's leading `apt-get ... &&` (it needs
-# root and a network).  Without a GPU the quick start's last step,
+# --no-apt leaves out the quick start's first line, the README's install
+# line (it needs root and a network).  Without a GPU the quick start's last step,
 # `./gpulab run reduce.unroll8`, must fail with "no CUDA device" (exit 6),
 # and that alone is forgiven.  Then `make install DESTDIR=...` is run too.
 set -euo pipefail
@@ -18,13 +18,17 @@ trap 'rm -rf "$tmp"' EXIT
 git clone -q "$here" "$tmp/gpulab"
 cd "$tmp/gpulab"
 
-block_after() { # the first line of the first ```sh block after the line matching $1
-	awk -v pat="$1" '$0 ~ pat { want = 1; next } want && /^```/ { if (fenced) exit; fenced = 1; next } fenced { print; exit }' README.md
+block_after() { # line $2 (default 1) of the first ```sh block after the line matching $1
+	awk -v pat="$1" -v want_line="${2:-1}" '$0 ~ pat { want = 1; next } want && /^```/ { if (fenced) exit; fenced = 1; next }
+		fenced && ++line == want_line { print; exit }' README.md
 }
-quick=$(block_after '^## Quick start')
+# the quick start's block: the install line (after its marker), then the build
+install=$(block_after '<!-- install-command')
+quick=$(block_after '<!-- install-command' 2)
 test_cmd=$(block_after '<!-- test-command')
-[ -n "$quick" ] && [ -n "$test_cmd" ] || { echo "quickstart.sh: no quick start or test command in README.md" >&2; exit 1; }
-[ $no_apt -eq 1 ] && quick=${quick#apt-get update && apt-get install -y * && }
+[ -n "$install" ] && [ -n "$quick" ] && [ -n "$test_cmd" ] \
+	|| { echo "quickstart.sh: no install line, quick start or test command in README.md" >&2; exit 1; }
+[ $no_apt -eq 1 ] || quick="$install && $quick"
 
 echo "+ $quick"
 set +e

@@ -4,12 +4,15 @@
 # end.  One table (rank 0's), one record with both ranks, and every
 # failure (a rank's setup, ranks started differently, a wrong rank) is one
 # line and a non-zero exit on every rank, within a bound, never a hang.
-# Run by make check where the mpi plugin was built; skips (77) without
-# mpirun.
+# Run by make check; skips (77), saying what it wants, where configure
+# found no MPI (make check sets MPI_PLUGIN_DIR empty: no mpi plugin) or
+# there is no mpirun.
 set -u
-command -v mpirun >/dev/null || { echo "ranks.sh: no mpirun: skipped"; exit 77; }
-[ -n "${GPULAB_BIN:-}" ] && [ -n "${GPULAB_TEST_PLUGINS:-}" ] && [ -n "${MPI_PLUGIN_DIR:-}" ] \
+[ -n "${GPULAB_BIN:-}" ] && [ -n "${GPULAB_TEST_PLUGINS:-}" ] && [ -n "${MPI_PLUGIN_DIR+set}" ] \
 	|| { echo "ranks.sh: GPULAB_BIN, GPULAB_TEST_PLUGINS and MPI_PLUGIN_DIR must be set (make check sets them)"; exit 99; }
+[ -n "$MPI_PLUGIN_DIR" ] \
+	|| { echo "ranks.sh: SKIP: needs Open MPI at configure time (libopenmpi-dev): no mpi plugin"; exit 77; }
+command -v mpirun >/dev/null || { echo "ranks.sh: SKIP: needs mpirun (openmpi-bin)"; exit 77; }
 dir=$(mktemp -d /tmp/gpulab-ranks-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 printf '[plugin fake]\nfile = fake.so\n[plugin mpi]\nfile = mpi.so\n' >"$dir/gpulab.ini"
