@@ -56,7 +56,7 @@ page ladder bars "$records/h200-reduce-2p24.json"
 page transpose bars "$records/h200-transpose-8192.json"
 # counters with Nsight Compute's long names, beside a chart (issue 52): at
 # 1280 px the table fits, and no header breaks inside a word
-page counters counters "${srcdir:-..}/docs/bench-transpose-12.json"
+page counters counters "${srcdir:-..}/docs/records/bench-transpose-12.json"
 page sweep sweep "$records/h200-reduce-sweep.json"
 page sweep24 sweep "$records/h200-reduce-sweep24.json"
 page board board "$records/h200-grade-reduce-1.json"

@@ -171,7 +171,7 @@ EXTRA_DIST += docs/records/bench-ranks-1.json docs/records/bench-ranks-nccl-test
 TESTS += tests/browser.sh
 EXTRA_DIST += tests/browser.sh tests/browser_check.py
 # browser.sh's counters page: Nsight Compute's long names (issue 52)
-EXTRA_DIST += docs/bench-transpose-12.json
+EXTRA_DIST += docs/records/bench-transpose-12.json
 # core/'s layers, one name per function, no files calling each other in a
 # circle (docs/hacking.md): read from the source, so it needs no build.
 # tests/layers_selftest.py shows it failing on each case it must catch.
