@@ -67,6 +67,12 @@ START_TEST(lesson_parses)
 	ck_assert_str_eq(l.notes, "001 L376-377");
 	ck_assert(l.noise == 5);
 	lesson_free(&l);
+	with = mutate("why = Because.\n", "why = Because ({docs}/try.md).\nclaims = 001.12 past.3\n"
+		      "here = {figure} ({lo} to {hi}): {a} against {b}, {a_peak}% and {b_peak}%, {a_gbps} {b_gbps} on {device}\n");
+	ck_assert_msg(parse(with, &l, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(l.claims, "001.12 past.3");
+	ck_assert(l.here && strstr(l.here, "{a_gbps}"));
+	lesson_free(&l);
 	with = mutate("figure = speedup fake.sleepy fake.ok@n=64\n", "figure = note nested.hello launches\n");
 	ck_assert_msg(parse(with, &l, err, sizeof err) == 0, "%s", err);
 	ck_assert_int_eq(l.fig.kind, FIGURE_NOTE);
@@ -134,6 +140,14 @@ static const struct {
 	{ "figure = speedup fake.sleepy fake.ok@n=64\n", "figure = note fake.ok\n", "expected 'speedup A B'" },
 	{ "figure = speedup fake.sleepy fake.ok@n=64\n", "figure = note fake.ok a;b\n", "'a;b' is not a counter's label" },
 	{ "unit = x\n", "unit = x\nnotes = one\nnotes = two\n", "key 'notes' given twice" },
+	/* a why's figures are the notes' own; this run's go in `here`, by placeholder (issue 53) */
+	{ "why = Because.\n", "why = Because {figure}.\n", "key 'why': '{figure}' is not a placeholder here ({docs})" },
+	{ "why = Because.\n", "why = Because.\nhere = {figures}\n", "key 'here': '{figures}' is not a placeholder here" },
+	{ "why = Because.\n", "why = Because.\nhere = {a\n", "key 'here': '{a' is not a placeholder" },
+	{ "text = Do it.\n", "text = Do it {a}.\n", "key 'text': '{a}' is not a placeholder here ({docs})" },
+	{ "unit = x\n", "unit = x\nclaims = 1.2\n", "key 'claims': '1.2' is not a list of claims" },
+	{ "unit = x\n", "unit = x\nclaims = 001.2 later.3\n", "key 'claims': '001.2 later.3'" },
+	{ "unit = x\n", "unit = x\nclaims = 001.\n", "key 'claims'" },
 };
 
 START_TEST(lesson_refuses_hostile_input)
@@ -506,6 +520,23 @@ START_TEST(learn_map_progress_and_verdicts)
 	gpulab("learn", "fails", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "does not hold here: ") && strstr(o.out, "against <= 1x"), "%d %s %s",
 		      o.status, o.out, o.err);
+	/* the why cites the pages as installed, and `here` holds this run's own figures (issue 53, section 5) */
+	char text[8192];
+	snprintf(text, sizeof text, "%s", mutate("why = Because.\n", "why = Because ({docs}/try.md).\n"
+						 "here = sleepy {a} ms, ok {b} ms: {figure}, at {a_peak}% of peak.\n"));
+	memcpy(strstr(text, "order = 5"), "order = 8", 9);
+	write_file(strchr(env_lessons, '=') + 1, "here.ini", text);
+	gpulab("learn", "here", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "Why: Because (" GPULAB_DOCDIR "/try.md).") && strstr(o.out, "\nHere: sleepy ")
+		      && !strstr(o.out, "{a}") && !strstr(o.out, "n/a ms") && strstr(o.out, " ms: ") && fits(o.out),
+		      "%d %s %s", o.status, o.out, o.err);
+	double sleepy, ok;
+	const char *h = strstr(o.out, "Here: sleepy ");
+	ck_assert_msg(h && sscanf(h, "Here: sleepy %lf ms, ok %lf ms", &sleepy, &ok) == 2 && sleepy > ok && sleepy >= 1.5,
+		      "%s", h ? h : o.out);
+	char here[4400];
+	snprintf(here, sizeof here, "%s/here.ini", strchr(env_lessons, '=') + 1);
+	ck_assert(unlink(here) == 0); /* the map below counts three lessons */
 	gpulab("learn", "unsure", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "can't tell at this noise: fake.jittery's times against 1x times")
 		      && strstr(o.out, "the U test gives p = "),
@@ -524,11 +555,22 @@ END_TEST
 START_TEST(learn_submit_records_the_task)
 {
 	setup_learn();
+	/* nothing ran: the lesson is not marked seen, nor anything kept (issue 52, item 5) */
+	gpulab("learn", "holds", "--submit", "bad.cu", NULL);
+	ck_assert_msg(o.status == EXIT_WRONG && strstr(o.out, "not passed: nothing was timed"), "%d %s", o.status, o.out);
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 0 seen, 0 tasks passed") && occurrences(o.out, "not started") == 3,
+		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "slow.cu", NULL); /* 2 ms against sleepy's 2 ms: not 1.5x */
 	ck_assert_msg(o.status == EXIT_SLOWER && strstr(o.out, "not passed: ") && strstr(o.out, "under the target of 1.50x"),
 		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "bad.cu", NULL);
 	ck_assert_msg(o.status == EXIT_WRONG && strstr(o.out, "not passed: nothing was timed") && strstr(o.err, "fails the gate"),
+		      "%d %s %s", o.status, o.out, o.err);
+	/* a submission sees no claim, and one where nothing ran keeps nothing (issue 52, item 5) */
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 0 seen, 0 tasks passed") && strstr(o.out, "task tried, best ")
+		      && occurrences(o.out, "not started") == 2 && strstr(o.out, "Next: gpulab learn holds"),
 		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "crash.cu", NULL); /* try in a process of its own: learn says so and ends */
 	ck_assert_msg(o.status == 128 + SIGABRT && strstr(o.err, "gpulab: learn: gpulab try crashed: Aborted"), "%d %s %s",
@@ -549,8 +591,8 @@ START_TEST(learn_submit_records_the_task)
 	snprintf(kept, sizeof kept, "%s/records/holds-task.json", state_dir);
 	ck_assert_msg(strstr(o.out, kept) && access(kept, R_OK) == 0 && only_records(), "%s", o.out);
 	gpulab("learn", NULL);
-	ck_assert_msg(strstr(o.out, "1 tasks passed") && strstr(o.out, "task passed, best ") && strstr(o.out, "Next: gpulab learn fails"),
-		      "%s", o.out);
+	ck_assert_msg(strstr(o.out, "0 seen, 1 tasks passed") && strstr(o.out, "task passed, best ")
+		      && strstr(o.out, "Next: gpulab learn holds"), "%s", o.out);
 	gpulab("learn", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit goes with a lesson"), "%d %s", o.status, o.err);
 	gpulab("try", "gated", "good.cu", "--submit", "x.cu", NULL);

@@ -36,6 +36,9 @@ const char *rule_op_text(enum rule_op op);
 
 struct figure_value {
 	double value, lo, hi; /* lo and hi NaN where the run gave no interval */
+	double va, vb;        /* A's and B's own: median ms for a speedup, counters for a ratio; NaN for none */
+	double pa, pb;        /* A's and B's share of the peak bandwidth, in percent; NaN where the row has none */
+	double ga, gb;        /* A's and B's effective bandwidth, GB/s; NaN where the row has none */
 	const double *a, *b;  /* a speedup's samples (ms), in the record read; NULL otherwise */
 	size_t na, nb;
 	char device[128];     /* the record's device, or "this host" */
