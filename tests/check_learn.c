@@ -206,9 +206,16 @@ START_TEST(installed_lessons_load)
 	ck_assert_msg(s.n >= 30, "%zu lessons", s.n);
 	for (size_t i = 1; i < s.n; i++)
 		ck_assert(s.v[i - 1].order < s.v[i].order);
-	for (size_t i = 0; i < s.n; i++)
+	for (size_t i = 0; i < s.n; i++) {
 		ck_assert_msg(s.v[i].notes && s.v[i].because && strlen(s.v[i].topic) <= 44, /* the map's column */
 			      "%s: no notes, no because, or a topic over 44 bytes", s.v[i].name);
+		/* a page is cited where it is installed, {docs}/, not in a source tree the learner may not
+		 * have (issue 52, item 5) */
+		const char *texts[] = { s.v[i].claim, s.v[i].why, s.v[i].because, s.v[i].here, s.v[i].task };
+		for (int t = 0; t < 5; t++)
+			ck_assert_msg(!texts[t] || !strstr(texts[t], "docs/"), "%s cites docs/ in the source tree: %s",
+				      s.v[i].name, texts[t]);
+	}
 	ck_assert(lessons_find(&s, "divergence") && !lessons_find(&s, "nope"));
 	lessons_free(&s);
 	ck_assert_int_eq(lessons_load(&s, "/nonexistent", err, sizeof err), EXIT_CONFIG);
