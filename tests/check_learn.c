@@ -223,6 +223,93 @@ START_TEST(installed_lessons_load)
 }
 END_TEST
 
+/* docs/claims.md's rows: "| ID | place | figure | claim | LESSON |", the
+ * last cell `name` `name` or "none: reason". */
+static char *claims_cell(char *line, int *ncells, char **cells, int max)
+{
+	*ncells = 0;
+	for (char *c = strchr(line, '|'); c && *ncells < max; c = strchr(c + 1, '|')) {
+		char *e = strchr(c + 1, '|');
+		if (!e)
+			break;
+		*e = 0;
+		cells[(*ncells)++] = c + 1 + strspn(c + 1, " ");
+		for (char *t = e - 1; t > c && *t == ' '; t--)
+			*t = 0;
+		*e = '|';
+		c = e - 1;
+	}
+	return *ncells ? cells[0] : NULL;
+}
+
+static int lesson_claims_has(const struct lesson *l, const char *id)
+{
+	char buf[LESSON_MAX_TEXT], *w[LESSON_MAX_ARGS];
+	int n = l->claims ? lesson_words(l->claims, buf, sizeof buf, w, LESSON_MAX_ARGS) : 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(w[i], id))
+			return 1;
+	return 0;
+}
+
+/* Every testable claim of the notes is in docs/claims.md with a lesson
+ * or a reason, and every lesson names the claims it tests there (issue
+ * 53, section 1). */
+START_TEST(every_claim_has_a_lesson_or_a_reason)
+{
+	struct lesson_set s;
+	char err[1024], dir[4200], path[4200], *text = malloc(1 << 20), ids[256][16];
+	int nids = 0;
+	const char *src = getenv("srcdir") ? getenv("srcdir") : "..";
+	snprintf(dir, sizeof dir, "%s/lessons", src);
+	snprintf(path, sizeof path, "%s/docs/claims.md", src);
+	ck_assert_msg(lessons_load(&s, dir, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(text && read_text(path, text, 1 << 20), "cannot read %s", path);
+	char seen_lesson[LESSON_MAX_COUNT] = { 0 };
+	for (char *line = text, *next; line && *line; line = next) {
+		char *cells[8], id[16];
+		int n;
+		if ((next = strchr(line, '\n')))
+			*next++ = 0;
+		if (strncmp(line, "| ", 2) || !claims_cell(line, &n, cells, 8) || !strcmp(cells[0], "id") || cells[0][0] == '-')
+			continue;
+		ck_assert_msg(n == 5, "claims.md: '%.60s': %d cells, not 5", line, n);
+		snprintf(id, sizeof id, "%.15s", cells[0]);
+		for (int i = 0; i < nids; i++)
+			ck_assert_msg(strcmp(ids[i], id), "claims.md: %s twice", id);
+		ck_assert(nids < 256);
+		snprintf(ids[nids++], sizeof ids[0], "%s", id);
+		ck_assert_msg(strlen(cells[1]) >= 5 && strlen(cells[3]) >= 10, "claims.md %s: no place or no claim", id);
+		const char *who = cells[4];
+		if (!strncmp(who, "none:", 5)) {
+			ck_assert_msg(strlen(who) >= 40, "claims.md %s: a reason, with its evidence, is owed: '%s'", id, who);
+			continue;
+		}
+		int named = 0;
+		for (const char *q = strchr(who, '`'); q; q = strchr(q + 1, '`')) {
+			const char *e = strchr(q + 1, '`');
+			char name[LESSON_MAX_NAME + 1];
+			ck_assert_msg(e && (size_t)(e - q - 1) <= LESSON_MAX_NAME, "claims.md %s: '%s'", id, who);
+			snprintf(name, sizeof name, "%.*s", (int)(e - q - 1), q + 1);
+			const struct lesson *l = lessons_find(&s, name);
+			ck_assert_msg(l, "claims.md %s: no lesson '%s'", id, name);
+			ck_assert_msg(lesson_claims_has(l, id), "claims.md %s names %s, whose claims key does not name %s", id, name, id);
+			seen_lesson[l - s.v] = 1;
+			named++;
+			q = e;
+		}
+		ck_assert_msg(named, "claims.md %s: neither a lesson nor a reason ('none: ...'): '%s'", id, who);
+	}
+	ck_assert_msg(nids >= 60, "claims.md: %d claims", nids);
+	for (size_t i = 0; i < s.n; i++) {
+		ck_assert_msg(s.v[i].claims, "%s names no claim of docs/claims.md (its 'claims' key)", s.v[i].name);
+		ck_assert_msg(seen_lesson[i], "%s: no row of docs/claims.md names it", s.v[i].name);
+	}
+	lessons_free(&s);
+	free(text);
+}
+END_TEST
+
 /* --- the verdict ------------------------------------------------------------------ */
 
 START_TEST(verdict_of_each_kind)
@@ -807,6 +894,7 @@ int main(void)
 	tcase_add_test(unit, lesson_refuses_hostile_input);
 	tcase_add_test(unit, lesson_refuses_long_lines_and_names);
 	tcase_add_test(unit, installed_lessons_load);
+	tcase_add_test(unit, every_claim_has_a_lesson_or_a_reason);
 	tcase_add_test(unit, verdict_of_a_speedup_by_the_u_test);
 	tcase_add_test(unit, figure_from_a_note);
 	tcase_add_test(unit, verdict_of_each_kind);
