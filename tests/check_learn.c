@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -307,6 +308,53 @@ START_TEST(every_claim_has_a_lesson_or_a_reason)
 	}
 	lessons_free(&s);
 	free(text);
+}
+END_TEST
+
+/* A figure in a text: a number with a decimal point, or one followed by
+ * x or % (attached: "2 x 3" is a shape), ms, us or GB/s; its length, 0
+ * where s does not start one. */
+static size_t figure_at(const char *s, const char *start)
+{
+	if (!isdigit((unsigned char)*s) || (s > start && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '^'
+							|| s[-1] == '.')))
+		return 0;
+	size_t n = strspn(s, "0123456789"), dot = s[n] == '.' && isdigit((unsigned char)s[n + 1]);
+	if (dot)
+		n += 1 + strspn(s + n + 1, "0123456789");
+	const char *u = s + n + (s[n] == ' ');
+	int unit = (s[n] == 'x' && !isalnum((unsigned char)s[n + 1])) || s[n] == '%' || !strncmp(u, "ms", 2)
+		   || !strncmp(u, "us ", 3) || !strncmp(u, "GB/s", 4);
+	return dot || unit ? n : 0;
+}
+
+/* A "why" is true on the learner's GPU: its figures are the notes' own
+ * (they are in the lesson's `book`); what this GPU measured goes in
+ * `here`, filled from the lesson's own run (issue 53, section 5). */
+START_TEST(why_quotes_no_other_run)
+{
+	struct lesson_set s;
+	char err[1024], dir[4200];
+	snprintf(dir, sizeof dir, "%s/lessons", getenv("srcdir") ? getenv("srcdir") : "..");
+	ck_assert_msg(lessons_load(&s, dir, err, sizeof err) == 0, "%s", err);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct lesson *l = &s.v[i];
+		const char *texts[] = { l->why, l->because, l->here };
+		for (int t = 0; t < 3; t++)
+			for (const char *p = texts[t]; p && *p; p++) {
+				size_t n = figure_at(p, texts[t]);
+				char fig[32];
+				if (!n)
+					continue;
+				snprintf(fig, sizeof fig, "%.*s", (int)(n < 31 ? n : 31), p);
+				const char *b = strstr(l->book, fig);
+				ck_assert_msg(b && !isdigit((unsigned char)b[n]), "%s: the %s quotes %s, not a figure of the notes "
+					      "(its book); a figure of this GPU goes in 'here' as a placeholder",
+					      l->name, t == 0 ? "why" : t == 1 ? "because" : "here", fig);
+				p += n - 1;
+			}
+	}
+	lessons_free(&s);
 }
 END_TEST
 
@@ -895,6 +943,7 @@ int main(void)
 	tcase_add_test(unit, lesson_refuses_long_lines_and_names);
 	tcase_add_test(unit, installed_lessons_load);
 	tcase_add_test(unit, every_claim_has_a_lesson_or_a_reason);
+	tcase_add_test(unit, why_quotes_no_other_run);
 	tcase_add_test(unit, verdict_of_a_speedup_by_the_u_test);
 	tcase_add_test(unit, figure_from_a_note);
 	tcase_add_test(unit, verdict_of_each_kind);
