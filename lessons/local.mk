@@ -22,6 +22,6 @@ dist_lessons_DATA = lessons/block-size-floor.ini lessons/complete-unroll-warps8.
 	lessons/sum-matrix-transactions.ini lessons/syncthreads-cost.ini lessons/transpose-memcpy.ini \
 	lessons/transpose-tma.ini lessons/unroll-dram.ini lessons/unroll-few-blocks-sm.ini \
 	lessons/unroll-few-blocks.ini lessons/unroll-loads.ini lessons/unroll-stores.ini \
-	lessons/unroll16-not-much.ini lessons/unroll16.ini lessons/unroll8-loop-loads.ini lessons/unroll8-loop.ini \
-	lessons/volatile-l1.ini lessons/warp-partial.ini
+	lessons/unroll16-not-much.ini lessons/unroll16.ini lessons/unroll8-loop-loads.ini \
+	lessons/unroll8-loop-stores.ini lessons/unroll8-loop.ini lessons/volatile-l1.ini lessons/warp-partial.ini
 EXTRA_DIST += lessons/local.mk docs/learn.md examples/learn/unroll8_shfl.cu
