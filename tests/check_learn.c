@@ -149,6 +149,9 @@ static const struct {
 	{ "unit = x\n", "unit = x\nclaims = 1.2\n", "key 'claims': '1.2' is not a list of claims" },
 	{ "unit = x\n", "unit = x\nclaims = 001.2 later.3\n", "key 'claims': '001.2 later.3'" },
 	{ "unit = x\n", "unit = x\nclaims = 001.\n", "key 'claims'" },
+	{ "unit = x\n", "unit = x\nfloor = 1\n", "key 'floor': only a ratio of counters has a floor" },
+	{ "figure = speedup fake.sleepy fake.ok@n=64\n", "figure = metric_ratio fake.sleepy fake.ok c\nfloor = -1\n",
+	  "key 'floor': '-1' is not a number of 0 or more" },
 };
 
 START_TEST(lesson_refuses_hostile_input)
@@ -382,6 +385,14 @@ START_TEST(verdict_of_each_kind)
 	double p;
 	ck_assert_int_eq(figure_verdict(&les, &fv, &p), VERDICT_HOLDS);
 	ck_assert(isnan(p));
+	/* a ratio of counters near zero cannot be told, whatever it reads (issue 53: 0.23% over 0.03%) */
+	struct lesson ratio = { .cmp = ge, .floor = 1, .fig = { .kind = FIGURE_METRIC_RATIO } };
+	struct figure_value tiny = { .value = 7.7, .lo = 7.7, .hi = 7.7, .va = 0.23, .vb = 0.03 };
+	struct figure_value real = { .value = 5.9, .lo = 5.9, .hi = 5.9, .va = 75.65, .vb = 12.76 };
+	ck_assert_int_eq(figure_verdict(&ratio, &tiny, &p), VERDICT_UNSURE);
+	ck_assert_int_eq(figure_verdict(&ratio, &real, &p), VERDICT_HOLDS);
+	ratio.floor = 0;
+	ck_assert_int_eq(figure_verdict(&ratio, &tiny, &p), VERDICT_HOLDS);
 	ck_assert_int_eq(verdict_from_key(verdict_key(VERDICT_FAILS)), VERDICT_FAILS);
 	ck_assert_int_eq(verdict_from_key("maybe"), -1);
 }

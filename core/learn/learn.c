@@ -279,7 +279,10 @@ static void learn_unsure(const struct lesson *l, const struct figure_value *f, d
 	learn_figure_text(l, f->lo, lo, sizeof lo);
 	learn_figure_text(l, f->hi, hi, sizeof hi);
 	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
-	if (l->fig.kind != FIGURE_SPEEDUP)
+	if (figure_under_floor(l, f))
+		snprintf(line, len, "can't tell: %s read %.4g and %s %.4g, under the lesson's floor of %g; a ratio of "
+			 "counts near zero says nothing", l->fig.a.exercise, f->va, l->fig.b.exercise, f->vb, l->floor);
+	else if (l->fig.kind != FIGURE_SPEEDUP)
 		snprintf(line, len, "can't tell at this noise: %s to %s straddles %s %s; run it again", lo, hi,
 			 rule_op_text(l->cmp.op), rule);
 	else if (!isfinite(p))

@@ -39,7 +39,7 @@ static const struct lesson_field lesson_fields[] = {
 	F("lesson", "figure", figure, 1), F("lesson", "rule", rule, 1), F("lesson", "unit", unit, 0),
 	F("lesson", "why", why, 1), F("lesson", "docs", docs, 1), F("lesson", "because", because, 0),
 	F("lesson", "notes", notes, 0), F("lesson", "noise", noise_text, 0), F("lesson", "claims", claims, 0),
-	F("lesson", "here", here, 0),
+	F("lesson", "here", here, 0), F("lesson", "floor", floor_text, 0),
 	F("task", "challenge", challenge, 1), F("task", "args", args, 0), F("task", "target", target, 1),
 	F("task", "text", task, 1), F("task", "require", require, 0),
 };
@@ -340,6 +340,11 @@ static int lesson_check(struct lesson_reading *p)
 		return BAD("noise", "'%.40s' is not a percentage from 0 to 100", l->noise_text);
 	if (l->noise_text && l->fig.kind != FIGURE_SPEEDUP)
 		return BAD("noise", "only a speedup has a noise band; a counter is one run's count");
+	l->floor = 0;
+	if (l->floor_text && (lesson_number(l->floor_text, &l->floor) || !(l->floor >= 0)))
+		return BAD("floor", "'%.40s' is not a number of 0 or more", l->floor_text);
+	if (l->floor_text && l->fig.kind != FIGURE_METRIC_RATIO)
+		return BAD("floor", "only a ratio of counters has a floor");
 	if (!param_valid_name(l->challenge))
 		return BAD("challenge", "'%.80s' is not a challenge name (reduce, transpose, sum_matrix)", l->challenge);
 	if (lesson_words(l->run, buf, sizeof buf, w, LESSON_MAX_ARGS) < 1)

@@ -76,6 +76,8 @@ struct lesson {
 	char *noise_text;          /* a speedup's noise band in percent (optional) */
 	char *claims;              /* the claims of docs/claims.md it tests: "001.12 004.5" (optional) */
 	char *here;                /* a sentence of the why filled from this run's figures (optional) */
+	char *floor_text;          /* a ratio of counters: the least each must read to be told (optional) */
+	double floor;              /* 0 by default: any count is told */
 	double noise;              /* inside it a significant difference from the rule is not told: LESSON_NOISE by default */
 	char *challenge, *args, *target, *task;
 	char *require;             /* "LABEL OP NUMBER" (optional) */

@@ -61,7 +61,14 @@ enum verdict figure_verdict(const struct lesson *l, const struct figure_value *f
 	if (l->fig.kind == FIGURE_SPEEDUP)
 		return verdict_speedup(&l->cmp, l->noise, f->a, f->na, f->b, f->nb, p);
 	*p = NAN;
+	if (figure_under_floor(l, f))
+		return VERDICT_UNSURE;
 	return verdict_judge(&l->cmp, f->lo, f->hi);
+}
+
+int figure_under_floor(const struct lesson *l, const struct figure_value *f)
+{
+	return l->fig.kind == FIGURE_METRIC_RATIO && l->floor > 0 && !(f->va >= l->floor && f->vb >= l->floor);
 }
 
 const char *verdict_words(enum verdict v)
