@@ -14,9 +14,9 @@ dist_lessons_DATA = lessons/block-size-floor.ini lessons/complete-unroll-warps8.
 	lessons/reduce-neighbored-inst.ini lessons/reduce-neighbored-less-throughput.ini \
 	lessons/reduce-neighbored-less.ini lessons/reduce-remap-efficiency.ini lessons/reduce-remap-loads.ini \
 	lessons/reduce-unroll.ini lessons/reduce-volatile-warp-loads.ini lessons/reduce-volatile-warp.ini \
-	lessons/rung-cluster.ini lessons/rung-persistent.ini lessons/rung-wide.ini lessons/smem-dyn.ini \
-	lessons/smem-gmem-loads.ini lessons/smem-gmem-stores.ini lessons/smem-gmem.ini lessons/smem-pad-ideal.ini \
-	lessons/smem-pad.ini lessons/smem-unroll4-dram.ini lessons/smem-unroll4-loads.ini \
+	lessons/rung-cluster.ini lessons/rung-persistent.ini lessons/rung-wide.ini lessons/scalability.ini \
+	lessons/smem-dyn.ini lessons/smem-gmem-loads.ini lessons/smem-gmem-stores.ini lessons/smem-gmem.ini \
+	lessons/smem-pad-ideal.ini lessons/smem-pad.ini lessons/smem-unroll4-dram.ini lessons/smem-unroll4-loads.ini \
 	lessons/smem-unroll4-stores.ini lessons/smem-unroll4.ini lessons/sum-matrix-blocks.ini \
 	lessons/sum-matrix-occupancy.ini lessons/sum-matrix-store-efficiency.ini lessons/sum-matrix-stores.ini \
 	lessons/sum-matrix-transactions.ini lessons/syncthreads-cost.ini lessons/transpose-memcpy.ini \
