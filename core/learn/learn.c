@@ -255,8 +255,10 @@ static const char *learn_expand(const struct lesson *l, const char *text, const 
 			v = IS("a") ? f->va : IS("b") ? f->vb : IS("a_peak") ? f->pa : IS("b_peak") ? f->pb
 			  : IS("a_gbps") ? f->ga : IS("b_gbps") ? f->gb : NAN;
 #undef IS
+		/* a count whole (sectors, launches) in full; a time or a rate to 4 digits */
+		int whole = isfinite(v) && v == floor(v) && fabs(v) < 1e12;
 		if (!val[0])
-			snprintf(val, sizeof val, !isfinite(v) ? "n/a" : peak ? "%.0f" : "%.4g", v);
+			snprintf(val, sizeof val, !isfinite(v) ? "n/a" : peak || whole ? "%.0f" : "%.4g", v);
 		o += (size_t)snprintf(out + o, len - o, "%s", val);
 		if (o >= len)
 			o = len - 1;
