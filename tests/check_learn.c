@@ -315,8 +315,9 @@ START_TEST(every_claim_has_a_lesson_or_a_reason)
 END_TEST
 
 /* A figure in a text: a number with a decimal point, or one followed by
- * x or % (attached: "2 x 3" is a shape), ms, us or GB/s; its length, 0
- * where s does not start one. */
+ * x or % (attached: "2 x 3" is a shape), ms, us or GB/s, or by "to" or
+ * "against" and another number; its length, 0 where s does not start
+ * one. */
 static size_t figure_at(const char *s, const char *start)
 {
 	if (!isdigit((unsigned char)*s) || (s > start && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '^'
@@ -328,7 +329,10 @@ static size_t figure_at(const char *s, const char *start)
 	const char *u = s + n + (s[n] == ' ');
 	int unit = (s[n] == 'x' && !isalnum((unsigned char)s[n + 1])) || s[n] == '%' || !strncmp(u, "ms", 2)
 		   || !strncmp(u, "us ", 3) || !strncmp(u, "GB/s", 4);
-	return dot || unit ? n : 0;
+	/* "from 290 to 112", "0.0355 against 0.0335": one run's pair of figures */
+	int pair = (!strncmp(s + n, " to ", 4) && isdigit((unsigned char)s[n + 4]))
+		   || (!strncmp(s + n, " against ", 9) && isdigit((unsigned char)s[n + 9]));
+	return dot || unit || pair ? n : 0;
 }
 
 /* A "why" is true on the learner's GPU: its figures are the notes' own
