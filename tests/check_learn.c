@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -66,6 +67,12 @@ START_TEST(lesson_parses)
 	ck_assert_msg(parse(with, &l, err, sizeof err) == 0, "%s", err);
 	ck_assert_str_eq(l.notes, "001 L376-377");
 	ck_assert(l.noise == 5);
+	lesson_free(&l);
+	with = mutate("why = Because.\n", "why = Because ({docs}/try.md).\nclaims = 001.12 past.3\n"
+		      "here = {figure} ({lo} to {hi}): {a} against {b}, {a_peak}% and {b_peak}%, {a_gbps} {b_gbps} on {device}\n");
+	ck_assert_msg(parse(with, &l, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(l.claims, "001.12 past.3");
+	ck_assert(l.here && strstr(l.here, "{a_gbps}"));
 	lesson_free(&l);
 	with = mutate("figure = speedup fake.sleepy fake.ok@n=64\n", "figure = note nested.hello launches\n");
 	ck_assert_msg(parse(with, &l, err, sizeof err) == 0, "%s", err);
@@ -134,6 +141,17 @@ static const struct {
 	{ "figure = speedup fake.sleepy fake.ok@n=64\n", "figure = note fake.ok\n", "expected 'speedup A B'" },
 	{ "figure = speedup fake.sleepy fake.ok@n=64\n", "figure = note fake.ok a;b\n", "'a;b' is not a counter's label" },
 	{ "unit = x\n", "unit = x\nnotes = one\nnotes = two\n", "key 'notes' given twice" },
+	/* a why's figures are the notes' own; this run's go in `here`, by placeholder (issue 53) */
+	{ "why = Because.\n", "why = Because {figure}.\n", "key 'why': '{figure}' is not a placeholder here ({docs})" },
+	{ "why = Because.\n", "why = Because.\nhere = {figures}\n", "key 'here': '{figures}' is not a placeholder here" },
+	{ "why = Because.\n", "why = Because.\nhere = {a\n", "key 'here': '{a' is not a placeholder" },
+	{ "text = Do it.\n", "text = Do it {a}.\n", "key 'text': '{a}' is not a placeholder here ({docs})" },
+	{ "unit = x\n", "unit = x\nclaims = 1.2\n", "key 'claims': '1.2' is not a list of claims" },
+	{ "unit = x\n", "unit = x\nclaims = 001.2 later.3\n", "key 'claims': '001.2 later.3'" },
+	{ "unit = x\n", "unit = x\nclaims = 001.\n", "key 'claims'" },
+	{ "unit = x\n", "unit = x\nfloor = 1\n", "key 'floor': only a ratio of counters has a floor" },
+	{ "figure = speedup fake.sleepy fake.ok@n=64\n", "figure = metric_ratio fake.sleepy fake.ok c\nfloor = -1\n",
+	  "key 'floor': '-1' is not a number of 0 or more" },
 };
 
 START_TEST(lesson_refuses_hostile_input)
@@ -192,13 +210,158 @@ START_TEST(installed_lessons_load)
 	ck_assert_msg(s.n >= 30, "%zu lessons", s.n);
 	for (size_t i = 1; i < s.n; i++)
 		ck_assert(s.v[i - 1].order < s.v[i].order);
-	for (size_t i = 0; i < s.n; i++)
+	for (size_t i = 0; i < s.n; i++) {
 		ck_assert_msg(s.v[i].notes && s.v[i].because && strlen(s.v[i].topic) <= 44, /* the map's column */
 			      "%s: no notes, no because, or a topic over 44 bytes", s.v[i].name);
+		/* a page is cited where it is installed, {docs}/, not in a source tree the learner may not
+		 * have (issue 52, item 5) */
+		const char *texts[] = { s.v[i].claim, s.v[i].why, s.v[i].because, s.v[i].here, s.v[i].task };
+		for (int t = 0; t < 5; t++)
+			ck_assert_msg(!texts[t] || !strstr(texts[t], "docs/"), "%s cites docs/ in the source tree: %s",
+				      s.v[i].name, texts[t]);
+	}
 	ck_assert(lessons_find(&s, "divergence") && !lessons_find(&s, "nope"));
 	lessons_free(&s);
 	ck_assert_int_eq(lessons_load(&s, "/nonexistent", err, sizeof err), EXIT_CONFIG);
 	ck_assert_msg(strstr(err, "/nonexistent: cannot read the lessons"), "%s", err);
+}
+END_TEST
+
+/* docs/claims.md's rows: "| ID | place | figure | claim | LESSON |", the
+ * last cell `name` `name` or "none: reason". */
+static char *claims_cell(char *line, int *ncells, char **cells, int max)
+{
+	*ncells = 0;
+	for (char *c = strchr(line, '|'); c && *ncells < max; c = strchr(c + 1, '|')) {
+		char *e = strchr(c + 1, '|');
+		if (!e)
+			break;
+		*e = 0;
+		cells[(*ncells)++] = c + 1 + strspn(c + 1, " ");
+		for (char *t = e - 1; t > c && *t == ' '; t--)
+			*t = 0;
+		*e = '|';
+		c = e - 1;
+	}
+	return *ncells ? cells[0] : NULL;
+}
+
+static int lesson_claims_has(const struct lesson *l, const char *id)
+{
+	char buf[LESSON_MAX_TEXT], *w[LESSON_MAX_ARGS];
+	int n = l->claims ? lesson_words(l->claims, buf, sizeof buf, w, LESSON_MAX_ARGS) : 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(w[i], id))
+			return 1;
+	return 0;
+}
+
+/* Every testable claim of the notes is in docs/claims.md with a lesson
+ * or a reason, and every lesson names the claims it tests there (issue
+ * 53, section 1). */
+START_TEST(every_claim_has_a_lesson_or_a_reason)
+{
+	struct lesson_set s;
+	char err[1024], dir[4200], path[4200], *text = malloc(1 << 20), ids[256][16];
+	int nids = 0;
+	const char *src = getenv("srcdir") ? getenv("srcdir") : "..";
+	snprintf(dir, sizeof dir, "%s/lessons", src);
+	snprintf(path, sizeof path, "%s/docs/claims.md", src);
+	ck_assert_msg(lessons_load(&s, dir, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(text && read_text(path, text, 1 << 20), "cannot read %s", path);
+	char seen_lesson[LESSON_MAX_COUNT] = { 0 };
+	for (char *line = text, *next; line && *line; line = next) {
+		char *cells[8], id[16];
+		int n;
+		if ((next = strchr(line, '\n')))
+			*next++ = 0;
+		if (strncmp(line, "| ", 2) || !claims_cell(line, &n, cells, 8) || !strcmp(cells[0], "id") || cells[0][0] == '-')
+			continue;
+		ck_assert_msg(n == 5, "claims.md: '%.60s': %d cells, not 5", line, n);
+		snprintf(id, sizeof id, "%.15s", cells[0]);
+		for (int i = 0; i < nids; i++)
+			ck_assert_msg(strcmp(ids[i], id), "claims.md: %s twice", id);
+		ck_assert(nids < 256);
+		snprintf(ids[nids++], sizeof ids[0], "%s", id);
+		ck_assert_msg(strlen(cells[1]) >= 5 && strlen(cells[3]) >= 10, "claims.md %s: no place or no claim", id);
+		const char *who = cells[4];
+		if (!strncmp(who, "none:", 5)) {
+			ck_assert_msg(strlen(who) >= 40, "claims.md %s: a reason, with its evidence, is owed: '%s'", id, who);
+			continue;
+		}
+		int named = 0;
+		for (const char *q = strchr(who, '`'); q; q = strchr(q + 1, '`')) {
+			const char *e = strchr(q + 1, '`');
+			char name[LESSON_MAX_NAME + 1];
+			ck_assert_msg(e && (size_t)(e - q - 1) <= LESSON_MAX_NAME, "claims.md %s: '%s'", id, who);
+			snprintf(name, sizeof name, "%.*s", (int)(e - q - 1), q + 1);
+			const struct lesson *l = lessons_find(&s, name);
+			ck_assert_msg(l, "claims.md %s: no lesson '%s'", id, name);
+			ck_assert_msg(lesson_claims_has(l, id), "claims.md %s names %s, whose claims key does not name %s", id, name, id);
+			seen_lesson[l - s.v] = 1;
+			named++;
+			q = e;
+		}
+		ck_assert_msg(named, "claims.md %s: neither a lesson nor a reason ('none: ...'): '%s'", id, who);
+	}
+	ck_assert_msg(nids >= 60, "claims.md: %d claims", nids);
+	for (size_t i = 0; i < s.n; i++) {
+		ck_assert_msg(s.v[i].claims, "%s names no claim of docs/claims.md (its 'claims' key)", s.v[i].name);
+		ck_assert_msg(seen_lesson[i], "%s: no row of docs/claims.md names it", s.v[i].name);
+	}
+	lessons_free(&s);
+	free(text);
+}
+END_TEST
+
+/* A figure in a text: a number with a decimal point, or one followed by
+ * x or % (attached: "2 x 3" is a shape), ms, us or GB/s, or by "to" or
+ * "against" and another number; its length, 0 where s does not start
+ * one. */
+static size_t figure_at(const char *s, const char *start)
+{
+	if (!isdigit((unsigned char)*s) || (s > start && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '^'
+							|| s[-1] == '.')))
+		return 0;
+	size_t n = strspn(s, "0123456789"), dot = s[n] == '.' && isdigit((unsigned char)s[n + 1]);
+	if (dot)
+		n += 1 + strspn(s + n + 1, "0123456789");
+	const char *u = s + n + (s[n] == ' ');
+	int unit = (s[n] == 'x' && !isalnum((unsigned char)s[n + 1])) || s[n] == '%' || !strncmp(u, "ms", 2)
+		   || !strncmp(u, "us ", 3) || !strncmp(u, "GB/s", 4);
+	/* "from 290 to 112", "0.0355 against 0.0335": one run's pair of figures */
+	int pair = (!strncmp(s + n, " to ", 4) && isdigit((unsigned char)s[n + 4]))
+		   || (!strncmp(s + n, " against ", 9) && isdigit((unsigned char)s[n + 9]));
+	return dot || unit || pair ? n : 0;
+}
+
+/* A "why" is true on the learner's GPU: its figures are the notes' own
+ * (they are in the lesson's `book`); what this GPU measured goes in
+ * `here`, filled from the lesson's own run (issue 53, section 5). */
+START_TEST(why_quotes_no_other_run)
+{
+	struct lesson_set s;
+	char err[1024], dir[4200];
+	snprintf(dir, sizeof dir, "%s/lessons", getenv("srcdir") ? getenv("srcdir") : "..");
+	ck_assert_msg(lessons_load(&s, dir, err, sizeof err) == 0, "%s", err);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct lesson *l = &s.v[i];
+		const char *texts[] = { l->why, l->because, l->here };
+		for (int t = 0; t < 3; t++)
+			for (const char *p = texts[t]; p && *p; p++) {
+				size_t n = figure_at(p, texts[t]);
+				char fig[32];
+				if (!n)
+					continue;
+				snprintf(fig, sizeof fig, "%.*s", (int)(n < 31 ? n : 31), p);
+				const char *b = strstr(l->book, fig);
+				ck_assert_msg(b && !isdigit((unsigned char)b[n]), "%s: the %s quotes %s, not a figure of the notes "
+					      "(its book); a figure of this GPU goes in 'here' as a placeholder",
+					      l->name, t == 0 ? "why" : t == 1 ? "because" : "here", fig);
+				p += n - 1;
+			}
+	}
+	lessons_free(&s);
 }
 END_TEST
 
@@ -226,6 +389,14 @@ START_TEST(verdict_of_each_kind)
 	double p;
 	ck_assert_int_eq(figure_verdict(&les, &fv, &p), VERDICT_HOLDS);
 	ck_assert(isnan(p));
+	/* a ratio of counters near zero cannot be told, whatever it reads (issue 53: 0.23% over 0.03%) */
+	struct lesson ratio = { .cmp = ge, .floor = 1, .fig = { .kind = FIGURE_METRIC_RATIO } };
+	struct figure_value tiny = { .value = 7.7, .lo = 7.7, .hi = 7.7, .va = 0.23, .vb = 0.03 };
+	struct figure_value real = { .value = 5.9, .lo = 5.9, .hi = 5.9, .va = 75.65, .vb = 12.76 };
+	ck_assert_int_eq(figure_verdict(&ratio, &tiny, &p), VERDICT_UNSURE);
+	ck_assert_int_eq(figure_verdict(&ratio, &real, &p), VERDICT_HOLDS);
+	ratio.floor = 0;
+	ck_assert_int_eq(figure_verdict(&ratio, &tiny, &p), VERDICT_HOLDS);
 	ck_assert_int_eq(verdict_from_key(verdict_key(VERDICT_FAILS)), VERDICT_FAILS);
 	ck_assert_int_eq(verdict_from_key("maybe"), -1);
 }
@@ -506,6 +677,23 @@ START_TEST(learn_map_progress_and_verdicts)
 	gpulab("learn", "fails", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "does not hold here: ") && strstr(o.out, "against <= 1x"), "%d %s %s",
 		      o.status, o.out, o.err);
+	/* the why cites the pages as installed, and `here` holds this run's own figures (issue 53, section 5) */
+	char text[8192];
+	snprintf(text, sizeof text, "%s", mutate("why = Because.\n", "why = Because ({docs}/try.md).\n"
+						 "here = sleepy {a} ms, ok {b} ms: {figure}, at {a_peak}% of peak.\n"));
+	memcpy(strstr(text, "order = 5"), "order = 8", 9);
+	write_file(strchr(env_lessons, '=') + 1, "here.ini", text);
+	gpulab("learn", "here", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "Why: Because (" GPULAB_DOCDIR "/try.md).") && strstr(o.out, "\nHere: sleepy ")
+		      && !strstr(o.out, "{a}") && !strstr(o.out, "n/a ms") && strstr(o.out, " ms: ") && fits(o.out),
+		      "%d %s %s", o.status, o.out, o.err);
+	double sleepy, ok;
+	const char *h = strstr(o.out, "Here: sleepy ");
+	ck_assert_msg(h && sscanf(h, "Here: sleepy %lf ms, ok %lf ms", &sleepy, &ok) == 2 && sleepy > ok && sleepy >= 1.5,
+		      "%s", h ? h : o.out);
+	char here[4400];
+	snprintf(here, sizeof here, "%s/here.ini", strchr(env_lessons, '=') + 1);
+	ck_assert(unlink(here) == 0); /* the map below counts three lessons */
 	gpulab("learn", "unsure", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "can't tell at this noise: fake.jittery's times against 1x times")
 		      && strstr(o.out, "the U test gives p = "),
@@ -524,11 +712,22 @@ END_TEST
 START_TEST(learn_submit_records_the_task)
 {
 	setup_learn();
+	/* nothing ran: the lesson is not marked seen, nor anything kept (issue 52, item 5) */
+	gpulab("learn", "holds", "--submit", "bad.cu", NULL);
+	ck_assert_msg(o.status == EXIT_WRONG && strstr(o.out, "not passed: nothing was timed"), "%d %s", o.status, o.out);
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 0 seen, 0 tasks passed") && occurrences(o.out, "not started") == 3,
+		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "slow.cu", NULL); /* 2 ms against sleepy's 2 ms: not 1.5x */
 	ck_assert_msg(o.status == EXIT_SLOWER && strstr(o.out, "not passed: ") && strstr(o.out, "under the target of 1.50x"),
 		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "bad.cu", NULL);
 	ck_assert_msg(o.status == EXIT_WRONG && strstr(o.out, "not passed: nothing was timed") && strstr(o.err, "fails the gate"),
+		      "%d %s %s", o.status, o.out, o.err);
+	/* a submission sees no claim, and one where nothing ran keeps nothing (issue 52, item 5) */
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 0 seen, 0 tasks passed") && strstr(o.out, "task tried, best ")
+		      && occurrences(o.out, "not started") == 2 && strstr(o.out, "Next: gpulab learn holds"),
 		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "holds", "--submit", "crash.cu", NULL); /* try in a process of its own: learn says so and ends */
 	ck_assert_msg(o.status == 128 + SIGABRT && strstr(o.err, "gpulab: learn: gpulab try crashed: Aborted"), "%d %s %s",
@@ -549,8 +748,8 @@ START_TEST(learn_submit_records_the_task)
 	snprintf(kept, sizeof kept, "%s/records/holds-task.json", state_dir);
 	ck_assert_msg(strstr(o.out, kept) && access(kept, R_OK) == 0 && only_records(), "%s", o.out);
 	gpulab("learn", NULL);
-	ck_assert_msg(strstr(o.out, "1 tasks passed") && strstr(o.out, "task passed, best ") && strstr(o.out, "Next: gpulab learn fails"),
-		      "%s", o.out);
+	ck_assert_msg(strstr(o.out, "0 seen, 1 tasks passed") && strstr(o.out, "task passed, best ")
+		      && strstr(o.out, "Next: gpulab learn holds"), "%s", o.out);
 	gpulab("learn", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit goes with a lesson"), "%d %s", o.status, o.err);
 	gpulab("try", "gated", "good.cu", "--submit", "x.cu", NULL);
@@ -758,6 +957,8 @@ int main(void)
 	tcase_add_test(unit, lesson_refuses_hostile_input);
 	tcase_add_test(unit, lesson_refuses_long_lines_and_names);
 	tcase_add_test(unit, installed_lessons_load);
+	tcase_add_test(unit, every_claim_has_a_lesson_or_a_reason);
+	tcase_add_test(unit, why_quotes_no_other_run);
 	tcase_add_test(unit, verdict_of_a_speedup_by_the_u_test);
 	tcase_add_test(unit, figure_from_a_note);
 	tcase_add_test(unit, verdict_of_each_kind);

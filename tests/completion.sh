@@ -92,7 +92,7 @@ expect 'new.json' compare base.json n
 expect 'base.json new.json records' report ''
 expect 'records run.ini' run --config r
 expect '' run -n ''
-expect 'divergence divergence-debug divergence-efficiency divergence-inst' learn diverg
+expect 'divergence divergence-debug divergence-efficiency divergence-efficiency-math2 divergence-inst' learn diverg
 expect 'mine.cu records' learn divergence --submit ''
 expect 'records' grade reduce ''
 if "$GPULAB_WRAPPER" list 2>/dev/null | grep -q '^  try\.reduce '; then

@@ -20,6 +20,10 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -C "$top" install DESTDI
 for l in "$src"/lessons/*.ini; do
 	page=$(sed -n 's/^docs *= *\([^#]*\).*/\1/p' "$l")
 	[ -f "$root$docdir/$page" ] || bad "$(basename "$l"): its page $page is not installed in $docdir"
+	# and the pages its texts cite as {docs}/PAGE, which learn prints as $docdir/PAGE (issue 52, item 5)
+	for page in $(grep -o '{docs}/[A-Za-z0-9_.-]*\.md' "$l" | sed 's|{docs}/||' | sort -u); do
+		[ -f "$root$docdir/$page" ] || bad "$(basename "$l"): its text cites $page, not installed in $docdir"
+	done
 done
 # the man page as installed, \: (a place a line may break) removed
 man=$tmp/gpulab.1

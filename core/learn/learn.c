@@ -64,9 +64,11 @@ void learn_wrap(const char *label, const char *text)
 
 static const char *learn_state(const struct progress_entry *e, char *buf, size_t len)
 {
-	if (!e || (!e->seen && !e->passed))
+	if (!e || (!e->seen && !e->passed && !isfinite(e->best)))
 		return "not started";
-	if (e->passed)
+	if (!e->seen && !e->passed)
+		snprintf(buf, len, "task tried, best %.2fx", e->best);
+	else if (e->passed)
 		snprintf(buf, len, "task passed, best %.2fx", e->best);
 	else if (e->verdict >= 0 && isfinite(e->figure))
 		snprintf(buf, len, "claim seen: %s, %.3g", verdict_key((enum verdict)e->verdict), e->figure);
@@ -220,6 +222,51 @@ static void learn_figure_text(const struct lesson *l, double v, char *buf, size_
 	snprintf(buf, len, "%.4g%s%s", v, l->unit && strcmp(l->unit, "x") ? " " : "", l->unit ? l->unit : "");
 }
 
+/* text with its placeholders filled (lesson_placeholders_valid): {docs}
+ * is the installed pages' directory, the lesson's page's as `More:`
+ * prints it; the others are this run's figures (f), "n/a" where the
+ * run has none, or there was no run (f NULL). */
+static const char *learn_expand(const struct lesson *l, const char *text, const struct figure_value *f, char *out,
+				size_t len)
+{
+	size_t o = 0;
+	out[0] = 0;
+	for (const char *s = text; *s && o + 1 < len;) {
+		char val[PATH_MAX + 64] = "";
+		size_t n = *s == '{' ? strcspn(s, "}") + 1 : 0;
+		double v = NAN;
+		int peak = 0;
+#define IS(name) (n == strlen(name) + 2 && !strncmp(s + 1, name, n - 2))
+		if (!n || s[n - 1] != '}') {
+			out[o++] = *s++;
+			out[o] = 0;
+			continue;
+		}
+		if (IS("docs"))
+			snprintf(val, sizeof val, "%s", docs_dir());
+		else if (IS("device"))
+			snprintf(val, sizeof val, "%s", f ? f->device : "n/a");
+		else if (IS("figure") || IS("lo") || IS("hi")) {
+			v = !f ? NAN : IS("figure") ? f->value : IS("lo") ? f->lo : f->hi;
+			if (isfinite(v))
+				learn_figure_text(l, v, val, sizeof val);
+		} else if (f)
+			peak = IS("a_peak") || IS("b_peak"),
+			v = IS("a") ? f->va : IS("b") ? f->vb : IS("a_peak") ? f->pa : IS("b_peak") ? f->pb
+			  : IS("a_gbps") ? f->ga : IS("b_gbps") ? f->gb : NAN;
+#undef IS
+		/* a count whole (sectors, launches) in full; a time or a rate to 4 digits */
+		int whole = isfinite(v) && v == floor(v) && fabs(v) < 1e12;
+		if (!val[0])
+			snprintf(val, sizeof val, !isfinite(v) ? "n/a" : peak || whole ? "%.0f" : "%.4g", v);
+		o += (size_t)snprintf(out + o, len - o, "%s", val);
+		if (o >= len)
+			o = len - 1;
+		s += n;
+	}
+	return out;
+}
+
 /* The notes' figure, and where in the notes it is: "1.69x (Tesla K80) [001 L376]". */
 static const char *learn_notes_figure(const struct lesson *l, char *buf, size_t len)
 {
@@ -234,7 +281,10 @@ static void learn_unsure(const struct lesson *l, const struct figure_value *f, d
 	learn_figure_text(l, f->lo, lo, sizeof lo);
 	learn_figure_text(l, f->hi, hi, sizeof hi);
 	learn_figure_text(l, l->cmp.value, rule, sizeof rule);
-	if (l->fig.kind != FIGURE_SPEEDUP)
+	if (figure_under_floor(l, f))
+		snprintf(line, len, "can't tell: %s read %.4g and %s %.4g, under the lesson's floor of %g; a ratio of "
+			 "counts near zero says nothing", l->fig.a.exercise, f->va, l->fig.b.exercise, f->vb, l->floor);
+	else if (l->fig.kind != FIGURE_SPEEDUP)
 		snprintf(line, len, "can't tell at this noise: %s to %s straddles %s %s; run it again", lo, hi,
 			 rule_op_text(l->cmp.op), rule);
 	else if (!isfinite(p))
@@ -248,7 +298,8 @@ static void learn_unsure(const struct lesson *l, const struct figure_value *f, d
 /* The claim and the notes' figure beside the measurement, and the verdict in a line. */
 static enum verdict learn_judge(const struct lesson *l, const struct figure_value *f)
 {
-	char v[64], lo[64], hi[64], rule[64], line[LESSON_MAX_TEXT + 256], device[160], test[64] = "";
+	char v[64], lo[64], hi[64], rule[64], line[2 * LESSON_MAX_TEXT + 256], device[160], test[64] = "";
+	char because[LESSON_MAX_TEXT + PATH_MAX];
 	double p;
 	enum verdict d = figure_verdict(l, f, &p);
 	learn_figure_text(l, f->value, v, sizeof v);
@@ -270,7 +321,8 @@ static enum verdict learn_judge(const struct lesson *l, const struct figure_valu
 		snprintf(line, sizeof line, "holds on %s%s: %s%s", strcmp(device, "this host") ? "your " : "", device, v, test);
 	else if (d == VERDICT_FAILS)
 		snprintf(line, sizeof line, "does not hold here: %s against %s %s%s%s%s", v, rule_op_text(l->cmp.op), rule, test,
-			 l->because ? ", because " : "", l->because ? l->because : "");
+			 l->because ? ", because " : "",
+			 l->because ? learn_expand(l, l->because, f, because, sizeof because) : "");
 	else
 		learn_unsure(l, f, p, line, sizeof line);
 	learn_wrap("  verdict           ", line);
@@ -279,8 +331,8 @@ static enum verdict learn_judge(const struct lesson *l, const struct figure_valu
 
 static void learn_task(const struct lesson *l)
 {
-	char line[LESSON_MAX_TEXT + 256];
-	learn_wrap("\nYour task: ", l->task);
+	char line[LESSON_MAX_TEXT + 256], text[LESSON_MAX_TEXT + 4 * PATH_MAX];
+	learn_wrap("\nYour task: ", learn_expand(l, l->task, NULL, text, sizeof text));
 	snprintf(line, sizeof line, "at least %.2fx as fast as %s, measured beside it", l->target_times, l->target_ref.exercise);
 	learn_wrap("  target            ", line);
 	if (l->req.metric[0]) {
@@ -293,8 +345,9 @@ static void learn_task(const struct lesson *l)
 }
 
 /* Keep what this step did: the lock is taken, the file read again, and
- * the step applied to it. */
-static int learn_record(const struct lesson *l, int verdict, double figure, double times, int passed)
+ * the step applied to it.  seen: the claim's experiment ran (a
+ * submission sees no claim). */
+static int learn_record(const struct lesson *l, int seen, int verdict, double figure, double times, int passed)
 {
 	char path[4200], err[1024];
 	struct progress p;
@@ -309,7 +362,7 @@ static int learn_record(const struct lesson *l, int verdict, double figure, doub
 	if (!e)
 		rc = fail(EXIT_NOMEM, "out of memory");
 	else {
-		e->seen = 1;
+		e->seen |= seen;
 		if (verdict >= 0)
 			e->verdict = verdict, e->figure = figure;
 		if (isfinite(times) && !(times <= e->best))
@@ -338,11 +391,11 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 	struct learn_tmp t;
 	struct record rec = { 0 };
 	struct figure_value f;
-	char err[1024], where[LESSON_MAX_TEXT + 64];
+	char err[1024], where[LESSON_MAX_TEXT + 64], text[LESSON_MAX_TEXT + 4 * PATH_MAX];
 	int verdict = -1, rc, ran;
 	printf("%s\n", l->chapter);
 	learn_wrap("Lesson: ", l->topic);
-	learn_wrap("\nThe claim: ", l->claim);
+	learn_wrap("\nThe claim: ", learn_expand(l, l->claim, NULL, text, sizeof text));
 	learn_wrap("The notes: ", learn_notes_figure(l, where, sizeof where));
 	learn_wrap("\nOn this GPU: gpulab run ", l->run);
 	putchar('\n');
@@ -365,11 +418,13 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 	if (verdict >= 0)
 		learn_tmp_keep(&t, l, "");
 	learn_tmp_remove(&t);
-	learn_wrap("\nWhy: ", l->why);
+	learn_wrap("\nWhy: ", learn_expand(l, l->why, NULL, text, sizeof text));
+	if (verdict >= 0 && l->here) /* this run's own figures, never another run's */
+		learn_wrap("Here: ", learn_expand(l, l->here, &f, text, sizeof text));
 	learn_more(l);
 	learn_task(l);
 	/* a claim is seen once its experiment ran, not where nothing did (no GPU) */
-	int kept = ran ? learn_record(l, verdict, verdict >= 0 ? f.value : NAN, NAN, 0) : 0;
+	int kept = ran ? learn_record(l, 1, verdict, verdict >= 0 ? f.value : NAN, NAN, 0) : 0;
 	return rc ? rc : kept;
 }
 
@@ -423,7 +478,9 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 		learn_tmp_keep(&t, l, "-task");
 	}
 	learn_tmp_remove(&t);
-	int saved = learn_record(l, -1, NAN, times, passed);
+	/* a submission keeps its figure where it was timed, and nothing where
+	 * nothing ran (issue 52, item 5): it never marks the claim seen */
+	int saved = isfinite(times) ? learn_record(l, 0, -1, NAN, times, passed) : 0;
 	/* the challenge's own rows may fail (not the learner's doing): the verdict is the learner's row */
 	return passed ? saved : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
 }

@@ -38,7 +38,8 @@ static const struct lesson_field lesson_fields[] = {
 	F("lesson", "claim", claim, 1), F("lesson", "book", book, 1), F("lesson", "run", run, 1),
 	F("lesson", "figure", figure, 1), F("lesson", "rule", rule, 1), F("lesson", "unit", unit, 0),
 	F("lesson", "why", why, 1), F("lesson", "docs", docs, 1), F("lesson", "because", because, 0),
-	F("lesson", "notes", notes, 0), F("lesson", "noise", noise_text, 0),
+	F("lesson", "notes", notes, 0), F("lesson", "noise", noise_text, 0), F("lesson", "claims", claims, 0),
+	F("lesson", "here", here, 0), F("lesson", "floor", floor_text, 0),
 	F("task", "challenge", challenge, 1), F("task", "args", args, 0), F("task", "target", target, 1),
 	F("task", "text", task, 1), F("task", "require", require, 0),
 };
@@ -281,6 +282,34 @@ static int lesson_docs_valid(const char *s)
 	return n && !s[n] && !strstr(s, "..") && s[0] != '/' && strstr(s, ".md");
 }
 
+int lesson_placeholders_valid(const char *s, int measured, char *bad, size_t len)
+{
+	static const char *const names[] = { "docs", "figure", "lo", "hi", "a", "b", "a_peak", "b_peak", "a_gbps", "b_gbps", "device" };
+	for (const char *o = strchr(s, '{'); o; o = strchr(o + 1, '{')) {
+		size_t n = strcspn(o + 1, "}"), ok = 0;
+		for (size_t i = 0; i < (measured ? sizeof names / sizeof names[0] : 1); i++)
+			ok |= o[1 + n] == '}' && strlen(names[i]) == n && !strncmp(o + 1, names[i], n);
+		if (!ok)
+			return snprintf(bad, len, "%.*s", (int)(n + 1 + (o[1 + n] == '}')), o), 0;
+	}
+	return 1;
+}
+
+/* "001.12 004.5 past.2": the ids of docs/claims.md, a file's number or
+ * "past", a dot and a number. */
+static int lesson_claims_valid(const char *s)
+{
+	char buf[LESSON_MAX_TEXT], *w[LESSON_MAX_ARGS];
+	int n = lesson_words(s, buf, sizeof buf, w, LESSON_MAX_ARGS);
+	for (int i = 0; i < n; i++) {
+		size_t f = strspn(w[i], "0123456789");
+		if (!(f == 3 || (f == 0 && !strncmp(w[i], "past", 4) && (f = 4))) || w[i][f] != '.' || !w[i][f + 1]
+		    || strspn(w[i] + f + 1, "0123456789") != strlen(w[i] + f + 1))
+			return 0;
+	}
+	return n > 0;
+}
+
 /* The fields past their syntax, each refusal naming its key. */
 static int lesson_check(struct lesson_reading *p)
 {
@@ -311,6 +340,11 @@ static int lesson_check(struct lesson_reading *p)
 		return BAD("noise", "'%.40s' is not a percentage from 0 to 100", l->noise_text);
 	if (l->noise_text && l->fig.kind != FIGURE_SPEEDUP)
 		return BAD("noise", "only a speedup has a noise band; a counter is one run's count");
+	l->floor = 0;
+	if (l->floor_text && (lesson_number(l->floor_text, &l->floor) || !(l->floor >= 0)))
+		return BAD("floor", "'%.40s' is not a number of 0 or more", l->floor_text);
+	if (l->floor_text && l->fig.kind != FIGURE_METRIC_RATIO)
+		return BAD("floor", "only a ratio of counters has a floor");
 	if (!param_valid_name(l->challenge))
 		return BAD("challenge", "'%.80s' is not a challenge name (reduce, transpose, sum_matrix)", l->challenge);
 	if (lesson_words(l->run, buf, sizeof buf, w, LESSON_MAX_ARGS) < 1)
@@ -319,6 +353,15 @@ static int lesson_check(struct lesson_reading *p)
 		return BAD("args", "at most %d words", LESSON_MAX_ARGS);
 	if (!lesson_docs_valid(l->docs))
 		return BAD("docs", "'%.80s' is not a page of docs/ (page.md#anchor)", l->docs);
+	if (l->claims && !lesson_claims_valid(l->claims))
+		return BAD("claims", "'%.80s' is not a list of claims of docs/claims.md (001.12 past.2)", l->claims);
+	for (size_t i = 0; i < NFIELDS; i++) {
+		const char *v = *lesson_slot(l, i);
+		int measured = !strcmp(lesson_fields[i].key, "here");
+		if (v && !lesson_placeholders_valid(v, measured, why, sizeof why))
+			return BAD(lesson_fields[i].key, "'%.40s' is not a placeholder here (%s)", why,
+				   measured ? "{figure} {lo} {hi} {a} {b} {a_peak} {b_peak} {a_gbps} {b_gbps} {device} {docs}" : "{docs}");
+	}
 #undef BAD
 	return 0;
 }

@@ -74,6 +74,10 @@ struct lesson {
 	char *why, *docs, *because; /* because: why it may not hold on this GPU (optional) */
 	char *notes;               /* where in the chapter notes the claim is: "001 L376" (optional) */
 	char *noise_text;          /* a speedup's noise band in percent (optional) */
+	char *claims;              /* the claims of docs/claims.md it tests: "001.12 004.5" (optional) */
+	char *here;                /* a sentence of the why filled from this run's figures (optional) */
+	char *floor_text;          /* a ratio of counters: the least each must read to be told (optional) */
+	double floor;              /* 0 by default: any count is told */
 	double noise;              /* inside it a significant difference from the rule is not told: LESSON_NOISE by default */
 	char *challenge, *args, *target, *task;
 	char *require;             /* "LABEL OP NUMBER" (optional) */
@@ -129,6 +133,13 @@ void lessons_free(struct lesson_set *s);
 
 /* The lesson called name, or NULL. */
 const struct lesson *lessons_find(const struct lesson_set *s, const char *name);
+
+/* The placeholders a lesson's `here` may hold, filled from its run by
+ * gpulab learn: {figure} {lo} {hi} {a} {b} {a_peak} {b_peak} {a_gbps} {b_gbps}
+ * {device};
+ * and {docs}, the installed pages' directory, which any text may hold.
+ * 1 where s names only these, else 0 with the first other in bad. */
+int lesson_placeholders_valid(const char *s, int measured, char *bad, size_t len);
 
 /* The lessons' directory: $GPULAB_LESSONS, else the one installed. */
 const char *lessons_dir(void);

@@ -61,7 +61,14 @@ enum verdict figure_verdict(const struct lesson *l, const struct figure_value *f
 	if (l->fig.kind == FIGURE_SPEEDUP)
 		return verdict_speedup(&l->cmp, l->noise, f->a, f->na, f->b, f->nb, p);
 	*p = NAN;
+	if (figure_under_floor(l, f))
+		return VERDICT_UNSURE;
 	return verdict_judge(&l->cmp, f->lo, f->hi);
+}
+
+int figure_under_floor(const struct lesson *l, const struct figure_value *f)
+{
+	return l->fig.kind == FIGURE_METRIC_RATIO && l->floor > 0 && !(f->va >= l->floor && f->vb >= l->floor);
 }
 
 const char *verdict_words(enum verdict v)
@@ -167,12 +174,18 @@ int figure_measure(const struct record *rec, const struct lesson_figure *f, stru
 	record_device(rec, out->device, sizeof out->device);
 	out->a = out->b = NULL;
 	out->na = out->nb = 0;
+	out->va = out->vb = out->pa = out->pb = out->ga = out->gb = NAN;
 	if (!a || (pair && !(b = measured_row(rec, &f->b, err, len))))
 		return -1;
+	out->pa = json_number(json_get(a, "peak_pct"));
+	out->pb = b ? json_number(json_get(b, "peak_pct")) : NAN;
+	out->ga = json_number(json_get(a, "gbps"));
+	out->gb = b ? json_number(json_get(b, "gbps")) : NAN;
 	if (f->kind == FIGURE_SPEEDUP) {
 		if (row_median(a, &ma, &alo, &ahi) || row_median(b, &mb, &blo, &bhi))
 			return snprintf(err, len, "%s or %s has no time", f->a.exercise, f->b.exercise), -1;
 		out->value = ma / mb;
+		out->va = ma, out->vb = mb;
 		out->lo = alo / bhi; /* the interval's ends: every pair of medians inside both */
 		out->hi = ahi / blo;
 		out->a = json_numbers(json_get(a, "samples_ms"), &out->na);
@@ -180,7 +193,7 @@ int figure_measure(const struct record *rec, const struct lesson_figure *f, stru
 		return 0;
 	}
 	if (f->kind == FIGURE_NOTE) {
-		out->value = out->lo = out->hi = json_number(json_get(json_get(a, "notes"), f->metric));
+		out->value = out->lo = out->hi = out->va = json_number(json_get(json_get(a, "notes"), f->metric));
 		if (isfinite(out->value))
 			return 0;
 		return snprintf(err, len, "%s: no note '%s' in the run", f->a.exercise, f->metric), -1;
@@ -191,6 +204,7 @@ int figure_measure(const struct record *rec, const struct lesson_figure *f, stru
 		return snprintf(err, len, "%s: counter '%s' is 0, no ratio", f->b.exercise, f->metric), -1;
 	/* a counter is one untimed run's count, with no interval of its own */
 	out->value = out->lo = out->hi = b ? ma / mb : ma;
+	out->va = ma, out->vb = b ? mb : NAN;
 	return 0;
 }
 

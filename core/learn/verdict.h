@@ -36,6 +36,9 @@ const char *rule_op_text(enum rule_op op);
 
 struct figure_value {
 	double value, lo, hi; /* lo and hi NaN where the run gave no interval */
+	double va, vb;        /* A's and B's own: median ms for a speedup, counters for a ratio; NaN for none */
+	double pa, pb;        /* A's and B's share of the peak bandwidth, in percent; NaN where the row has none */
+	double ga, gb;        /* A's and B's effective bandwidth, GB/s; NaN where the row has none */
 	const double *a, *b;  /* a speedup's samples (ms), in the record read; NULL otherwise */
 	size_t na, nb;
 	char device[128];     /* the record's device, or "this host" */
@@ -51,8 +54,12 @@ enum verdict verdict_speedup(const struct lesson_rule *r, double noise_pct, cons
 
 /* The lesson's verdict on f: verdict_speedup for a speedup, else
  * verdict_judge on the counter or note; *p as verdict_speedup's (NaN
- * for a counter). */
+ * for a counter).  A ratio of counters either of which reads under the
+ * lesson's floor cannot be told: near zero, a ratio says nothing. */
 enum verdict figure_verdict(const struct lesson *l, const struct figure_value *f, double *p);
+
+/* 1 where f is a ratio of counters one of which is under l's floor. */
+int figure_under_floor(const struct lesson *l, const struct figure_value *f);
 
 /* The lesson's figure from rec's points.  0; or -1 with one line in err
  * (a point the record lacks, one that failed, a counter not read). */

@@ -185,6 +185,30 @@ __global__ void reduceUnrolling(T *g_idata, T *g_odata, int factor)
 		g_odata[blockIdx.x] = idata[0];
 }
 
+/* The chapter's exercise 3 as the notes write it (001 L1125-1131): unroll8
+ * with its adds as a loop of the constant count 8, a pointer stepped by
+ * blockDim.x, and no pragma; their claim is that the compiler unrolls it
+ * into unroll8's code.  The same adds in the same order as unroll8, so
+ * the same sum, floats included. */
+template <typename T>
+__global__ void reduceUnrollingLoop8(T *g_idata, T *g_odata)
+{
+	unsigned tid = threadIdx.x;
+	unsigned idx = blockIdx.x * blockDim.x * 8 + threadIdx.x;
+	T *idata = g_idata + blockIdx.x * blockDim.x * 8;
+	const T *ptr = g_idata + idx;
+	T tmp = 0;
+	for (int i = 0; i < 8; i++) {
+		tmp += *ptr;
+		ptr += blockDim.x;
+	}
+	g_idata[idx] = tmp;
+	__syncthreads();
+	block_tree(idata, tid, 0);
+	if (tid == 0)
+		g_odata[blockIdx.x] = idata[0];
+}
+
 /* reduceCompleteUnrollWarps8 (BLOCK = 0), reduceCompleteUnroll<BLOCK>
  * (F = 8) and chapter 5's reduceGmem (F = 1): the whole tree unrolled. */
 template <typename T, int F, unsigned BLOCK, Tail TAIL>
@@ -212,8 +236,10 @@ __global__ void reduceCompleteUnroll(T *g_idata, T *g_odata)
 /* reduceSmem (static shared memory, DYN false), reduceSmemDyn (dynamic,
  * sized at launch: DYN true) and reduceSmemUnroll (F = 4): gmem's kernel
  * with the tree in shared memory.  BLOCK = 0 reads the block size at run
- * time; smem and smem_dyn both take it as a template parameter, so they
- * differ in where the array is declared alone. */
+ * time, as gmem does (smem_blockdim: dynamic shared memory, since a
+ * static array needs its size when compiling); smem and smem_dyn both
+ * take it as a template parameter, so they differ in where the array is
+ * declared alone. */
 template <typename T, int F, unsigned BLOCK, bool DYN = BLOCK == 0>
 __global__ void reduceSmem(const T *g_idata, T *g_odata, unsigned n)
 {

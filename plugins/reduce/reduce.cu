@@ -88,6 +88,11 @@ template <int F, Tail TAIL> struct unrolling {
 	}
 };
 
+template <typename T> void unrolling_loop8(const args<T> &a)
+{
+	reduceUnrollingLoop8<T><<<a.grid, a.block, 0, a.s>>>(a.work, a.partials);
+}
+
 /* The block size as a template parameter: a switch over the sizes the
  * kernels take (powers of two from 64 to 1024). */
 template <typename T, template <typename, unsigned> class K>
@@ -122,6 +127,7 @@ template <int F, bool DYN> struct smem {
 		}
 	};
 	template <typename T> static void fixed(const args<T> &a) { by_block<T, k>(a); }
+	template <typename T> static void runtime(const args<T> &a) { k<T, 0>::go(a); } /* DYN: sized at launch */
 };
 
 template <typename T> void shfl(const args<T> &a)
@@ -290,6 +296,7 @@ const variant v_unroll4 = { true, true, 4, 32, true, BOTH(unrolling<4, Tail::non
 const variant v_unroll8 = { true, true, 8, 32, true, BOTH(unrolling<8, Tail::none>::go) };
 const variant v_unroll16 = { true, true, 16, 32, true, BOTH(unrolling<16, Tail::none>::go) };
 const variant v_unroll8_loop = { true, true, 8, 32, true, BOTH(unrolling<0, Tail::none>::go) };
+const variant v_unroll8_const_loop = { true, true, 8, 32, true, BOTH(unrolling_loop8) };
 const variant v_unroll_warps8 = { true, true, 8, 64, true, BOTH(unrolling<8, Tail::volatile_book>::go) };
 const variant v_unroll_warps8_sync = { true, true, 8, 64, true, BOTH(unrolling<8, Tail::syncwarp>::go) };
 const variant v_complete_warps8 = { true, true, 8, 64, true, BOTH(complete<8, Tail::volatile_book>::runtime) };
@@ -299,6 +306,7 @@ const variant v_complete_syncthreads = { true, true, 8, 64, true, BOTH(complete<
 const variant v_gmem = { true, true, 1, 64, true, BOTH(complete<1, Tail::syncwarp>::runtime) };
 const variant v_smem = { false, true, 1, 64, true, BOTH(smem<1, false>::fixed) };
 const variant v_smem_dyn = { false, true, 1, 64, true, BOTH(smem<1, true>::fixed) };
+const variant v_smem_blockdim = { false, true, 1, 64, true, BOTH(smem<1, true>::runtime) };
 const variant v_unroll4_smem = { false, true, 4, 64, true, BOTH(smem<4, false>::fixed) };
 const variant v_shfl = { false, true, 1, 32, false, BOTH(shfl) };
 const variant v_wide = { false, true, 4, 64, true, BOTH(wide) };
@@ -716,6 +724,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "unroll8", .summary = "each thread first adds 8 data blocks, then interleaved", REDUCE(512, v_unroll8) },
 	{ .name = "unroll16", .summary = "each thread first adds 16 data blocks, then interleaved", REDUCE(512, v_unroll16) },
 	{ .name = "unroll8_loop", .summary = "unroll8's adds as a loop over a run-time count: not unrolled, fewer loads in flight", REDUCE(512, v_unroll8_loop) },
+	{ .name = "unroll8_const_loop", .summary = "unroll8's adds as the notes' loop: a constant count of 8, a pointer stepped by blockDim.x, no pragma", REDUCE(512, v_unroll8_const_loop) },
 	{ .name = "unroll_warps8", .summary = "unroll8 + last warp unrolled via volatile (the book's; a data race since Volta)", REDUCE(512, v_unroll_warps8) },
 	{ .name = "unroll_warps8_sync", .summary = "unroll8 + last warp unrolled with __syncwarp between steps (the race fixed)", REDUCE(512, v_unroll_warps8_sync) },
 	{ .name = "complete_unroll_warps8", .summary = "unroll8 + whole tree unrolled, volatile last warp (the book's; a data race since Volta)", REDUCE(512, v_complete_warps8) },
@@ -724,6 +733,7 @@ const gpulab_exercise exercises[] = {
 	{ .name = "complete_unroll_syncthreads", .summary = "complete_unroll_book with no volatile: a __syncthreads of the block after each last-warp step (the chapter's exercise 4)", REDUCE(512, v_complete_syncthreads) },
 	{ .name = "gmem", .summary = "chapter 5: one element per thread, complete unroll, in place in global memory", REDUCE(512, v_gmem) },
 	{ .name = "smem", .summary = "gmem's kernel with the tree in static shared memory", REDUCE(512, v_smem) },
+	{ .name = "smem_blockdim", .summary = "smem reading the block size at run time, as gmem does: the two differ in where the tree lives alone", REDUCE(512, v_smem_blockdim) },
 	{ .name = "smem_dyn", .summary = "smem with dynamic shared memory (size at launch); the same template, so the array is all that differs", REDUCE(512, v_smem_dyn) },
 	{ .name = "unroll4_smem", .summary = "4 data blocks per thread, then the tree in shared memory", REDUCE(512, v_unroll4_smem) },
 	{ .name = "shfl", .summary = "warp shuffles (__shfl_down_sync), shared memory only between warps", REDUCE(512, v_shfl) },
