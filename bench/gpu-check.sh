@@ -107,7 +107,7 @@ fi
 cat <<EOF
 gpu-check: $src on $(hostname), $gpus GPU(s)${arch:+ (sm_$arch)}; logs in $logs; budget ${budget}s
   build 240s, suite 300s, install 60s, sanitize 150s, interrupt 90s, author 120s,
-  learn 210s, grade 90s, ranks 140s where there are 2 GPUs (the budget is then 585s);
+  learn 240s, grade 90s, ranks 140s where there are 2 GPUs (the budget is then 585s);
   each step is also held to what is left of the budget
 EOF
 
@@ -229,7 +229,7 @@ learn() {
 }
 export -f learn
 [ -n "$sanitizing" ] && wait "$sanitizing" # learn times: the GPU alone
-if [ "$gpus" -gt 0 ]; then step learn 210 learn; else skip learn "no GPU"; fi
+if [ "$gpus" -gt 0 ]; then step learn 240 learn; else skip learn "no GPU"; fi
 
 # Ranks: the 30-point sweep as 2 ranks (bench/ranks-sweep.sh: issue 44's,
 # timed in issue 52), within its bound, with its wall time and where it
