@@ -4,6 +4,7 @@
  * host-only test plugins. */
 #include "config.h"
 
+#include "config/options.h"
 #include "exitcode.h"
 #include "testutil.h"
 
@@ -153,39 +154,69 @@ START_TEST(usage_errors)
 }
 END_TEST
 
-/* The commands' table (cli/main.c): what each lets through, and the
- * order of the refusals (--submit, then --variable or --cflags, then
- * --nccl-tests, then --template, then an argument, then an unknown
- * name), as the strcmp chain before it had them. */
+/* The commands' rows (cli/commands.h): an unknown command first, then an
+ * option the row does not declare, then a format it does not print,
+ * then an argument too many; each one line naming the command and what
+ * it takes.  tests/rows.sh runs every command so. */
 START_TEST(dispatch_refusals_in_order)
 {
 	configure(good_ini);
 	gpulab("frobnicate", "extra", "--submit", "x.cu", "--template", NULL);
-	expect_error(EXIT_USAGE, "--submit: only for learn");
-	gpulab("frobnicate", "extra", "--variable", "plugindir", "--template", NULL);
-	expect_error(EXIT_USAGE, "--variable: only for config");
+	expect_error(EXIT_USAGE, "unknown command 'frobnicate'");
 	gpulab("list", "--cflags", "--template", NULL);
-	expect_error(EXIT_USAGE, "--cflags: only for config");
-	gpulab("config", "--nccl-tests", "x.txt", "--template", NULL);
-	expect_error(EXIT_USAGE, "--nccl-tests: only for report");
-	gpulab("frobnicate", "extra", "--template", NULL);
-	expect_error(EXIT_USAGE, "--template: only for try");
-	gpulab("frobnicate", "extra", NULL);
-	expect_error(EXIT_USAGE, "frobnicate: unexpected argument 'extra'");
+	expect_error(EXIT_USAGE, "list: takes no --template; it takes --format, --config\n");
+	gpulab("config", "--nccl-tests", "x.txt", NULL);
+	expect_error(EXIT_USAGE, "config: takes no --nccl-tests; it takes --size, --block, --type, --reps, --warmup, "
+				 "--param, --variable, --cflags, --config\n");
 	gpulab("metrics", "--template", NULL);
-	expect_error(EXIT_USAGE, "--template: only for try");
+	expect_error(EXIT_USAGE, "metrics: takes no --template; it takes --config\n");
+	gpulab("metrics", "--format", "json", "extra", NULL);
+	expect_error(EXIT_USAGE, "metrics: takes no --format; it takes --config\n");
 	gpulab("list", "--submit", "x.cu", NULL);
-	expect_error(EXIT_USAGE, "--submit: only for learn");
+	expect_error(EXIT_USAGE, "list: takes no --submit; it takes --format, --config\n");
 	gpulab("run", "--template", NULL);
-	expect_error(EXIT_USAGE, "--template: only for try");
+	expect_error(EXIT_USAGE, "run: takes no --template; it takes --size,");
+	gpulab("learn", "-n", "2^20", NULL);
+	expect_error(EXIT_USAGE, "learn: takes no -n/--size; it takes --max-noise, --min-time, --timeout, --watchdog, "
+				 "--submit, --config\n");
+	gpulab("info", "--wide", "extra", NULL);
+	expect_error(EXIT_USAGE, "info: takes no --wide; it takes --config\n");
 	gpulab("help", "run", "extra", NULL);
 	expect_error(EXIT_USAGE, "help: name one command (list, info,");
-	/* version and help take anything and look at none of it */
-	gpulab("version", "extra", "--submit", "x.cu", "--template", NULL);
+	gpulab("version", "extra", NULL);
+	expect_error(EXIT_USAGE, "version: unexpected argument 'extra' (gpulab version)\n");
+	gpulab("help", "--submit", "x.cu", NULL);
+	expect_error(EXIT_USAGE, "help: takes no --submit; it takes --config\n");
+	/* -h first: the help, whatever else is given */
+	gpulab("info", "--wide", "-h", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "usage: gpulab info\n", 19), "%d %s", o.status, o.out);
+	gpulab("--version", NULL);
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, "gpulab " PACKAGE_VERSION, 7 + strlen(PACKAGE_VERSION)),
 		      "%d %s", o.status, o.out);
-	gpulab("help", "--submit", "x.cu", NULL);
-	ck_assert_msg(o.status == 0 && !strncmp(o.out, "usage: gpulab", 13), "%d %s", o.status, o.out);
+}
+END_TEST
+
+/* Help is made from the rows: an option's line from options.c, with the
+ * values its text names checked against the constants they are. */
+START_TEST(help_from_rows)
+{
+	char want[256];
+	configure(good_ini);
+	gpulab("help", "run", NULL);
+	ck_assert_int_eq(o.status, 0);
+	snprintf(want, sizeof want, "\n      --watchdog S     stop gpulab, exit %d, if one run takes over S seconds\n"
+				    "                       (default %d for try's kernels, else never; 0: never)\n",
+		 EXIT_WATCHDOG, WATCHDOG_DEFAULT_S);
+	ck_assert_msg(strstr(o.out, want), "%s", o.out);
+	gpulab("help", "compare", NULL);
+	snprintf(want, sizeof want, "      --fail-above PCT exit %d if a point is slower by more than PCT %%,\n", EXIT_SLOWER);
+	ck_assert_msg(strstr(o.out, want), "%s", o.out);
+	/* a command's own line for an option */
+	gpulab("help", "report", NULL);
+	ck_assert_msg(strstr(o.out, "\n  -o, --output FILE    the page (.html) or the chart (.svg) to write\n"), "%s", o.out);
+	gpulab("help", "frobnicate", NULL);
+	expect_error(EXIT_USAGE, "help: no command 'frobnicate' (list, info, metrics, run, compare, report, try, learn, grade, "
+				 "config, new, check, record, help, version)\n");
 }
 END_TEST
 
@@ -1280,6 +1311,7 @@ int main(void)
 	tcase_add_test(t, help_cites_installed_pages);
 	tcase_add_test(t, usage_errors);
 	tcase_add_test(t, dispatch_refusals_in_order);
+	tcase_add_test(t, help_from_rows);
 	tcase_add_test(t, metrics_lists_aliases);
 	tcase_add_test(t, list_shows_good_refuses_bad);
 	tcase_add_test(t, config_errors);

@@ -753,9 +753,9 @@ START_TEST(learn_submit_records_the_task)
 	gpulab("learn", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit goes with a lesson"), "%d %s", o.status, o.err);
 	gpulab("try", "gated", "good.cu", "--submit", "x.cu", NULL);
-	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit: only for learn"), "%d %s", o.status, o.err);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "try: takes no --submit; it takes "), "%d %s", o.status, o.err);
 	gpulab("learn", "holds", "-n", "2^20", NULL);
-	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: the lesson sets what runs") && count_lines(o.err) == 1,
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: takes no -n/--size; it takes --max-noise, ") && count_lines(o.err) == 1,
 		      "%d %s", o.status, o.err);
 }
 END_TEST

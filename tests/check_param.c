@@ -40,6 +40,20 @@ static void refused(const struct gpulab_param *d, const char *text, enum parse_r
 	ck_assert_msg(strstr(why, words) != NULL, "%s '%s': %s", d->key, text, why);
 }
 
+/* The option rows' help names the generic keys' defaults and the option
+ * limits as the declarations have them, so that help cannot drift. */
+START_TEST(option_rows_say_the_defaults)
+{
+	char want[64];
+	snprintf(want, sizeof want, "(default %s)", generic_params[GEN_WARMUP].def);
+	ck_assert_msg(strstr(option_rows[OPT_WARMUP].help, want), "%s", option_rows[OPT_WARMUP].help);
+	snprintf(want, sizeof want, "at most %d)", BATCH_MAX);
+	ck_assert_msg(strstr(option_rows[OPT_BATCH].help, want), "%s", option_rows[OPT_BATCH].help);
+	for (int g = 0; g < NGENERIC; g++) /* the generic keys' ids are their enum's */
+		ck_assert_str_eq(option_rows[g].name, generic_params[g].key[0] == 'n' ? "size" : generic_params[g].key);
+}
+END_TEST
+
 START_TEST(counts)
 {
 	ck_assert_uint_eq(parsed(&count, "7").u, 7);
@@ -572,6 +586,7 @@ int main(void)
 {
 	Suite *s = suite_create("param");
 	TCase *t = tcase_create("param");
+	tcase_add_test(t, option_rows_say_the_defaults);
 	tcase_add_test(t, counts);
 	tcase_add_test(t, integers_shapes_enums_seeds);
 	tcase_add_test(t, format_round_trips);

@@ -580,7 +580,7 @@ START_TEST(nccl_tests_refused)
 		ck_assert_msg(strstr(o.err, path), "case %zu: %s", i, o.err);
 	}
 	gpulab("run", "--nccl-tests", path, "fake.ok", NULL);
-	expect_error(EXIT_USAGE, "--nccl-tests: only for report");
+	expect_error(EXIT_USAGE, "run: takes no --nccl-tests; it takes ");
 }
 END_TEST
 

@@ -70,10 +70,10 @@ cd "$dir" || exit 99
 touch base.json new.json mine.cu notes.txt run.ini
 mkdir records
 
-expect 'check compare config grade help info learn list metrics new record report run try' ''
+expect 'check compare config grade help info learn list metrics new record report run try version' ''
 expect 'compare config' co
 expect 'upgrade' record ''
-expect '--config --help --output --samples --version -o' record upgrade -
+expect '--config --help --output --samples --version -h -o' record upgrade -
 expect '--config --help --version' --
 expect 'divergence.math1 divergence.math1_debug divergence.math2 divergence.math2_debug divergence.math3 divergence.math3_debug' \
 	run divergence.math
@@ -122,15 +122,19 @@ typed 'seed=' 'run reduce.unroll\* -p '
 typed 'blocks= finish= seed=' 'run "reduce.b*" -p '
 typed 'iters=' "run 'divergence.math?' -p "
 typed 'blocks= finish= seed=' "run 'reduce.unroll*' reduce.best -p "
-# every run option of gpulab --help
-typed '--warmup --watchdog --wide' 'run reduce --w'
-typed '--reps --resume' 'run reduce --r'
-COMP_WORDS=("$GPULAB_WRAPPER" run reduce -) COMP_CWORD=3 COMP_LINE='gpulab run reduce -' COMP_POINT=19
-_gpulab
-all=" ${COMPREPLY[*]} "
-for opt in $("$GPULAB_WRAPPER" --help | awk '/^options for run:/ { on = 1; next } /^options for compare:/ { on = 0 }
-		on && /^  +-/ { print substr($0, 1, 22) }' | grep -oE -- '--?[a-z][a-z-]*'); do
-	case $all in *" $opt "*) ;; *) echo "FAIL: run's option $opt (in gpulab --help) is not offered"; failed=1 ;; esac
+# every command offers exactly the options its help prints from its row,
+# and the general help's: nothing the row lacks, nothing it has missed
+general=$("$GPULAB_WRAPPER" help | awk '/^  -|^      --/' | grep -oE -- '(^| )--?[a-z][a-z-]*' | tr -d ' ')
+for cmd in $("$GPULAB_WRAPPER" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'); do
+	want=$({ echo "$general"; "$GPULAB_WRAPPER" help "$cmd" | awk '/^  -|^      --/' | grep -oE -- '(^| )--?[a-z][a-z-]*' | tr -d ' '; } \
+		| LC_ALL=C sort -u | paste -sd ' ')
+	[ "$cmd" = record ] && expect "$want" record upgrade - || expect "$want" "$cmd" -
+done
+# the words that complete an option's value name options the rows have
+rows=" $(for cmd in $("$GPULAB_WRAPPER" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'); do
+	"$GPULAB_WRAPPER" help "$cmd"; done | awk '/^  -|^      --/' | grep -oE -- '(^| )--?[a-z][a-z-]*' | tr -d ' ' | paste -sd ' ') $general "
+for opt in $(sed -n '/^\tcase \$prev in/,/^\tesac/p' "${srcdir:-..}/completion/gpulab" | grep -oE -- '^\s*-[^)]*\)' | grep -oE -- '--?[a-z][a-z-]*'); do
+	case $rows in *" $opt "*) ;; *) echo "FAIL: completion/gpulab completes the value of $opt, which no command's row has"; failed=1 ;; esac
 done
 # report writes .html or .svg
 touch page.html chart.svg

@@ -202,6 +202,9 @@ EXTRA_DIST += tests/quickstart.sh
 AM_TESTS_ENVIRONMENT += GPULAB_SKELETON=$(abs_top_srcdir)/skeleton; export GPULAB_SKELETON;
 # The bash completion in bash, against this build's gpulab.
 TESTS += tests/completion.sh
+# Every command refuses what its row does not declare (tests/rows.sh).
+TESTS += tests/rows.sh
+EXTRA_DIST += tests/rows.sh
 EXTRA_DIST += tests/completion.sh
 # bench/learn-table.sh (issue 49): its table and raw results from three
 # lessons on the fake plugin.

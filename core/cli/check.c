@@ -96,3 +96,18 @@ int cmd_check(const struct options *o)
 		bad += check_file(o->patterns[i], o);
 	return bad ? EXIT_PLUGIN : 0;
 }
+
+const struct command_row row_check = {
+	.name = "check",
+	.args = "FILE.so...",
+	.summary = "a plugin's declarations and plans, without a GPU",
+	.about = "Load each plugin, check its descriptor and every parameter table, and call\n"
+		 "each exercise's plan() at its defaults, at every key's limits, and where\n"
+		 "they meet (all keys at their least, at their most; the most -n with the\n"
+		 "least -b). One line for each problem; exit 0 when there is none. Needs no\n"
+		 "GPU: plan() may not touch one.\n",
+	.max_args = -1,
+	.examples = "gpulab check hist.so\n"
+		    "gpulab check $(gpulab config --variable=plugindir)/*.so\n",
+	.run = cmd_check,
+};

@@ -12,10 +12,6 @@ int cmd_learn(const struct options *o)
 {
 	if (o->npatterns > 1)
 		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
-	for (int g = 0; g < NGENERIC; g++)
-		if (o->generic[g] || o->nparams || o->output || o->metrics)
-			return fail(EXIT_USAGE, "learn: the lesson sets what runs; it takes --submit, --max-noise, --min-time, "
-						"--timeout, --watchdog and --config");
 	if (o->submit && !o->npatterns)
 		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
 	return learn_lessons(o);
@@ -53,3 +49,37 @@ int cmd_grade(const struct options *o)
 		return fail(EXIT_USAGE, "grade: '%s' is not a challenge name (reduce, transpose, sum_matrix)", o->patterns[0]);
 	return grade_kernels(o, grade_reference);
 }
+
+const struct command_row row_learn = {
+	.name = "learn",
+	.args = "[LESSON]",
+	.summary = "the lessons: the book's claims, tested on this GPU",
+	.usage = "learn LESSON --submit FILE.cu",
+	.about = "The lessons: each states one of the book's claims, runs the experiment that\n"
+		 "tests it on this GPU, and says whether it holds; your progress is kept.\n"
+		 "Alone, the map of lessons and the next one (learn.md, below). The lesson\n"
+		 "sets what runs: it takes none of run's sizes, keys or outputs.\n",
+	.max_args = -1,
+	.options = OPT_BIT(OPT_SUBMIT) | STOP_OPTIONS,
+	.examples = "gpulab learn\n"
+		    "gpulab learn divergence\n"
+		    "gpulab learn reduce-volatile-warp --submit mine.cu\n",
+	.page = "learn.md",
+	.run = cmd_learn,
+};
+
+const struct command_row row_grade = {
+	.name = "grade",
+	.args = "CHALLENGE DIR...",
+	.summary = "every .cu in DIR through try, each in its own process",
+	.about = "Every .cu file in each DIR through try's gate and bench, each in a process\n"
+		 "of its own, then ranked. Takes run's sizes and keys and its stopping rule.\n",
+	.max_args = -1,
+	.options = GENERIC_OPTIONS | STOP_OPTIONS | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_QUIET),
+	.own = (const struct opt_help[]){ { OPT_OUTPUT, "the record of every kernel and the ranking (gpulab\n"
+							"report draws the leaderboard)" },
+					  { OPT_QUIET, "no progress line on a terminal" }, { 0 } },
+	.examples = "gpulab grade reduce submissions/ -n 2^20 -t int -o grade.json\n"
+		    "gpulab report grade.json -o board.html\n",
+	.run = cmd_grade,
+};

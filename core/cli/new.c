@@ -155,3 +155,19 @@ int cmd_new(const struct options *o)
 	       name, name, name, name, name);
 	return 0;
 }
+
+const struct command_row row_new = {
+	.name = "new",
+	.args = "NAME",
+	.summary = "a plugin skeleton in NAME/, to build and install",
+	.about = "Write a plugin skeleton into the new directory NAME/: NAME.cu with one\n"
+		 "exercise (plan, setup, run, verify and its keys), a Makefile taking its\n"
+		 "flags from pkg-config, and NAME.ini. `make install` there installs it for\n"
+		 "you alone (~/.local/share/gpulab/plugins, ~/.config/gpulab/conf.d), no\n"
+		 "root needed. NAME is a-z, 0-9 and _, starting with a letter, and no\n"
+		 "installed plugin's (its .so would be loaded in place of yours).\n",
+	.max_args = -1,
+	.examples = "gpulab new hist && cd hist && make && make install && gpulab run hist\n"
+		    "make check      # in hist/: gpulab check hist.so, no GPU needed\n",
+	.run = cmd_new,
+};

@@ -34,3 +34,20 @@ out:
 	config_free(&c);
 	return rc;
 }
+
+const struct command_row row_run = {
+	.name = "run",
+	.args = "EXERCISE...",
+	.summary = "run, verify and time: plugin.exercise, a plugin,\nor a glob such as 'reduce.unroll*'",
+	.about = "Run, verify against the CPU and time each exercise: plugin.exercise, a\n"
+		 "plugin (all its exercises), or a glob such as 'reduce.unroll*'. Every\n"
+		 "value takes a list (1M,4M) or, for counts, a range A:B[:K] (a sweep).\n",
+	.max_args = -1,
+	.options = RUN_OPTIONS,
+	.formats = ALL_FORMATS,
+	.examples = "gpulab run reduce.unroll8\n"
+		    "gpulab run 'reduce.unroll*' -n 2^28 -t float\n"
+		    "gpulab run reduce.best reduce.cub -n 2^16:2^30:2 -o sweep.json\n",
+	.page = "record.md",
+	.run = cmd_run,
+};

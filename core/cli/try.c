@@ -105,3 +105,22 @@ out:
 	config_free(&c);
 	return rc;
 }
+
+const struct command_row row_try = {
+	.name = "try",
+	.args = "CHALLENGE FILE",
+	.summary = "your kernel in FILE.cu, compiled at run time, checked on\n"
+		   "edge cases, then timed beside the challenge's ladder",
+	.usage = "try CHALLENGE --template",
+	.about = "Your kernel in FILE.cu, compiled at run time with NVRTC, checked on the\n"
+		 "challenge's edge cases, then timed beside its ladder. Challenges: reduce,\n"
+		 "transpose, sum_matrix. Takes run's options but --batch.\n",
+	.max_args = -1,
+	.options = RUN_OPTIONS | OPT_BIT(OPT_TEMPLATE),
+	.formats = ALL_FORMATS,
+	.own = (const struct opt_help[]){ { OPT_WATCHDOG, "stop a run that takes over S seconds (default 10)" }, { 0 } },
+	.examples = "gpulab try reduce --template > mine.cu\n"
+		    "gpulab try reduce mine.cu -t float\n"
+		    "gpulab try transpose tile.cu -p rows=1000 -p cols=3001\n",
+	.run = cmd_try,
+};

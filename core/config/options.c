@@ -9,47 +9,100 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_COLD = 256, OPT_FORMAT, OPT_NO_VERIFY, OPT_CONFIG, OPT_VERSION, OPT_QUIET, OPT_METRICS, OPT_PROFILE,
-       OPT_SAMPLES, OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT,
-       OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW, OPT_WATCHDOG, OPT_TEMPLATE,
-       OPT_BATCH, OPT_RESUME, OPT_WIDE, OPT_SUBMIT, OPT_VARIABLE, OPT_CFLAGS, OPT_NCCL_TESTS };
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static const struct option long_options[] = {
-	{ "size", required_argument, NULL, 'n' },
-	{ "block", required_argument, NULL, 'b' },
-	{ "reps", required_argument, NULL, 'r' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "type", required_argument, NULL, 't' },
-	{ "param", required_argument, NULL, 'p' },
-	{ "cold", no_argument, NULL, OPT_COLD },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "metrics", required_argument, NULL, OPT_METRICS },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "samples", optional_argument, NULL, OPT_SAMPLES },
-	{ "wide", no_argument, NULL, OPT_WIDE },
-	{ "output", required_argument, NULL, 'o' },
-	{ "resume", no_argument, NULL, OPT_RESUME },
-	{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
-	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
-	{ "min-change", required_argument, NULL, OPT_MIN_CHANGE },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "new", required_argument, NULL, OPT_NEW },
-	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
-	{ "template", no_argument, NULL, OPT_TEMPLATE },
-	{ "submit", required_argument, NULL, OPT_SUBMIT },
-	{ "variable", required_argument, NULL, OPT_VARIABLE },
-	{ "cflags", no_argument, NULL, OPT_CFLAGS },
-	{ "nccl-tests", required_argument, NULL, OPT_NCCL_TESTS },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 }
+/* Every option: spelled here alone; the commands' rows (cli/) take them
+ * by id, and their help and completion come from these lines. */
+const struct option_row option_rows[NOPTS] = {
+	[OPT_SIZE] = { "size", 'n', required_argument, "N", "element count: 16777216, 2^24 or 16M (exercises sized\n"
+							    "by their own keys refuse it)" },
+	[OPT_BLOCK] = { "block", 'b', required_argument, "N", "threads per block" },
+	[OPT_TYPE] = { "type", 't', required_argument, "T", "element type: int or float" },
+	[OPT_REPS] = { "reps", 'r', required_argument, "N", "exactly N timed runs (default: until the noise is under\n"
+							    "--max-noise; see below)" },
+	[OPT_WARMUP] = { "warmup", 'w', required_argument, "N", "untimed runs first (default 3)" },
+	[OPT_PARAM] = { "param", 'p', required_argument, "KEY=VAL", "an exercise's own key (gpulab list EXERCISE)" },
+	[OPT_COLD] = { "cold", 0, no_argument, NULL, "flush the L2 cache before every run" },
+	[OPT_BATCH] = { "batch", 0, required_argument, "K", "time K runs back to back per sample, and take the time\n"
+							   "over K (default 1; at most " STR(BATCH_MAX) "): less noise, no gaps" },
+	[OPT_FORMAT] = { "format", 0, required_argument, "F", "what to print: table (default), csv, json or md, of\n"
+							    "those the command prints" },
+	[OPT_MAX_NOISE] = { "max-noise", 0, required_argument, "PCT", "repeat each point until the relative standard deviation\n"
+								  "of its samples is at most PCT % (default 0.5)" },
+	[OPT_MIN_TIME] = { "min-time", 0, required_argument, "S", "...and its samples add up to S seconds of GPU time (0.1)" },
+	[OPT_TIMEOUT] = { "timeout", 0, required_argument, "S", "...or S seconds have passed, unconverged (default 10)" },
+	[OPT_OUTPUT] = { "output", 'o', required_argument, "FILE", "also write the record to FILE, a journal appended as each\n"
+								  "point is done (record.md, below); one writer at a time" },
+	[OPT_RESUME] = { "resume", 0, no_argument, NULL, "with -o FILE: keep FILE's measured points, run the rest" },
+	[OPT_SAMPLES] = { "samples", 0, optional_argument, "[N]", "the samples in the JSON report, at most 4096 a point (a\n"
+								 "uniform subset), or N, or with all every one; -o's too" },
+	[OPT_WIDE] = { "wide", 0, no_argument, NULL, "the table with every column (params, min, max, runs)" },
+	[OPT_NO_VERIFY] = { "no-verify", 0, no_argument, NULL, "skip the check against the CPU reference" },
+	[OPT_QUIET] = { "quiet", 0, no_argument, NULL, "no device-side printing" },
+	[OPT_PROFILE] = { "profile", 0, no_argument, NULL, "run each exercise once, no warm-up, for ncu or nsys" },
+	[OPT_METRICS] = { "metrics", 0, required_argument, "LIST", "hardware counters from extra, untimed runs: names from\n"
+								   "`gpulab metrics`, Nsight Compute names, or 'default'" },
+	[OPT_WATCHDOG] = { "watchdog", 0, required_argument, "S", "stop gpulab, exit 12, if one run takes over S seconds\n"
+								 "(default " STR(WATCHDOG_DEFAULT_S) " for try's kernels, else never; 0: never)" },
+	[OPT_FAIL_ABOVE] = { "fail-above", 0, required_argument, "PCT", "exit 11 if a point is slower by more than PCT %,\n"
+									"with confidence" },
+	[OPT_MIN_CHANGE] = { "min-change", 0, required_argument, "PCT", "a significant change under PCT % counts as the same\n"
+									"(default 0)" },
+	[OPT_BASE] = { "base", 0, required_argument, "EX", "the base side is exercise EX's points alone..." },
+	[OPT_NEW] = { "new", 0, required_argument, "EX", "...and the new side EX's, matched by their parameters" },
+	[OPT_TEMPLATE] = { "template", 0, no_argument, NULL, "print a starting FILE.cu, with the kernel's contract" },
+	[OPT_SUBMIT] = { "submit", 0, required_argument, "FILE.cu", "your kernel for the lesson's task, run through try" },
+	[OPT_VARIABLE] = { "variable", 0, required_argument, "NAME", "gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
+								     "nvccflags, ...) as pkg-config gives it, from this\n"
+								     "gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed" },
+	[OPT_CFLAGS] = { "cflags", 0, no_argument, NULL, "gpulab.pc's Cflags, the same way" },
+	[OPT_NCCL_TESTS] = { "nccl-tests", 0, required_argument, "FILE", "nccl-tests' output (all_reduce_perf and the like,\n"
+									 "appended to one file): its busbw drawn beside;\n"
+									 "the .svg is then the busbw chart" },
+	[OPT_CONFIG] = { "config", 0, required_argument, "FILE", "read FILE after the other configuration files; given\n"
+								 "again, each FILE in the order given, the last winning" },
+	[OPT_HELP] = { "help", 'h', no_argument, NULL, "the command's help: gpulab run --help" },
+	[OPT_VERSION] = { "version", 0, no_argument, NULL, "gpulab's version and plugin ABI" },
 };
+
+/* getopt_long's table and optstring, from the rows. */
+static void getopt_tables(struct option *lo, char *shorts)
+{
+	char *s = shorts;
+	*s++ = ':'; /* we say a missing value ourselves */
+	for (int i = 0; i < NOPTS; i++) {
+		lo[i] = (struct option){ option_rows[i].name, option_rows[i].arg, NULL, i + 256 };
+		if (option_rows[i].letter) {
+			*s++ = option_rows[i].letter;
+			if (option_rows[i].arg == required_argument)
+				*s++ = ':';
+		}
+	}
+	lo[NOPTS] = (struct option){ 0 };
+	*s = 0;
+}
+
+/* The id of getopt's answer c: a long option's val, or a letter's row. */
+static int option_id(int c)
+{
+	if (c >= 256)
+		return c - 256;
+	for (int i = 0; i < NOPTS; i++)
+		if (option_rows[i].letter && option_rows[i].letter == c)
+			return i;
+	return -1;
+}
+
+const char *options_spelling(enum opt_id id, char *buf, size_t len)
+{
+	const struct option_row *r = &option_rows[id];
+	if (r->letter)
+		snprintf(buf, len, "-%c/--%s", r->letter, r->name);
+	else
+		snprintf(buf, len, "--%s", r->name);
+	return buf;
+}
 
 const char *options_param(const struct options *o, const char *key)
 {
@@ -59,9 +112,6 @@ const char *options_param(const struct options *o, const char *key)
 			v = o->params[i].value; /* the last one given wins */
 	return v;
 }
-
-static const char flags[NGENERIC] = { [GEN_N] = 'n', [GEN_BLOCK] = 'b', [GEN_TYPE] = 't', [GEN_REPS] = 'r',
-					 [GEN_WARMUP] = 'w' };
 
 const char *options_flag(enum generic g)
 {
@@ -123,11 +173,17 @@ static int add_config(struct options *o, const char *arg, char *err, size_t errl
 	return 0;
 }
 
+static const char *const format_names[FORMATS] = { "table", "csv", "json", "md" };
+
+const char *options_format_name(enum format f)
+{
+	return format_names[f];
+}
+
 static int parse_format(struct options *o, const char *arg, char *err, size_t errlen)
 {
-	static const char *const names[FORMATS] = { "table", "csv", "json", "md" };
 	for (int i = 0; i < FORMATS; i++)
-		if (!strcmp(arg, names[i])) {
+		if (!strcmp(arg, format_names[i])) {
 			o->format = (enum format)i;
 			return 0;
 		}
@@ -197,11 +253,10 @@ static int samples_word(const char *word)
 static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
 	int rc = 0;
-	for (int g = 0; g < NGENERIC; g++)
-		if (c == flags[g])
-			return set_generic(o, (enum generic)g, arg, err, errlen);
+	if (c < NGENERIC)
+		return set_generic(o, (enum generic)c, arg, err, errlen);
 	switch (c) {
-	case 'p': rc = add_param(o, arg, err, errlen); break;
+	case OPT_PARAM: rc = add_param(o, arg, err, errlen); break;
 	case OPT_COLD: o->cold = 1; break;
 	case OPT_BATCH: rc = parse_batch(o, arg, err, errlen); break;
 	case OPT_FORMAT: rc = parse_format(o, arg, err, errlen); break;
@@ -211,7 +266,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_PROFILE: o->profile = 1; break;
 	case OPT_SAMPLES: rc = parse_samples(o, arg, err, errlen); break;
 	case OPT_WIDE: o->wide = 1; break;
-	case 'o': o->output = arg; break;
+	case OPT_OUTPUT: o->output = arg; break;
 	case OPT_RESUME: o->resume = 1; break;
 	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;
 	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
@@ -227,7 +282,7 @@ static int parse_one(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_CFLAGS: o->cflags = 1; break;
 	case OPT_NCCL_TESTS: o->nccl_tests = arg; break;
 	case OPT_CONFIG: rc = add_config(o, arg, err, errlen); break;
-	case 'h': o->help = 1; break;
+	case OPT_HELP: o->help = 1; break;
 	case OPT_VERSION: o->command = "version"; break;
 	default:
 		snprintf(err, errlen, "unknown option; `gpulab --help` lists them");
@@ -271,11 +326,16 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
 	optind = 0; /* glibc: start afresh, even where an error left getopt mid-argument */
-	while ((c = getopt_long(argc, argv, ":n:b:r:w:t:p:o:h", long_options, NULL)) != -1) {
+	struct option long_options[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
+	getopt_tables(long_options, shorts);
+	while ((c = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			opterr_message(long_options, c, optopt, argv[optind - 1], err, errlen);
 			return EXIT_USAGE;
 		}
+		c = option_id(c);
+		o->given |= OPT_BIT(c);
 		/* --samples all or N, as two words: getopt takes an optional argument only as --samples=all */
 		if (c == OPT_SAMPLES && !optarg && optind < argc && samples_word(argv[optind]))
 			optarg = argv[optind++];

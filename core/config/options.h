@@ -51,10 +51,35 @@ struct keyval {
 
 struct gpulab_group;
 
+/* Every option, once: its id here and its row in options.c (spelling,
+ * value, help line).  The first NGENERIC are the generic keys, in
+ * enum generic's order. */
+enum opt_id {
+	OPT_SIZE, OPT_BLOCK, OPT_TYPE, OPT_REPS, OPT_WARMUP, OPT_PARAM, OPT_COLD, OPT_BATCH, OPT_FORMAT,
+	OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT, OPT_OUTPUT, OPT_RESUME, OPT_SAMPLES, OPT_WIDE, OPT_NO_VERIFY,
+	OPT_QUIET, OPT_PROFILE, OPT_METRICS, OPT_WATCHDOG, OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW,
+	OPT_TEMPLATE, OPT_SUBMIT, OPT_VARIABLE, OPT_CFLAGS, OPT_NCCL_TESTS, OPT_CONFIG, OPT_HELP, OPT_VERSION,
+	NOPTS
+};
+#define OPT_BIT(id) (UINT64_C(1) << (id))
+/* Taken by every command: the general help's options. */
+#define OPT_GLOBAL (OPT_BIT(OPT_CONFIG) | OPT_BIT(OPT_HELP) | OPT_BIT(OPT_VERSION))
+
+/* One option as the command line spells it and help shows it. */
+struct option_row {
+	const char *name;    /* --name */
+	char letter;         /* -x, or 0 */
+	int arg;             /* getopt's no_argument, required_argument, optional_argument */
+	const char *value;   /* the value's name in help: "N", "FILE"; NULL for none */
+	const char *help;    /* its help line; a '\n' continues it under itself */
+};
+extern const struct option_row option_rows[NOPTS];
+
 struct options {
 	const char *command;       /* list, info, metrics, run, compare, report, try, config, new,
 				    * check, help, version */
-	int help;                  /* -h, --help: the command's help (config/help.h) */
+	int help;                  /* -h, --help: the command's help */
+	uint64_t given;            /* OPT_BIT(id) of every option given: each command refuses those it does not take */
 	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
 	int npatterns;
 	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
@@ -109,5 +134,11 @@ const char *options_param(const struct options *o, const char *key);
 
 /* How the command line spells generic key g: "-n" ... "-w". */
 const char *options_flag(enum generic g);
+
+/* Option id as one word: "-n/--size", "--cold". */
+const char *options_spelling(enum opt_id id, char *buf, size_t len);
+
+/* Format f's name: "table", "csv", "json", "md". */
+const char *options_format_name(enum format f);
 
 #endif

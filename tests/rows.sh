@@ -1,0 +1,77 @@
+#!/bin/bash
+# Every command's row (cli/commands.h) as a user meets it.  Each command
+# the general help lists:
+#   - refuses an option its row does not declare, exit 2, in one line that
+#     names the command and what it takes (nothing is silently ignored);
+#   - where it takes --format, refuses a format it does not print, the same
+#     way, and prints one JSON document with its "schema" for json;
+#   - prints its help, whose every line fits 80 columns.
+# Run by make check.
+set -u
+[ -n "${GPULAB_WRAPPER:-}" ] || { echo "rows.sh: GPULAB_WRAPPER must be set (make check sets it)"; exit 99; }
+G=$GPULAB_WRAPPER
+failed=0
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+bad() { echo "FAIL: $*"; failed=1; }
+
+# the option words of help's option lines, one a line: "-n" "--size" ...
+options_of() { "$G" help "$@" | awk '/^  -|^      --/' | grep -oE -- '(^| )--[a-z][a-z-]*' | tr -d ' '; }
+# the options of every line whose value is a word of its own (N, FILE)
+valued=" $("$G" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }' |
+	while read -r c; do "$G" help "$c"; done | awk '/^  -|^      --/ { for (i = 1; i <= NF; i++) {
+		if ($i !~ /^--?[a-z]/) { if ($i ~ /^[A-Z]/) print list; break } w = $i; sub(/,$/, "", w); list = list " " w } list = "" }' |
+	paste -sd ' ') "
+commands=$("$G" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }')
+all=$(for c in $commands; do options_of "$c"; done; options_of)
+all=$(echo "$all" | LC_ALL=C sort -u)
+[ "$(echo "$commands" | wc -l)" -ge 15 ] || bad "the general help lists $(echo "$commands" | wc -l) commands"
+[ "$(echo "$all" | wc -l)" -ge 30 ] || bad "the helps show $(echo "$all" | wc -l) options"
+
+# the arguments that bring command c to its checks
+args_of() { case $1 in record) echo upgrade x.json ;; *) ;; esac; }
+
+for c in $commands; do
+	"$G" help "$c" >"$tmp/help" 2>&1 || bad "gpulab help $c: exit $?"
+	awk -v c="$c" 'length > 80 { print "FAIL: gpulab help " c ": a line over 80 columns: " $0; exit 1 }' "$tmp/help" || failed=1
+	# `gpulab help -h` is the general help, as `gpulab -h` is
+	[ "$c" = help ] || "$G" "$c" -h | cmp -s - "$tmp/help" || bad "gpulab $c -h is not gpulab help $c"
+	declared=" $(options_of "$c" | paste -sd ' ') $(options_of | paste -sd ' ') "
+	opt=
+	for o in $all; do
+		case $declared in *" $o "*) ;; *) opt=$o; break ;; esac
+	done
+	[ -n "$opt" ] || { bad "$c declares every option: nothing to refuse"; continue; }
+	value=()
+	case $valued in *" $opt "*) value=(1) ;; esac
+	# shellcheck disable=SC2046
+	"$G" "$c" $(args_of "$c") "$opt" "${value[@]}" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "^gpulab: $c: takes no .*$opt; it takes " "$tmp/err" \
+		|| [ -s "$tmp/out" ]; then
+		bad "gpulab $c $opt ${value[*]}: exit $rc, stderr: $(cat "$tmp/err")"
+	else
+		echo "ok: gpulab $c $opt ${value[*]}: $(cat "$tmp/err")"
+	fi
+done
+
+# the man page's commands and options are the rows': a command each has an
+# item in COMMANDS, an option each is spelled in COMMANDS or OPTIONS, and
+# an item of OPTIONS names only options a row has
+man=${srcdir:-..}/man/gpulab.1.in
+items=" $(awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH/ { on = 0 } on && /^\.TP/ { getline; print }' "$man" |
+	awk '{ gsub(/"/, ""); print $2 }' | paste -sd ' ') "
+for c in $commands; do
+	case $items in *" $c "*) ;; *) bad "man/gpulab.1.in: no item for the command $c in COMMANDS" ;; esac
+done
+spelled=" $(awk '/^\.SH (COMMANDS|OPTIONS)/ { on = 1; next } /^\.SH/ { on = 0 } on' "$man" |
+	grep -oE -- '\\-\\-[a-z]+(\\-[a-z]+)*' | tr -d '\\' | paste -sd ' ') "
+for o in $all; do
+	case $spelled in *" $o "*) ;; *) bad "man/gpulab.1.in: $o (a row's) is in neither COMMANDS nor OPTIONS" ;; esac
+done
+for o in $(awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH/ { on = 0 } on && /^\.TP/ { getline; print }' "$man" |
+	grep -oE -- '\\-\\-[a-z]+(\\-[a-z]+)*' | tr -d '\\' | sort -u); do
+	case " $(echo "$all" | paste -sd ' ') " in *" $o "*) ;; *) bad "man/gpulab.1.in: OPTIONS has $o, which no row has" ;; esac
+done
+echo "ok: the man page has $(echo "$commands" | wc -w) commands and $(echo "$all" | wc -w) options of the rows"
+exit $failed
