@@ -169,9 +169,11 @@ START_TEST(dispatch_refusals_in_order)
 	expect_error(EXIT_USAGE, "config: takes no --nccl-tests; it takes --size, --block, --type, --reps, --warmup, "
 				 "--param, --variable, --cflags, --config\n");
 	gpulab("metrics", "--template", NULL);
-	expect_error(EXIT_USAGE, "metrics: takes no --template; it takes --config\n");
+	expect_error(EXIT_USAGE, "metrics: takes no --template; it takes --format, --config\n");
+	gpulab("metrics", "--format", "csv", "extra", NULL);
+	expect_error(EXIT_USAGE, "metrics: prints no --format csv; it prints table, json\n");
 	gpulab("metrics", "--format", "json", "extra", NULL);
-	expect_error(EXIT_USAGE, "metrics: takes no --format; it takes --config\n");
+	expect_error(EXIT_USAGE, "metrics: unexpected argument 'extra' (gpulab metrics)\n");
 	gpulab("list", "--submit", "x.cu", NULL);
 	expect_error(EXIT_USAGE, "list: takes no --submit; it takes --format, --config\n");
 	gpulab("run", "--template", NULL);
@@ -180,7 +182,7 @@ START_TEST(dispatch_refusals_in_order)
 	expect_error(EXIT_USAGE, "learn: takes no -n/--size; it takes --max-noise, --min-time, --timeout, --watchdog, "
 				 "--submit, --config\n");
 	gpulab("info", "--wide", "extra", NULL);
-	expect_error(EXIT_USAGE, "info: takes no --wide; it takes --config\n");
+	expect_error(EXIT_USAGE, "info: takes no --wide; it takes --format, --config\n");
 	gpulab("help", "run", "extra", NULL);
 	expect_error(EXIT_USAGE, "help: name one command (list, info,");
 	gpulab("version", "extra", NULL);
@@ -189,7 +191,7 @@ START_TEST(dispatch_refusals_in_order)
 	expect_error(EXIT_USAGE, "help: takes no --submit; it takes --config\n");
 	/* -h first: the help, whatever else is given */
 	gpulab("info", "--wide", "-h", NULL);
-	ck_assert_msg(o.status == 0 && !strncmp(o.out, "usage: gpulab info\n", 19), "%d %s", o.status, o.out);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "usage: gpulab info [OPTION]...\n", 31), "%d %s", o.status, o.out);
 	gpulab("--version", NULL);
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, "gpulab " PACKAGE_VERSION, 7 + strlen(PACKAGE_VERSION)),
 		      "%d %s", o.status, o.out);

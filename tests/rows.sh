@@ -55,6 +55,47 @@ for c in $commands; do
 	fi
 done
 
+# --format json, for every command whose help names json among its
+# formats: one document python3's json reads, whose "schema" is the
+# command's (docs/json.md).  On the fake plugin, in a directory of its own.
+mkdir -p "$tmp/sys" "$tmp/work" "$tmp/xdg" || exit 99
+printf '[plugin fake]\nfile = fake.so\n' >"$tmp/sys/gpulab.ini"
+records=$(cd "${srcdir:-..}/tests/records" && pwd) || exit 99
+# the arguments that make command c print its data, and its schema
+json_case()
+{
+	case $1 in
+	list) echo "gpulab-list/1" ;;
+	info) echo "gpulab-info/1" ;;
+	metrics) echo "gpulab-metrics/1" ;;
+	run) echo "gpulab-record/1.4 fake.ok -r 3" ;;
+	compare) echo "gpulab-compare/1 $records/h200-reduce-2p24.json $records/h200-reduce-2p24-new.json" ;;
+	try) echo "gpulab-record/1.4 reduce $tmp/none.cu" ;;
+	new) echo "gpulab-new/1 made" ;;
+	*) echo "?" ;;
+	esac
+}
+for c in $commands; do
+	"$G" help "$c" | grep -q '^      --format F .*json' || continue
+	read -r schema words <<<"$(json_case "$c")"
+	[ "$schema" != "?" ] || { bad "$c prints json, but rows.sh has no case for it"; continue; }
+	# shellcheck disable=SC2086
+	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
+		XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format json >"$tmp/out" 2>"$tmp/err" </dev/null)
+	rc=$?
+	# a command that needs a GPU or NVRTC, where there is none: said, not hidden
+	if [ $rc -ne 0 ] && { [ "$c" = info ] || [ "$c" = try ]; } && grep -qE 'no CUDA device|no challenge' "$tmp/err"; then
+		echo "SKIP: gpulab $c --format json: $(head -1 "$tmp/err")"
+		continue
+	fi
+	got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["schema"])' "$tmp/out" 2>&1)
+	if [ $rc -ne 0 ] || [ "$got" != "$schema" ]; then
+		bad "gpulab $c $words --format json: exit $rc, schema '$got', wanted '$schema': $(head -3 "$tmp/err")"
+	else
+		echo "ok: gpulab $c --format json: $got"
+	fi
+done
+
 # the man page's commands and options are the rows': a command each has an
 # item in COMMANDS, an option each is spelled in COMMANDS or OPTIONS, and
 # an item of OPTIONS names only options a row has

@@ -4,11 +4,11 @@
  * names), and config's row (its work is cli/config.c's).
  */
 #include "cli/commands.h"
+#include "emit/facts.h"
 #include "emit/list.h"
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "run/device.h"
-#include "run/metrics.h"
 
 static int cmd_list(const struct options *o)
 {
@@ -53,9 +53,12 @@ const struct command_row row_list = {
 
 static int cmd_info(const struct options *o)
 {
-	(void)o;
+	const struct writer *w = info_writer(o->format);
+	struct device_info v[64];
 	char err[512];
-	int rc = device_print_all(stdout, err, sizeof err);
+	int n, rc = w ? device_open_all(v, 64, &n, err, sizeof err) : device_print_all(stdout, err, sizeof err);
+	if (rc == 0 && w)
+		writer_end(w, &(struct info_doc){ v, (size_t)n }, stdout);
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
@@ -63,6 +66,7 @@ const struct command_row row_info = {
 	.name = "info",
 	.summary = "the GPU: limits, caches, peak memory bandwidth",
 	.about = "Every GPU: its limits, caches, clocks and peak memory bandwidth.\n",
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
 	.examples = "gpulab info\n"
 		    "CUDA_VISIBLE_DEVICES=1 gpulab info\n",
 	.run = cmd_info,
@@ -70,8 +74,7 @@ const struct command_row row_info = {
 
 static int cmd_metrics(const struct options *o)
 {
-	(void)o;
-	metrics_print_aliases(stdout);
+	writer_end(metrics_writer(o->format), NULL, stdout);
 	return 0;
 }
 
@@ -80,6 +83,7 @@ const struct command_row row_metrics = {
 	.summary = "the nvprof metric names --metrics takes; what each reads",
 	.about = "The book's nvprof metric names that --metrics takes, and the Nsight\n"
 		 "Compute metrics each reads now.\n",
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
 	.examples = "gpulab metrics\n"
 		    "gpulab run divergence.math1 --metrics warp_execution_efficiency\n",
 	.run = cmd_metrics,

@@ -36,11 +36,22 @@ static void help_line(FILE *out, const char *left, const char *text)
 	help_continued(out, text);
 }
 
+/* --format's line: the formats this command prints, from its row */
+static const char *help_formats(const struct command_row *c, char *buf, size_t len)
+{
+	size_t used = snprintf(buf, len, "what to print: ");
+	for (int f = 0, k = 0; f < FORMATS && used < len; f++)
+		if (c->formats & FORMAT_BIT(f))
+			used += snprintf(buf + used, len - used, "%s%s", k++ ? ", " : "", options_format_name((enum format)f));
+	snprintf(buf + used, used < len ? len - used : 0, " (default table)");
+	return buf;
+}
+
 static void help_option(FILE *out, enum opt_id id, const struct command_row *c)
 {
 	const struct option_row *r = &option_rows[id];
-	const char *text = r->help;
-	char left[64];
+	char left[64], formats[128];
+	const char *text = id == OPT_FORMAT && c ? help_formats(c, formats, sizeof formats) : r->help;
 	for (const struct opt_help *h = c ? c->own : NULL; h && h->help; h++)
 		if (h->id == id)
 			text = h->help;

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/paths.h"
 #include "config/settings.h"
+#include "emit/facts.h"
 #include "exitcode.h"
 
 #include <errno.h>
@@ -150,9 +151,11 @@ int cmd_new(const struct options *o)
 			    errno == EEXIST ? "it exists; choose another NAME or remove it" : strerror(errno));
 	if (new_copy(dir, name, why, sizeof why))
 		return fail(EXIT_CONFIG, "new: %s", why);
-	printf("%s/: %s.cu, Makefile, %s.ini\n"
-	       "next: cd %s && make && make install && gpulab run %s   (make check: no GPU needed)\n",
-	       name, name, name, name, name);
+	char cu[64], ini[64];
+	snprintf(cu, sizeof cu, "%s.cu", name);
+	snprintf(ini, sizeof ini, "%s.ini", name);
+	writer_end(new_writer(o->format), &(struct new_doc){ name, (const char *const[]){ cu, "Makefile", ini }, 3 },
+		   stdout);
 	return 0;
 }
 
@@ -166,6 +169,7 @@ const struct command_row row_new = {
 		 "you alone (~/.local/share/gpulab/plugins, ~/.config/gpulab/conf.d), no\n"
 		 "root needed. NAME is a-z, 0-9 and _, starting with a letter, and no\n"
 		 "installed plugin's (its .so would be loaded in place of yours).\n",
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
 	.max_args = -1,
 	.examples = "gpulab new hist && cd hist && make && make install && gpulab run hist\n"
 		    "make check      # in hist/: gpulab check hist.so, no GPU needed\n",

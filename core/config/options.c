@@ -26,8 +26,7 @@ const struct option_row option_rows[NOPTS] = {
 	[OPT_COLD] = { "cold", 0, no_argument, NULL, "flush the L2 cache before every run" },
 	[OPT_BATCH] = { "batch", 0, required_argument, "K", "time K runs back to back per sample, and take the time\n"
 							   "over K (default 1; at most " STR(BATCH_MAX) "): less noise, no gaps" },
-	[OPT_FORMAT] = { "format", 0, required_argument, "F", "what to print: table (default), csv, json or md, of\n"
-							    "those the command prints" },
+	[OPT_FORMAT] = { "format", 0, required_argument, "F", "what to print: each command's help names its formats" },
 	[OPT_MAX_NOISE] = { "max-noise", 0, required_argument, "PCT", "repeat each point until the relative standard deviation\n"
 								  "of its samples is at most PCT % (default 0.5)" },
 	[OPT_MIN_TIME] = { "min-time", 0, required_argument, "S", "...and its samples add up to S seconds of GPU time (0.1)" },

@@ -401,7 +401,7 @@ static void json_plugin(const struct plugin *p, const struct selection *only, FI
 static void list_json_head(void *doc, FILE *out)
 {
 	(void)doc;
-	fprintf(out, "{\n  \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
+	fprintf(out, "{\n  \"schema\": \"gpulab-list/1\", \"gpulab\": \"%s\", \"abi\": \"%d.%d\",\n  \"plugins\": [\n", PACKAGE_VERSION, GPULAB_ABI_VERSION,
 		GPULAB_ABI_MINOR);
 }
 
@@ -426,7 +426,7 @@ const struct writer list_json = { .begin = list_json_head, .row = list_json_row,
 static void json_head(void *doc, FILE *out)
 {
 	const struct compared *c = doc;
-	fputs("{\n  \"base\": ", out);
+	fputs("{\n  \"schema\": \"gpulab-compare/1\", \"base\": ", out);
 	emit_json(out, c->base_path);
 	fputs(", \"new\": ", out);
 	emit_json(out, c->new_path);

@@ -2,13 +2,17 @@
 
 #include "emit/compared.h"
 #include "emit/csv.h"
+#include "emit/facts.h"
 #include "emit/json.h"
 #include "emit/list_doc.h"
 #include "emit/markdown.h"
 #include "emit/table.h"
 
-/* What is printed: the run's report, a comparison, the list. */
-enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED };
+/* What is printed: the run's report, a comparison, the list, the
+ * metrics' names, the GPUs (info's table is run/device.c's: NULL here),
+ * new's summary.  A format a command does not print is NULL: its row
+ * (cli/) refuses it before anything runs. */
+enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED_METRICS, PRINTED_INFO, PRINTED_NEW, PRINTED };
 
 /* Every writer, by what it prints and the format: the one place a
  * format is decided. */
@@ -21,6 +25,9 @@ static const struct writer *writer_for(enum printed what, enum format f)
 				      [FORMAT_JSON] = &compare_json, [FORMAT_MD] = &compare_markdown },
 		[PRINTED_LIST] = { [FORMAT_TABLE] = &list_table, [FORMAT_CSV] = &list_csv, [FORMAT_JSON] = &list_json,
 				   [FORMAT_MD] = &list_markdown },
+		[PRINTED_METRICS] = { [FORMAT_TABLE] = &metrics_table, [FORMAT_JSON] = &metrics_json },
+		[PRINTED_INFO] = { [FORMAT_JSON] = &info_json },
+		[PRINTED_NEW] = { [FORMAT_TABLE] = &new_table, [FORMAT_JSON] = &new_json },
 	};
 	return by_format[what][f];
 }
@@ -73,4 +80,19 @@ const struct writer *list_writer(enum format f)
 const struct writer *compare_writer(enum format f)
 {
 	return writer_for(PRINTED_COMPARE, f);
+}
+
+const struct writer *metrics_writer(enum format f)
+{
+	return writer_for(PRINTED_METRICS, f);
+}
+
+const struct writer *info_writer(enum format f)
+{
+	return writer_for(PRINTED_INFO, f);
+}
+
+const struct writer *new_writer(enum format f)
+{
+	return writer_for(PRINTED_NEW, f);
 }

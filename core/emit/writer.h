@@ -78,4 +78,11 @@ const struct writer *compare_writer(enum format f);
 /* `gpulab list`'s writer for format f (emit/list.h). */
 const struct writer *list_writer(enum format f);
 
+/* metrics', info's and new's writers for format f (emit/facts.h); NULL
+ * for a format the command does not print.  info's table is NULL too:
+ * run/device.c prints it, peers and clocks with it. */
+const struct writer *metrics_writer(enum format f);
+const struct writer *info_writer(enum format f);
+const struct writer *new_writer(enum format f);
+
 #endif

@@ -153,6 +153,19 @@ static void print_peers(FILE *out, int count, const struct clocks *c)
 		fprintf(out, "links unknown: %s\n", c[0].why);
 }
 
+int device_open_all(struct device_info *v, int max, int *n, char *err, size_t errlen)
+{
+	int count = 0, rc;
+	*n = 0;
+	if ((rc = device_open_at(&v[0], 0, err, errlen)))
+		return rc;
+	cudaGetDeviceCount(&count);
+	for (int i = 0; i < count && i < max; i++, (*n)++)
+		if ((rc = device_open_at(&v[i], i, err, errlen)))
+			return rc;
+	return 0;
+}
+
 int device_print_all(FILE *out, char *err, size_t errlen)
 {
 	struct device_info d;

@@ -30,6 +30,10 @@ int device_open_at(struct device_info *d, int ordinal, char *err, size_t errlen)
  * access) and over what (NVML's view of the links).  0, or EXIT_NODEVICE. */
 int device_print_all(FILE *out, char *err, size_t errlen);
 
+/* The first max visible GPUs into v, *n of them (`gpulab info --format
+ * json`).  0, or EXIT_NODEVICE with one line in err. */
+int device_open_all(struct device_info *v, int max, int *n, char *err, size_t errlen);
+
 /* Free device memory now, in bytes. */
 size_t device_free_bytes(void);
 

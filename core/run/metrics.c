@@ -8,9 +8,7 @@
 /* The chapters' nvprof metrics and what Nsight Compute measures instead
  * (its "nvprof transition" table).  nvprof's transactions are 32-byte
  * sectors for global memory and wavefronts for shared memory. */
-static const struct alias {
-	const char *name, *metric, *per, *what;
-} aliases[] = {
+static const struct metric_alias aliases[] = {
 	{ "achieved_occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", NULL,
 	  "active warps as a share of the SM's maximum (%)" },
 	{ "sm_efficiency", "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", NULL,
@@ -63,7 +61,7 @@ static const struct alias {
 	  "extra wavefronts from bank conflicts, stores" },
 };
 
-static const struct alias *find_alias(const char *name)
+static const struct metric_alias *find_alias(const char *name)
 {
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
 		if (!strcmp(aliases[i].name, name))
@@ -96,7 +94,7 @@ static int looks_raw(const char *name)
 
 static int add(struct metric_set *s, const char *name, char *err, size_t len)
 {
-	const struct alias *a = find_alias(name);
+	const struct metric_alias *a = find_alias(name);
 	for (size_t i = 0; i < s->ncols; i++)
 		if (!strcmp(s->cols[i].label, name))
 			return 0; /* asked twice */
@@ -190,12 +188,18 @@ static void metrics_wrapped(FILE *out, const char *what)
 	fputc('\n', out);
 }
 
+const struct metric_alias *metrics_aliases(size_t *n)
+{
+	*n = sizeof aliases / sizeof aliases[0];
+	return aliases;
+}
+
 void metrics_print_aliases(FILE *out)
 {
 	fprintf(out, "The chapters' nvprof metrics, as --metrics takes them, and the Nsight Compute\n"
 		     "metrics gpulab collects instead.  Any Nsight Compute metric name works too.\n\n");
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
-		const struct alias *a = &aliases[i];
+		const struct metric_alias *a = &aliases[i];
 		fprintf(out, "%-38s ", a->name);
 		metrics_wrapped(out, a->what);
 		/* a ratio whose two metrics do not fit 100 columns takes two lines */

@@ -42,4 +42,12 @@ const char *metrics_source(const struct metric_set *s, size_t i, char *buf, size
 /* The alias table, for `gpulab metrics`. */
 void metrics_print_aliases(FILE *out);
 
+/* A book's nvprof name and what it reads now: metric, or metric / per. */
+struct metric_alias {
+	const char *name, *metric, *per, *what;
+};
+
+/* Every name --metrics takes, *n of them (`gpulab metrics --format json`). */
+const struct metric_alias *metrics_aliases(size_t *n);
+
 #endif

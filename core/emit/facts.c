@@ -1,0 +1,100 @@
+#include "emit/facts.h"
+
+#include "emit/field.h"
+#include "run/metrics.h"
+
+#include <stdio.h>
+
+/* --- `gpulab metrics` ---------------------------------------------------------------------- */
+
+static void metrics_text_end(void *doc, FILE *out)
+{
+	(void)doc;
+	metrics_print_aliases(out);
+}
+
+const struct writer metrics_table = { .for_people = 1, .end = metrics_text_end };
+
+static void metrics_json_end(void *doc, FILE *out)
+{
+	size_t n;
+	const struct metric_alias *a = metrics_aliases(&n);
+	(void)doc;
+	fputs("{\n  \"schema\": \"gpulab-metrics/1\",\n  \"metrics\": [\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs("    {\"name\": ", out);
+		emit_json(out, a[i].name);
+		emit_json_string(out, "what", a[i].what);
+		emit_json_string(out, "metric", a[i].metric);
+		emit_json_string(out, "per", a[i].per);
+		fputs(i + 1 < n ? "},\n" : "}\n", out);
+	}
+	fputs("  ]\n}\n", out);
+}
+
+const struct writer metrics_json = { .end = metrics_json_end };
+
+/* --- `gpulab info` as JSON (the table is run/device.c's device_print_all) ------------------ */
+
+static void info_device(const struct device_info *d, FILE *out)
+{
+	fprintf(out, "    {\"ordinal\": %d, \"name\": ", d->ordinal);
+	emit_json(out, d->name);
+	fprintf(out, ", \"compute_capability\": \"%d.%d\", \"multiprocessors\": %d, \"warp_size\": %d, "
+		     "\"max_threads_per_block\": %d,\n     \"shared_memory_per_block_bytes\": %zu, "
+		     "\"shared_memory_per_block_optin_bytes\": %zu, \"shared_memory_per_sm_bytes\": %zu,\n"
+		     "     \"l2_bytes\": %zu, \"global_memory_bytes\": %zu, \"memory_clock_khz\": %d, "
+		     "\"bus_width_bits\": %d,\n     \"peak_memory_gbps\": ",
+		d->cc_major, d->cc_minor, d->sms, d->warp_size, d->max_threads_per_block, d->smem_per_block,
+		d->smem_per_block_optin, d->smem_per_sm, d->l2_bytes, d->mem_bytes, d->mem_clock_khz, d->bus_width_bits);
+	emit_json_double(out, d->peak_gbps);
+	fprintf(out, ", \"driver_version\": %d, \"runtime_version\": %d", d->driver_version, d->runtime_version);
+	emit_json_string(out, "pci_bus", d->bus_id);
+	fputc('}', out);
+}
+
+static void info_json_end(void *doc, FILE *out)
+{
+	const struct info_doc *d = doc;
+	fputs("{\n  \"schema\": \"gpulab-info/1\",\n  \"devices\": [\n", out);
+	for (size_t i = 0; i < d->n; i++) {
+		info_device(&d->v[i], out);
+		fputs(i + 1 < d->n ? ",\n" : "\n", out);
+	}
+	fputs("  ]\n}\n", out);
+}
+
+const struct writer info_json = { .end = info_json_end };
+
+/* --- `gpulab new`'s summary ---------------------------------------------------------------- */
+
+static void new_text_end(void *doc, FILE *out)
+{
+	const struct new_doc *d = doc;
+	fprintf(out, "%s/:", d->name);
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(out, "%s %s", i ? "," : "", d->files[i]);
+	fprintf(out, "\nnext: cd %s && make && make install && gpulab run %s   (make check: no GPU needed)\n", d->name,
+		d->name);
+}
+
+const struct writer new_table = { .for_people = 1, .end = new_text_end };
+
+static void new_json_end(void *doc, FILE *out)
+{
+	const struct new_doc *d = doc;
+	char next[512];
+	fputs("{\n  \"schema\": \"gpulab-new/1\", \"directory\": ", out);
+	emit_json(out, d->name);
+	fputs(",\n  \"files\": [", out);
+	for (size_t i = 0; i < d->n; i++) {
+		fputs(i ? ", " : "", out);
+		emit_json(out, d->files[i]);
+	}
+	snprintf(next, sizeof next, "cd %s && make && make install && gpulab run %s", d->name, d->name);
+	fputs("],\n  \"next\": ", out);
+	emit_json(out, next);
+	fputs("\n}\n", out);
+}
+
+const struct writer new_json = { .end = new_json_end };

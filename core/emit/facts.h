@@ -1,0 +1,25 @@
+/* What metrics, info and new print, as writers (emit/writer.h): the
+ * terminal's text, or one JSON document (docs/json.md).  Each document
+ * is handed whole, and the writer's end step prints it. */
+#ifndef GPULAB_EMIT_FACTS_H
+#define GPULAB_EMIT_FACTS_H
+
+#include "emit/writer.h"
+#include "run/device.h"
+
+/* info's GPUs, each as device_open_at reads it. */
+struct info_doc {
+	const struct device_info *v;
+	size_t n;
+};
+
+/* new's directory NAME/ and the files written in it. */
+struct new_doc {
+	const char *name;
+	const char *const *files; /* "NAME.cu", ... */
+	size_t n;
+};
+
+extern const struct writer metrics_table, metrics_json, info_json, new_table, new_json;
+
+#endif
