@@ -11,6 +11,7 @@
 #include "config/size.h"
 #include "schema.h"
 #include "testutil.h"
+#include "wrap.h"
 
 #include <stddef.h>
 
@@ -21,6 +22,36 @@
 #include <sys/stat.h>
 
 /* --- sizes ------------------------------------------------------------------ */
+/* text wrapped as w says from column col, into buf; the last column */
+static int wrapped(char *buf, size_t len, const char *text, int col, struct wrap w)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	ck_assert_ptr_nonnull(f);
+	wrap_words(f, text, &col, &w);
+	fclose(f);
+	return col;
+}
+
+/* The one word-wrapper: a line's edge, the indent, a cut word, a first
+ * word kept, UTF-8 columns, tab-separated words, escaping. */
+START_TEST(wrap_words_at_the_edge)
+{
+	char buf[256];
+	ck_assert_int_eq(wrapped(buf, sizeof buf, "aaa bbb  ccc", 0, (struct wrap){ .width = 8, .indent = 2 }), 5);
+	ck_assert_str_eq(buf, "aaa bbb\n  ccc");
+	ck_assert_int_eq(wrapped(buf, sizeof buf, "abcdefghij", 4, (struct wrap){ .width = 8, .indent = 2, .gap = 2, .cut = 1 }), 6);
+	ck_assert_str_eq(buf, "\n  abcdef\n  ghij");
+	wrapped(buf, sizeof buf, "verylongname x", 5, (struct wrap){ .width = 8, .indent = 2, .keep_first = 1 });
+	ck_assert_str_eq(buf, "verylongname\n  x");
+	ck_assert_int_eq(wrapped(buf, sizeof buf, "\xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9", 0, (struct wrap){ .width = 6 }), 6);
+	ck_assert_str_eq(buf, "\xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9");
+	wrapped(buf, sizeof buf, "n=1 b=2\tt=int", 0, (struct wrap){ .width = 10, .sep = '\t' });
+	ck_assert_str_eq(buf, "n=1 b=2\nt=int");
+	wrapped(buf, sizeof buf, "a\x1b[31m", 0, (struct wrap){ .width = 80, .escaped = 1 });
+	ck_assert_str_eq(buf, "a\\x1b[31m");
+}
+END_TEST
+
 START_TEST(size_forms)
 {
 	uint64_t v;
@@ -816,6 +847,7 @@ int main(void)
 {
 	Suite *s = suite_create("core");
 	TCase *t = tcase_create("core");
+	tcase_add_test(t, wrap_words_at_the_edge);
 	tcase_add_test(t, size_forms);
 	tcase_add_test(t, size_rejects);
 	tcase_add_test(t, config_precedence);

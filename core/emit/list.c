@@ -6,6 +6,7 @@
 #include "emit/list_doc.h"
 #include "emit/writer.h"
 #include "escape.h"
+#include "wrap.h"
 #include "config/help.h"
 #include "config/params.h"
 
@@ -49,39 +50,20 @@ int any_picked(const struct selection *only, const struct plugin *p)
 }
 
 /* Words of `text` (escaped, it may come from a plugin), separated by
- * `sep`, from column `at`, wrapped at LIST_WIDTH to lines indented by
+ * `sep`, from column `at`, wrapped at WRAP_WIDTH to lines indented by
  * `indent`, a space between words; a word longer than a line has one to
  * itself.  Ends the line. */
-#define LIST_WIDTH 100
-static void wrap_words(FILE *out, int at, int indent, const char *text, char sep)
+static void wrap_list(FILE *out, int at, int indent, const char *text, char sep)
 {
-	char word[512], seps[2] = { sep, 0 };
-	int first = 1;
-	while (*text) {
-		size_t len = strcspn(text, seps);
-		if (len) {
-			snprintf(word, sizeof word, "%.*s", (int)len, text);
-			int w = (int)strlen(word);
-			if (!first && at + 1 + w > LIST_WIDTH) {
-				fprintf(out, "\n%*s", indent, "");
-				at = indent;
-			} else if (!first) {
-				fputc(' ', out);
-				at++;
-			}
-			fput_escaped(out, word);
-			at += w;
-			first = 0;
-		}
-		text += len + (text[len] == sep);
-	}
+	wrap_words(out, text, &at, &(struct wrap){ .width = WRAP_WIDTH, .indent = indent, .sep = sep, .keep_first = 1,
+						   .escaped = 1 });
 	fputc('\n', out);
 }
 
 /* Text wrapped at its blanks. */
-static void wrap(FILE *out, int at, int indent, const char *text)
+static void wrap_blanks(FILE *out, int at, int indent, const char *text)
 {
-	wrap_words(out, at, indent, text, ' ');
+	wrap_list(out, at, indent, text, ' ');
 }
 
 /* "-n 16777216", "-p seed=random": a key as the command line sets it. */
@@ -124,10 +106,10 @@ static void table_exercise(const struct plugin *p, const struct gpulab_exercise 
 	} else {
 		fprintf(out, "%*s", LIST_NAME_COLUMN - w, "");
 	}
-	wrap(out, LIST_NAME_COLUMN, LIST_NAME_COLUMN, e->summary);
+	wrap_blanks(out, LIST_NAME_COLUMN, LIST_NAME_COLUMN, e->summary);
 	each_param(e, keys_param, &keys);
 	fprintf(out, "%*s", LIST_NAME_COLUMN, "");
-	wrap_words(out, LIST_NAME_COLUMN, LIST_NAME_COLUMN, keys.text, '\t');
+	wrap_list(out, LIST_NAME_COLUMN, LIST_NAME_COLUMN, keys.text, '\t');
 }
 
 /* What every exercise takes: -r and -w, with the defaults they truly
@@ -142,7 +124,7 @@ static void list_common(FILE *out)
 		 "and -w N (%s, default %s). `gpulab list EXERCISE` shows one exercise in full.",
 		 100 * stop.max_noise, MIN_SAMPLES, stop.min_time_s, stop.timeout_s, generic_params[GEN_WARMUP].help,
 		 generic_params[GEN_WARMUP].def);
-	wrap(out, 0, 0, text);
+	wrap_blanks(out, 0, 0, text);
 }
 
 /* The file of the same name in a later plugin directory, which the
@@ -162,7 +144,7 @@ static void plugin_head(const struct plugin *p, FILE *out)
 	fputc('\n', out);
 	fput_escaped(out, p->name);
 	fputs(": ", out);
-	wrap(out, (int)strlen(p->name) + 2, 2, p->desc->summary ? p->desc->summary : "");
+	wrap_blanks(out, (int)strlen(p->name) + 2, 2, p->desc->summary ? p->desc->summary : "");
 	/* the paths come from INI files: escaped, like every error line */
 	fputs("  file ", out);
 	fput_escaped(out, p->path);
@@ -232,7 +214,7 @@ static void full_param(const struct gpulab_param *d, int g, void *arg)
 	fput_escaped(out, d->def);
 	fputs("\n      ", out);
 	snprintf(text, sizeof text, "%s; %s", d->help ? d->help : "", what);
-	wrap(out, 6, 6, text);
+	wrap_blanks(out, 6, 6, text);
 }
 
 /* The page of the docs that teaches plugin p: NAME.md, else
@@ -258,11 +240,11 @@ static void list_one(const struct pick *k, FILE *out)
 	fputc('.', out);
 	fput_escaped(out, e->name);
 	fputs(": ", out);
-	wrap(out, (int)(strlen(k->plugin->name) + strlen(e->name) + 3), 2, e->summary);
+	wrap_blanks(out, (int)(strlen(k->plugin->name) + strlen(e->name) + 3), 2, e->summary);
 	fputs("  plugin  ", out);
 	fput_escaped(out, k->plugin->name);
 	fputs(": ", out);
-	wrap(out, 12 + (int)strlen(k->plugin->name), 10, k->plugin->desc->summary ? k->plugin->desc->summary : "");
+	wrap_blanks(out, 12 + (int)strlen(k->plugin->name), 10, k->plugin->desc->summary ? k->plugin->desc->summary : "");
 	fputs("  file    ", out);
 	fput_escaped(out, k->plugin->path);
 	fputs("\n  from    ", out);

@@ -7,6 +7,7 @@
 #include "emit/counters.h"
 #include "emit/row.h"
 #include "escape.h"
+#include "wrap.h"
 #include "run/stats.h"
 
 #include <math.h>
@@ -21,7 +22,7 @@
  * the row's cells under it; flags that do not fit after the status go
  * on lines of their own under it.  What an exercise chose and noted is
  * --wide's. */
-#define TABLE_FIT 100
+#define TABLE_FIT WRAP_WIDTH
 #define NARROW_NAME 22
 
 /* The words of text (split at spaces), from column *col on, none past
@@ -31,19 +32,7 @@
  * last line ends. */
 static void put_wrapped(FILE *out, const char *text, int *col, int indent, int gap)
 {
-	const char *w = text + strspn(text, " ");
-	while (*w) {
-		int len = (int)strcspn(w, " ");
-		if (*col + gap + len > TABLE_FIT && *col > indent) {
-			fprintf(out, "\n%*s", indent, "");
-			*col = indent, gap = 0;
-			continue;
-		}
-		int room = TABLE_FIT - *col - gap, fit = len < room ? len : room > 1 ? room : 1;
-		fprintf(out, "%*s%.*s", gap, "", fit, w);
-		*col += gap + fit, gap = 1, w += fit;
-		w += fit == len ? strspn(w, " ") : 0;
-	}
+	wrap_words(out, text, col, &(struct wrap){ .width = TABLE_FIT, .indent = indent, .gap = gap, .cut = 1 });
 }
 
 /* v in at most width characters: fewer decimals as it grows, and past

@@ -17,6 +17,7 @@
 
 #include "config/help.h"
 #include "escape.h"
+#include "wrap.h"
 #include "exitcode.h"
 #include "fail.h"
 #include "learn/learn.h"
@@ -34,29 +35,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define LEARN_WIDTH 100
-
 void learn_wrap(const char *label, const char *text)
 {
-	size_t indent = strlen(label) - (label[0] == '\n'), col = indent; /* a label may start a paragraph */
-	const char *s = text;
+	int indent = (int)strlen(label) - (label[0] == '\n'), col = indent; /* a label may start a paragraph */
 	fputs(label, stdout);
-	while (*s) {
-		size_t w = strcspn(s, " "), cols = 0;
-		for (size_t i = 0; i < w; i++)
-			cols += ((unsigned char)s[i] & 0xc0) != 0x80;
-		if (col > indent && col + 1 + cols > LEARN_WIDTH) {
-			printf("\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			putchar(' ');
-			col++;
-		}
-		fwrite(s, 1, w, stdout);
-		col += cols;
-		s += w;
-		s += strspn(s, " ");
-	}
+	wrap_words(stdout, text, &col, &(struct wrap){ .width = WRAP_WIDTH, .indent = indent });
 	putchar('\n');
 }
 

@@ -1,6 +1,7 @@
 #include "run/metrics.h"
 
 #include "exitcode.h"
+#include "wrap.h"
 
 #include <math.h>
 #include <string.h>
@@ -165,26 +166,12 @@ const char *metrics_source(const struct metric_set *s, size_t i, char *buf, size
 	return buf;
 }
 
-/* `gpulab metrics` fits 100 columns, as all gpulab prints. */
-#define METRICS_WIDTH 100
-
-/* what, from column 39 to METRICS_WIDTH, its later lines from 39 too. */
+/* `gpulab metrics` fits 100 columns (WRAP_WIDTH), as all gpulab prints. */
+/* what, from column 39 to WRAP_WIDTH, its later lines from 39 too. */
 static void metrics_wrapped(FILE *out, const char *what)
 {
-	int at = 39;
-	while (*what) {
-		size_t len = strcspn(what, " ");
-		if (at > 39 && at + 1 + (int)len > METRICS_WIDTH) {
-			fprintf(out, "\n%39s", "");
-			at = 39;
-		} else if (at > 39) {
-			fputc(' ', out);
-			at++;
-		}
-		fprintf(out, "%.*s", (int)len, what);
-		at += (int)len;
-		what += len + (what[len] == ' ');
-	}
+	int col = 39;
+	wrap_words(out, what, &col, &(struct wrap){ .width = WRAP_WIDTH, .indent = 39 });
 	fputc('\n', out);
 }
 
@@ -203,7 +190,7 @@ void metrics_print_aliases(FILE *out)
 		fprintf(out, "%-38s ", a->name);
 		metrics_wrapped(out, a->what);
 		/* a ratio whose two metrics do not fit 100 columns takes two lines */
-		int one_line = !a->per || 6 + strlen(a->metric) + 3 + strlen(a->per) <= METRICS_WIDTH;
+		int one_line = !a->per || 6 + strlen(a->metric) + 3 + strlen(a->per) <= WRAP_WIDTH;
 		fprintf(out, "    = %s%s%s\n", a->metric, a->per ? (one_line ? " / " : "\n      / ") : "",
 			a->per ? a->per : "");
 	}
