@@ -53,7 +53,7 @@ static int cmd_report(const struct options *o)
 
 const struct command_row row_report = {
 	.name = "report",
-	.args = "RECORD...",
+	.args = "RECORD.json... -o FILE.html|FILE.svg",
 	.summary = "records as one page of charts and tables",
 	.usage = "report RECORD.json... --nccl-tests FILE -o FILE.html|FILE.svg",
 	.about = "Records as one HTML page of charts and tables that fetches nothing; two\n"

@@ -4,6 +4,7 @@
 #include "config/opterr.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -23,45 +24,67 @@ const struct option_row option_rows[NOPTS] = {
 							    "--max-noise; see below)" },
 	[OPT_WARMUP] = { "warmup", 'w', required_argument, "N", "untimed runs first (default 3)" },
 	[OPT_PARAM] = { "param", 'p', required_argument, "KEY=VAL", "an exercise's own key (gpulab list EXERCISE)" },
-	[OPT_COLD] = { "cold", 0, no_argument, NULL, "flush the L2 cache before every run" },
+	[OPT_COLD] = { "cold", 0, no_argument, NULL, "flush the L2 cache before every run",
+			  OPTK_FLAG, offsetof(struct options, cold), 1 },
 	[OPT_BATCH] = { "batch", 0, required_argument, "K", "time K runs back to back per sample, and take the time\n"
 							   "over K (default 1; at most " STR(BATCH_MAX) "): less noise, no gaps" },
 	[OPT_FORMAT] = { "format", 0, required_argument, "F", "what to print: each command's help names its formats" },
 	[OPT_MAX_NOISE] = { "max-noise", 0, required_argument, "PCT", "repeat each point until the relative standard deviation\n"
-								  "of its samples is at most PCT % (default 0.5)" },
-	[OPT_MIN_TIME] = { "min-time", 0, required_argument, "S", "...and its samples add up to S seconds of GPU time (0.1)" },
-	[OPT_TIMEOUT] = { "timeout", 0, required_argument, "S", "...or S seconds have passed, unconverged (default 10)" },
+								  "of its samples is at most PCT % (default 0.5)",
+			  OPTK_NUMBER, offsetof(struct options, stop.max_noise), 0, 0.001, 100, 0.01 },
+	[OPT_MIN_TIME] = { "min-time", 0, required_argument, "S", "...and its samples add up to S seconds of GPU time (0.1)",
+			  OPTK_NUMBER, offsetof(struct options, stop.min_time_s), 0, 0, 3600, 1 },
+	[OPT_TIMEOUT] = { "timeout", 0, required_argument, "S", "...or S seconds have passed, unconverged (default 10)",
+			  OPTK_NUMBER, offsetof(struct options, stop.timeout_s), 0, 0.001, 86400, 1 },
 	[OPT_OUTPUT] = { "output", 'o', required_argument, "FILE", "also write the record to FILE, a journal appended as each\n"
-								  "point is done (record.md, below); one writer at a time" },
-	[OPT_RESUME] = { "resume", 0, no_argument, NULL, "with -o FILE: keep FILE's measured points, run the rest" },
+								  "point is done (record.md, below); one writer at a time",
+			  OPTK_TEXT, offsetof(struct options, output) },
+	[OPT_RESUME] = { "resume", 0, no_argument, NULL, "with -o FILE: keep FILE's measured points, run the rest",
+			  OPTK_FLAG, offsetof(struct options, resume), 1 },
 	[OPT_SAMPLES] = { "samples", 0, optional_argument, "[N]", "the samples in the JSON report, at most 4096 a point (a\n"
 								 "uniform subset), or N, or with all every one; -o's too" },
-	[OPT_WIDE] = { "wide", 0, no_argument, NULL, "the table with every column (params, min, max, runs)" },
-	[OPT_NO_VERIFY] = { "no-verify", 0, no_argument, NULL, "skip the check against the CPU reference" },
-	[OPT_QUIET] = { "quiet", 0, no_argument, NULL, "no device-side printing" },
-	[OPT_PROFILE] = { "profile", 0, no_argument, NULL, "run each exercise once, no warm-up, for ncu or nsys" },
+	[OPT_WIDE] = { "wide", 0, no_argument, NULL, "the table with every column (params, min, max, runs)",
+			  OPTK_FLAG, offsetof(struct options, wide), 1 },
+	[OPT_NO_VERIFY] = { "no-verify", 0, no_argument, NULL, "skip the check against the CPU reference",
+			  OPTK_FLAG, offsetof(struct options, verify), 0 },
+	[OPT_QUIET] = { "quiet", 0, no_argument, NULL, "no device-side printing",
+			  OPTK_FLAG, offsetof(struct options, quiet), 1 },
+	[OPT_PROFILE] = { "profile", 0, no_argument, NULL, "run each exercise once, no warm-up, for ncu or nsys",
+			  OPTK_FLAG, offsetof(struct options, profile), 1 },
 	[OPT_METRICS] = { "metrics", 0, required_argument, "LIST", "hardware counters from extra, untimed runs: names from\n"
-								   "`gpulab metrics`, Nsight Compute names, or 'default'" },
+								   "`gpulab metrics`, Nsight Compute names, or 'default'",
+			  OPTK_TEXT, offsetof(struct options, metrics) },
 	[OPT_WATCHDOG] = { "watchdog", 0, required_argument, "S", "stop gpulab, exit 12, if one run takes over S seconds\n"
-								 "(default " STR(WATCHDOG_DEFAULT_S) " for try's kernels, else never; 0: never)" },
+								 "(default " STR(WATCHDOG_DEFAULT_S) " for try's kernels, else never; 0: never)",
+			  OPTK_NUMBER, offsetof(struct options, watchdog), 0, 0, 86400, 1 },
 	[OPT_FAIL_ABOVE] = { "fail-above", 0, required_argument, "PCT", "exit 11 if a point is slower by more than PCT %,\n"
-									"with confidence" },
+									"with confidence",
+			  OPTK_NUMBER, offsetof(struct options, fail_above), 0, 0, 1000, 1 },
 	[OPT_MIN_CHANGE] = { "min-change", 0, required_argument, "PCT", "a significant change under PCT % counts as the same\n"
-									"(default 0)" },
-	[OPT_BASE] = { "base", 0, required_argument, "EX", "the base side is exercise EX's points alone..." },
-	[OPT_NEW] = { "new", 0, required_argument, "EX", "...and the new side EX's, matched by their parameters" },
-	[OPT_TEMPLATE] = { "template", 0, no_argument, NULL, "print a starting FILE.cu, with the kernel's contract" },
-	[OPT_SUBMIT] = { "submit", 0, required_argument, "FILE.cu", "your kernel for the lesson's task, run through try" },
+									"(default 0)",
+			  OPTK_NUMBER, offsetof(struct options, min_change), 0, 0, 100, 1 },
+	[OPT_BASE] = { "base", 0, required_argument, "EX", "the base side is exercise EX's points alone...",
+			  OPTK_TEXT, offsetof(struct options, base_exercise) },
+	[OPT_NEW] = { "new", 0, required_argument, "EX", "...and the new side EX's, matched by their parameters",
+			  OPTK_TEXT, offsetof(struct options, new_exercise) },
+	[OPT_TEMPLATE] = { "template", 0, no_argument, NULL, "print a starting FILE.cu, with the kernel's contract",
+			  OPTK_FLAG, offsetof(struct options, template_only), 1 },
+	[OPT_SUBMIT] = { "submit", 0, required_argument, "FILE.cu", "your kernel for the lesson's task, run through try",
+			  OPTK_TEXT, offsetof(struct options, submit) },
 	[OPT_VARIABLE] = { "variable", 0, required_argument, "NAME", "gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
 								     "nvccflags, ...) as pkg-config gives it, from this\n"
-								     "gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed" },
-	[OPT_CFLAGS] = { "cflags", 0, no_argument, NULL, "gpulab.pc's Cflags, the same way" },
+								     "gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed",
+			  OPTK_TEXT, offsetof(struct options, variable) },
+	[OPT_CFLAGS] = { "cflags", 0, no_argument, NULL, "gpulab.pc's Cflags, the same way",
+			  OPTK_FLAG, offsetof(struct options, cflags), 1 },
 	[OPT_NCCL_TESTS] = { "nccl-tests", 0, required_argument, "FILE", "nccl-tests' output (all_reduce_perf and the like,\n"
 									 "appended to one file): its busbw drawn beside;\n"
-									 "the .svg is then the busbw chart" },
+									 "the .svg is then the busbw chart",
+			  OPTK_TEXT, offsetof(struct options, nccl_tests) },
 	[OPT_CONFIG] = { "config", 0, required_argument, "FILE", "read FILE after the other configuration files; given\n"
 								 "again, each FILE in the order given, the last winning" },
-	[OPT_HELP] = { "help", 'h', no_argument, NULL, "the command's help: gpulab run --help" },
+	[OPT_HELP] = { "help", 'h', no_argument, NULL, "the command's help: gpulab run --help",
+			  OPTK_FLAG, offsetof(struct options, help), 1 },
 	[OPT_VERSION] = { "version", 0, no_argument, NULL, "gpulab's version and plugin ABI" },
 };
 
@@ -192,15 +215,16 @@ static int parse_format(struct options *o, const char *arg, char *err, size_t er
 
 /* A decimal number from lo to hi (scaled by scale: percent to a
  * fraction), strictly: no spaces, no hex, no inf or nan. */
-static int number(const char *opt, const char *arg, double lo, double hi, double scale, double *out, char *err,
+static int number(enum opt_id id, const char *arg, double lo, double hi, double scale, double *out, char *err,
 		  size_t errlen)
 {
+	const char *opt = option_rows[id].name;
 	char *end;
 	double v;
 	errno = 0;
 	v = arg[strspn(arg, "0123456789.")] == 0 && *arg ? strtod(arg, &end) : -1;
 	if (errno || v < lo || v > hi) {
-		snprintf(err, errlen, "%s %s: expected a number from %g to %g", opt, arg, lo, hi);
+		snprintf(err, errlen, "--%s %s: expected a number from %g to %g", opt, arg, lo, hi);
 		return EXIT_USAGE;
 	}
 	*out = v * scale;
@@ -211,7 +235,7 @@ static int number(const char *opt, const char *arg, double lo, double hi, double
 static int parse_batch(struct options *o, const char *arg, char *err, size_t errlen)
 {
 	double k;
-	if (number("--batch", arg, 1, BATCH_MAX, 1, &k, err, errlen) || k != (unsigned)k) {
+	if (number(OPT_BATCH, arg, 1, BATCH_MAX, 1, &k, err, errlen) || k != (unsigned)k) {
 		snprintf(err, errlen, "--batch %s: expected a whole number of runs from 1 to %d", arg, BATCH_MAX);
 		return EXIT_USAGE;
 	}
@@ -232,7 +256,7 @@ static int parse_samples(struct options *o, const char *arg, char *err, size_t e
 		o->samples_keep = UINT_MAX;
 		return 0;
 	}
-	if (number("--samples", arg, 1, 1e9, 1, &n, err, errlen) || n != (unsigned)n) {
+	if (number(OPT_SAMPLES, arg, 1, 1e9, 1, &n, err, errlen) || n != (unsigned)n) {
 		snprintf(err, errlen, "--samples %s: expected all, or a count of samples from 1 to 1000000000", arg);
 		return EXIT_USAGE;
 	}
@@ -249,45 +273,35 @@ static int samples_word(const char *word)
 	return !strcmp(word, "all") || (*digits && strspn(digits, "0123456789") == strlen(digits));
 }
 
-static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
+/* The options with a grammar of their own. */
+static int parse_own(struct options *o, int c, char *arg, char *err, size_t errlen)
 {
-	int rc = 0;
 	if (c < NGENERIC)
 		return set_generic(o, (enum generic)c, arg, err, errlen);
 	switch (c) {
-	case OPT_PARAM: rc = add_param(o, arg, err, errlen); break;
-	case OPT_COLD: o->cold = 1; break;
-	case OPT_BATCH: rc = parse_batch(o, arg, err, errlen); break;
-	case OPT_FORMAT: rc = parse_format(o, arg, err, errlen); break;
-	case OPT_NO_VERIFY: o->verify = 0; break;
-	case OPT_QUIET: o->quiet = 1; break;
-	case OPT_METRICS: o->metrics = arg; break;
-	case OPT_PROFILE: o->profile = 1; break;
-	case OPT_SAMPLES: rc = parse_samples(o, arg, err, errlen); break;
-	case OPT_WIDE: o->wide = 1; break;
-	case OPT_OUTPUT: o->output = arg; break;
-	case OPT_RESUME: o->resume = 1; break;
-	case OPT_MAX_NOISE: rc = number("--max-noise", arg, 0.001, 100, 0.01, &o->stop.max_noise, err, errlen); break;
-	case OPT_MIN_TIME: rc = number("--min-time", arg, 0, 3600, 1, &o->stop.min_time_s, err, errlen); break;
-	case OPT_TIMEOUT: rc = number("--timeout", arg, 0.001, 86400, 1, &o->stop.timeout_s, err, errlen); break;
-	case OPT_FAIL_ABOVE: rc = number("--fail-above", arg, 0, 1000, 1, &o->fail_above, err, errlen); break;
-	case OPT_MIN_CHANGE: rc = number("--min-change", arg, 0, 100, 1, &o->min_change, err, errlen); break;
-	case OPT_BASE: o->base_exercise = arg; break;
-	case OPT_NEW: o->new_exercise = arg; break;
-	case OPT_WATCHDOG: rc = number("--watchdog", arg, 0, 86400, 1, &o->watchdog, err, errlen); break;
-	case OPT_TEMPLATE: o->template_only = 1; break;
-	case OPT_SUBMIT: o->submit = arg; break;
-	case OPT_VARIABLE: o->variable = arg; break;
-	case OPT_CFLAGS: o->cflags = 1; break;
-	case OPT_NCCL_TESTS: o->nccl_tests = arg; break;
-	case OPT_CONFIG: rc = add_config(o, arg, err, errlen); break;
-	case OPT_HELP: o->help = 1; break;
-	case OPT_VERSION: o->command = "version"; break;
-	default:
-		snprintf(err, errlen, "unknown option; `gpulab --help` lists them");
-		rc = EXIT_USAGE;
+	case OPT_PARAM: return add_param(o, arg, err, errlen);
+	case OPT_BATCH: return parse_batch(o, arg, err, errlen);
+	case OPT_FORMAT: return parse_format(o, arg, err, errlen);
+	case OPT_SAMPLES: return parse_samples(o, arg, err, errlen);
+	case OPT_CONFIG: return add_config(o, arg, err, errlen);
+	case OPT_VERSION: o->command = "version"; return 0;
 	}
-	return rc;
+	snprintf(err, errlen, "unknown option; `gpulab --help` lists them");
+	return EXIT_USAGE;
+}
+
+/* Option c's value into o, as its row types it. */
+static int parse_one(struct options *o, int c, char *arg, char *err, size_t errlen)
+{
+	const struct option_row *r = &option_rows[c];
+	char *field = (char *)o + r->at;
+	switch (r->kind) {
+	case OPTK_FLAG: *(int *)field = r->set; return 0;
+	case OPTK_TEXT: *(const char **)field = arg; return 0;
+	case OPTK_NUMBER: return number((enum opt_id)c, arg, r->lo, r->hi, r->scale, (double *)field, err, errlen);
+	case OPTK_OWN: break;
+	}
+	return parse_own(o, c, arg, err, errlen);
 }
 
 /* argv as one line a shell reads back to the same words: words with

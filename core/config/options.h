@@ -65,13 +65,28 @@ enum opt_id {
 /* Taken by every command: the general help's options. */
 #define OPT_GLOBAL (OPT_BIT(OPT_CONFIG) | OPT_BIT(OPT_HELP) | OPT_BIT(OPT_VERSION))
 
-/* One option as the command line spells it and help shows it. */
+/* How an option's value is typed into struct options, as a plugin
+ * parameter's is: most by their row alone, the few with a grammar of
+ * their own by options.c (parse_own). */
+enum opt_kind {
+	OPTK_OWN,    /* options.c's parse_own */
+	OPTK_FLAG,   /* the int at `at` becomes `set` */
+	OPTK_TEXT,   /* the const char * at `at` is the argument */
+	OPTK_NUMBER, /* the double at `at`: a decimal number from lo to hi, times scale */
+};
+
+/* One option as the command line spells it, help shows it, and parsing
+ * types it. */
 struct option_row {
 	const char *name;    /* --name */
 	char letter;         /* -x, or 0 */
 	int arg;             /* getopt's no_argument, required_argument, optional_argument */
 	const char *value;   /* the value's name in help: "N", "FILE"; NULL for none */
-	const char *help;    /* its help line; a '\n' continues it under itself */
+	const char *help;    /* its help line; a newline continues it under itself */
+	enum opt_kind kind;
+	size_t at;           /* offsetof(struct options, its field) */
+	int set;             /* OPTK_FLAG's value */
+	double lo, hi, scale; /* OPTK_NUMBER's range, and the factor its value is stored times */
 };
 extern const struct option_row option_rows[NOPTS];
 
