@@ -186,7 +186,12 @@ has "fake.chooser: plan() at -p lie=early: the exercise chose ways" "check fake.
 for so in "$(dirname "${GPULAB_WRAPPER:?}")"/plugins/*/.libs/*.so; do
 	[ -f "$so" ] || continue
 	g check "$so"; [ $rc -eq 0 ] || bad "check $so: exit $rc: $(cat "$tmp/out")" # the path given may overflow 100 columns
+	has ": no problem" "check $so"
+	# --quiet: a clean plugin says nothing; a problem still prints
+	g check --quiet "$so"; [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] || bad "check --quiet $so: exit $rc: $(cat "$tmp/out")"
 done
+g check --quiet "$plugins/fake.so"; [ $rc -eq 4 ] || bad "check --quiet fake.so: exit $rc"
+has "fake.chooser: plan() at -p lie=early: the exercise chose ways" "check --quiet fake.so"
 # the corners where limits meet: only -n 2^32 with -b 1 together finds
 # gridbug.gridded's unsigned count of blocks (issue 46, item 13)
 g check "$plugins/gridbug.so"; [ $rc -eq 4 ] || bad "check gridbug.so: exit $rc"

@@ -72,7 +72,7 @@ static int check_file(const char *file, const struct options *o)
 	}
 	for (size_t k = 0; k < p->desc->n_exercises; k++)
 		bad += check_plans(file, &(struct pick){ p, &p->desc->exercises[k], 1 }, o);
-	if (!bad) {
+	if (!bad && !o->quiet) {
 		fput_escaped(stdout, file);
 		printf(": plugin '%s', ABI %u.%u, %zu exercise%s: no problem\n", p->name, p->desc->abi, p->desc->abi_minor,
 		       p->desc->n_exercises, p->desc->n_exercises == 1 ? "" : "s");
@@ -107,7 +107,10 @@ const struct command_row row_check = {
 		 "least -b). One line for each problem; exit 0 when there is none. Needs no\n"
 		 "GPU: plan() may not touch one.\n",
 	.max_args = -1,
+	.options = OPT_BIT(OPT_QUIET),
+	.own = (const struct opt_help[]){ { OPT_QUIET, "no line for a plugin with no problem: a problem alone\n"
+						       "prints (for make check's log)" }, { 0 } },
 	.examples = "gpulab check hist.so\n"
-		    "gpulab check $(gpulab config --variable=plugindir)/*.so\n",
+		    "gpulab check --quiet $(gpulab config --variable=plugindir)/*.so\n",
 	.run = cmd_check,
 };
