@@ -179,7 +179,7 @@ START_TEST(dispatch_refusals_in_order)
 	gpulab("run", "--template", NULL);
 	expect_error(EXIT_USAGE, "run: takes no --template; it takes --size,");
 	gpulab("learn", "-n", "2^20", NULL);
-	expect_error(EXIT_USAGE, "learn: takes no -n/--size; it takes --max-noise, --min-time, --timeout, --watchdog, "
+	expect_error(EXIT_USAGE, "learn: takes no -n/--size; it takes --format, --max-noise, --min-time, --timeout, --watchdog, "
 				 "--submit, --config\n");
 	gpulab("info", "--wide", "extra", NULL);
 	expect_error(EXIT_USAGE, "info: takes no --wide; it takes --format, --config\n");

@@ -750,12 +750,20 @@ START_TEST(learn_submit_records_the_task)
 	gpulab("learn", NULL);
 	ck_assert_msg(strstr(o.out, "0 seen, 1 tasks passed") && strstr(o.out, "task passed, best ")
 		      && strstr(o.out, "Next: gpulab learn holds"), "%s", o.out);
+	/* the same map as JSON: the task passed, the claim not seen, next the same */
+	gpulab("learn", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "{\n  \"schema\": \"gpulab-learn/1\",\n  \"lessons\": [\n", 46)
+		      && strstr(o.out, "\"seen\": false, \"passed\": true, \"verdict\": null, \"figure\": null, \"best\": ")
+		      && strstr(o.out, "\n  ],\n  \"next\": \"holds\"\n}\n"), "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "holds", "--format", "json", NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: --format json is the map's") && count_lines(o.err) == 1,
+		      "%d %s", o.status, o.err);
 	gpulab("learn", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit goes with a lesson"), "%d %s", o.status, o.err);
 	gpulab("try", "gated", "good.cu", "--submit", "x.cu", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "try: takes no --submit; it takes "), "%d %s", o.status, o.err);
 	gpulab("learn", "holds", "-n", "2^20", NULL);
-	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: takes no -n/--size; it takes --max-noise, ") && count_lines(o.err) == 1,
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: takes no -n/--size; it takes --format, --max-noise, ") && count_lines(o.err) == 1,
 		      "%d %s", o.status, o.err);
 }
 END_TEST

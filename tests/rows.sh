@@ -61,6 +61,7 @@ done
 mkdir -p "$tmp/sys" "$tmp/work" "$tmp/xdg" || exit 99
 printf '[plugin fake]\nfile = fake.so\n' >"$tmp/sys/gpulab.ini"
 records=$(cd "${srcdir:-..}/tests/records" && pwd) || exit 99
+lessons=$(cd "${srcdir:-..}/lessons" && pwd) || exit 99
 # the arguments that make command c print its data, and its schema
 json_case()
 {
@@ -72,6 +73,7 @@ json_case()
 	compare) echo "gpulab-compare/1 $records/h200-reduce-2p24.json $records/h200-reduce-2p24-new.json" ;;
 	try) echo "gpulab-record/1.4 reduce $tmp/none.cu" ;;
 	new) echo "gpulab-new/1 made" ;;
+	learn) echo "gpulab-learn/1" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -81,7 +83,7 @@ for c in $commands; do
 	[ "$schema" != "?" ] || { bad "$c prints json, but rows.sh has no case for it"; continue; }
 	# shellcheck disable=SC2086
 	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
-		XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format json >"$tmp/out" 2>"$tmp/err" </dev/null)
+		XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" GPULAB_LESSONS="$lessons" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format json >"$tmp/out" 2>"$tmp/err" </dev/null)
 	rc=$?
 	# a command that needs a GPU or NVRTC, where there is none: said, not hidden
 	if [ $rc -ne 0 ] && { [ "$c" = info ] || [ "$c" = try ]; } && grep -qE 'no CUDA device|no challenge' "$tmp/err"; then

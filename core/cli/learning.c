@@ -61,6 +61,7 @@ const struct command_row row_learn = {
 		 "sets what runs: it takes none of run's sizes, keys or outputs.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_SUBMIT) | STOP_OPTIONS,
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON), /* the map's; a lesson is for people */
 	.examples = "gpulab learn\n"
 		    "gpulab learn divergence\n"
 		    "gpulab learn reduce-volatile-warp --submit mine.cu\n",

@@ -16,12 +16,14 @@
 #include "config.h"
 
 #include "config/help.h"
+#include "emit/writer.h"
 #include "escape.h"
 #include "wrap.h"
 #include "exitcode.h"
 #include "fail.h"
 #include "learn/learn.h"
 #include "learn/lesson.h"
+#include "learn/map.h"
 #include "learn/progress.h"
 #include "learn/verdict.h"
 
@@ -41,60 +43,6 @@ void learn_wrap(const char *label, const char *text)
 	fputs(label, stdout);
 	wrap_words(stdout, text, &col, &(struct wrap){ .width = WRAP_WIDTH, .indent = indent });
 	putchar('\n');
-}
-
-/* --- the map ------------------------------------------------------------------------ */
-
-static const char *learn_state(const struct progress_entry *e, char *buf, size_t len)
-{
-	if (!e || (!e->seen && !e->passed && !isfinite(e->best)))
-		return "not started";
-	if (!e->seen && !e->passed)
-		snprintf(buf, len, "task tried, best %.2fx", e->best);
-	else if (e->passed)
-		snprintf(buf, len, "task passed, best %.2fx", e->best);
-	else if (e->verdict >= 0 && isfinite(e->figure))
-		snprintf(buf, len, "claim seen: %s, %.3g", verdict_key((enum verdict)e->verdict), e->figure);
-	else
-		snprintf(buf, len, "claim seen");
-	return buf;
-}
-
-/* The first lesson not seen; else the first whose task is not passed. */
-static const struct lesson *learn_next(const struct lesson_set *s, const struct progress *p)
-{
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < s->n; i++) {
-			const struct progress_entry *e = progress_find(p, s->v[i].name);
-			if (!e || (pass == 0 ? !e->seen : !e->passed))
-				return &s->v[i];
-		}
-	return NULL;
-}
-
-static void learn_map(const struct lesson_set *s, const struct progress *p)
-{
-	char name[32], topic[48], state[64];
-	const char *chapter = "";
-	size_t seen = 0, passed = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct progress_entry *e = progress_find(p, s->v[i].name);
-		seen += e && e->seen, passed += e && e->passed;
-	}
-	printf("gpulab learn: %zu lessons, %zu seen, %zu tasks passed\n", s->n, seen, passed);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct lesson *l = &s->v[i];
-		if (strcmp(l->chapter, chapter))
-			learn_wrap("\n", l->chapter);
-		chapter = l->chapter;
-		printf("  %-24s %-44s %s\n", escape_into(name, sizeof name, l->name), escape_into(topic, sizeof topic, l->topic),
-		       learn_state(progress_find(p, l->name), state, sizeof state));
-	}
-	const struct lesson *next = learn_next(s, p);
-	if (next)
-		printf("\nNext: gpulab learn %s\n", next->name);
-	else
-		printf("\nEvery task is passed. gpulab learn LESSON --submit FILE.cu tries for a better figure.\n");
 }
 
 /* --- running a lesson ----------------------------------------------------------------- */
@@ -485,7 +433,10 @@ int learn_lessons(const struct options *o)
 	}
 	const struct lesson *l = o->npatterns ? lessons_find(&s, o->patterns[0]) : NULL;
 	if (!o->npatterns)
-		learn_map(&s, &p);
+		learn_map(&s, &p, o->format, stdout);
+	else if (!report_for_people(o->format)) /* a lesson's run is told as it goes, to people */
+		rc = fail(EXIT_USAGE, "learn: --format json is the map's (gpulab learn --format json); a lesson prints "
+				      "for people");
 	else if (!l)
 		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", o->patterns[0]);
 	else
