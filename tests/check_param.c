@@ -49,6 +49,13 @@ START_TEST(option_rows_say_the_defaults)
 	ck_assert_msg(strstr(option_rows[OPT_WARMUP].help, want), "%s", option_rows[OPT_WARMUP].help);
 	snprintf(want, sizeof want, "at most %d)", BATCH_MAX);
 	ck_assert_msg(strstr(option_rows[OPT_BATCH].help, want), "%s", option_rows[OPT_BATCH].help);
+	/* what grade and learn pass to the gpulab they run, spelled from the rows */
+	ck_assert_str_eq(options_long(OPT_MAX_NOISE), "--max-noise");
+	ck_assert_str_eq(options_long(OPT_OUTPUT), "--output");
+	ck_assert_str_eq(options_short(OPT_OUTPUT), "-o");
+	ck_assert_str_eq(options_short(OPT_COLD), "--cold");
+	ck_assert_str_eq(options_flag(GEN_WARMUP), "-w");
+	ck_assert_str_eq(options_flag(GEN_N), "-n");
 	for (int g = 0; g < NGENERIC; g++) /* the generic keys' ids are their enum's */
 		ck_assert_str_eq(option_rows[g].name, generic_params[g].key[0] == 'n' ? "size" : generic_params[g].key);
 }

@@ -137,8 +137,34 @@ const char *options_param(const struct options *o, const char *key)
 
 const char *options_flag(enum generic g)
 {
-	static const char *const names[NGENERIC] = { "-n", "-b", "-t", "-r", "-w" };
-	return names[g];
+	return options_short((enum opt_id)g);
+}
+
+/* "--name" and "-x" of every row, made once from the rows. */
+static struct {
+	char spelled[NOPTS][24], letter[NOPTS][3];
+} spellings;
+
+static void spellings_make(void)
+{
+	if (spellings.spelled[0][0])
+		return;
+	for (int i = 0; i < NOPTS; i++) {
+		snprintf(spellings.letter[i], sizeof spellings.letter[i], "-%c", option_rows[i].letter);
+		snprintf(spellings.spelled[i], sizeof spellings.spelled[i], "--%s", option_rows[i].name);
+	}
+}
+
+const char *options_long(enum opt_id id)
+{
+	spellings_make();
+	return spellings.spelled[id];
+}
+
+const char *options_short(enum opt_id id)
+{
+	spellings_make();
+	return option_rows[id].letter ? spellings.letter[id] : spellings.spelled[id];
 }
 
 /* A generic value (or a list or range of them), typed here against its

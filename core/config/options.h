@@ -150,6 +150,12 @@ const char *options_param(const struct options *o, const char *key);
 /* How the command line spells generic key g: "-n" ... "-w". */
 const char *options_flag(enum generic g);
 
+/* Option id as a command line spells it: "--size"; its letter "-n",
+ * or "--cold" where it has none.  What gpulab passes to the gpulab it
+ * runs (grade, learn) is spelled so, from the rows. */
+const char *options_long(enum opt_id id);
+const char *options_short(enum opt_id id);
+
 /* Option id as one word: "-n/--size", "--cold". */
 const char *options_spelling(enum opt_id id, char *buf, size_t len);
 

@@ -105,6 +105,14 @@ static void grade_last_line(const char *file, char *line, size_t len)
 		fclose(f);
 }
 
+/* argv[argc] and on: option id, as the rows spell it, and its value. */
+static int grade_arg(char **argv, int argc, enum opt_id id, char *value)
+{
+	argv[argc++] = (char *)options_long(id);
+	argv[argc++] = value;
+	return argc;
+}
+
 /* try's command line for kernel k, with the user's options that try takes
  * (the sizes, keys, stopping rule, watchdog and configuration). */
 static int grade_argv(const struct options *o, const struct grade *g, size_t k, char **argv, char bufs[][320])
@@ -119,20 +127,20 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
 			argv[argc++] = (char *)options_flag((enum generic)i), argv[argc++] = (char *)o->generic[i];
 	for (int i = 0; i < o->nparams; i++) {
 		snprintf(bufs[b], 320, "%s=%s", o->params[i].key, o->params[i].value);
-		argv[argc++] = "-p", argv[argc++] = bufs[b++];
+		argv[argc++] = (char *)options_short(OPT_PARAM), argv[argc++] = bufs[b++];
 	}
 	if (o->watchdog >= 0)
-		snprintf(bufs[b], 320, "%g", o->watchdog), argv[argc++] = "--watchdog", argv[argc++] = bufs[b++];
-	snprintf(bufs[b], 320, "%g", 100 * o->stop.max_noise), argv[argc++] = "--max-noise", argv[argc++] = bufs[b++];
-	snprintf(bufs[b], 320, "%g", o->stop.min_time_s), argv[argc++] = "--min-time", argv[argc++] = bufs[b++];
-	snprintf(bufs[b], 320, "%g", o->stop.timeout_s), argv[argc++] = "--timeout", argv[argc++] = bufs[b++];
+		snprintf(bufs[b], 320, "%g", o->watchdog), argc = grade_arg(argv, argc, OPT_WATCHDOG, bufs[b++]);
+	snprintf(bufs[b], 320, "%g", 100 * o->stop.max_noise), argc = grade_arg(argv, argc, OPT_MAX_NOISE, bufs[b++]);
+	snprintf(bufs[b], 320, "%g", o->stop.min_time_s), argc = grade_arg(argv, argc, OPT_MIN_TIME, bufs[b++]);
+	snprintf(bufs[b], 320, "%g", o->stop.timeout_s), argc = grade_arg(argv, argc, OPT_TIMEOUT, bufs[b++]);
 	for (int i = 0; i < o->nconfigs; i++)
-		argv[argc++] = "--config", argv[argc++] = (char *)o->configs[i];
-	argv[argc++] = "--quiet";
-	argv[argc++] = "-o";
+		argv[argc++] = (char *)options_long(OPT_CONFIG), argv[argc++] = (char *)o->configs[i];
+	argv[argc++] = (char *)options_long(OPT_QUIET);
+	argv[argc++] = (char *)options_short(OPT_OUTPUT);
 	argv[argc++] = (char *)g->record;
 	if (access(g->record, F_OK) == 0)
-		argv[argc++] = "--resume";
+		argv[argc++] = (char *)options_long(OPT_RESUME);
 	argv[argc] = NULL;
 	return argc;
 }

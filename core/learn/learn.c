@@ -113,14 +113,14 @@ static int learn_run(const struct options *user, const char *command, char *cons
 	snprintf(num[1], sizeof num[1], "%g", user->stop.min_time_s);
 	snprintf(num[2], sizeof num[2], "%g", user->stop.timeout_s);
 	snprintf(num[3], sizeof num[3], "%g", user->watchdog);
-	argv[argc++] = "--max-noise", argv[argc++] = num[0];
-	argv[argc++] = "--min-time", argv[argc++] = num[1];
-	argv[argc++] = "--timeout", argv[argc++] = num[2];
+	argv[argc++] = (char *)options_long(OPT_MAX_NOISE), argv[argc++] = num[0];
+	argv[argc++] = (char *)options_long(OPT_MIN_TIME), argv[argc++] = num[1];
+	argv[argc++] = (char *)options_long(OPT_TIMEOUT), argv[argc++] = num[2];
 	if (user->watchdog >= 0)
-		argv[argc++] = "--watchdog", argv[argc++] = num[3];
+		argv[argc++] = (char *)options_long(OPT_WATCHDOG), argv[argc++] = num[3];
 	for (int i = 0; i < user->nconfigs; i++)
-		argv[argc++] = "--config", argv[argc++] = (char *)user->configs[i];
-	argv[argc++] = "-o";
+		argv[argc++] = (char *)options_long(OPT_CONFIG), argv[argc++] = (char *)user->configs[i];
+	argv[argc++] = (char *)options_short(OPT_OUTPUT);
 	argv[argc++] = (char *)record;
 	argv[argc] = NULL;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old[3];
