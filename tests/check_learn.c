@@ -852,6 +852,12 @@ START_TEST(grade_shares_every_kernel)
 	read_text(rec, text, sizeof text);
 	ck_assert_msg(occurrences(text, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(text, "\"rank\": 2, \"ref_share\": ") == 1,
 		      "%s", text);
+	/* --format json: the same ranking as one document, and nothing else on stdout */
+	static const char head[] = "{\"schema\": \"gpulab-grade/1\", \"challenge\": \"gated\", \"kernels\": [";
+	gpulab("grade", "gated", subs, "-n", "64", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, head, sizeof head - 1)
+		      && occurrences(o.out, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(o.out, "\"rank\": 2, ") == 1
+		      && !strcmp(o.out + strlen(o.out) - 3, "]}\n"), "%d %s %s", o.status, o.out, o.err);
 	free(subs);
 }
 END_TEST

@@ -60,6 +60,9 @@ done
 # command's (docs/json.md).  On the fake plugin, in a directory of its own.
 mkdir -p "$tmp/sys" "$tmp/work" "$tmp/xdg" || exit 99
 printf '[plugin fake]\nfile = fake.so\n' >"$tmp/sys/gpulab.ini"
+# grade's: the fake try plugin, whose challenge gated any .cu file passes
+mkdir -p "$tmp/sysgrade" "$tmp/subs" && echo '// a kernel' >"$tmp/subs/mine.cu" || exit 99
+printf '[plugin fake]\nfile = fakeref.so\n[plugin try]\nfile = faketry.so\n' >"$tmp/sysgrade/gpulab.ini"
 records=$(cd "${srcdir:-..}/tests/records" && pwd) || exit 99
 lessons=$(cd "${srcdir:-..}/lessons" && pwd) || exit 99
 # the arguments that make command c print its data, and its schema
@@ -71,9 +74,10 @@ json_case()
 	metrics) echo "gpulab-metrics/1" ;;
 	run) echo "gpulab-record/1.4 fake.ok -r 3" ;;
 	compare) echo "gpulab-compare/1 $records/h200-reduce-2p24.json $records/h200-reduce-2p24-new.json" ;;
-	try) echo "gpulab-record/1.4 reduce $tmp/none.cu" ;;
+	try) echo "gpulab-record/1.4 gated $tmp/subs/mine.cu -n 64" ;;
 	new) echo "gpulab-new/1 made" ;;
 	learn) echo "gpulab-learn/1" ;;
+	grade) echo "gpulab-grade/1 gated $tmp/subs -n 64" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -82,14 +86,18 @@ for c in $commands; do
 	read -r schema words <<<"$(json_case "$c")"
 	[ "$schema" != "?" ] || { bad "$c prints json, but rows.sh has no case for it"; continue; }
 	# shellcheck disable=SC2086
-	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
+	sys=$tmp/sys
+	{ [ "$c" = grade ] || [ "$c" = try ]; } && sys=$tmp/sysgrade
+	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
 		XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" GPULAB_LESSONS="$lessons" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format json >"$tmp/out" 2>"$tmp/err" </dev/null)
 	rc=$?
-	# a command that needs a GPU or NVRTC, where there is none: said, not hidden
-	if [ $rc -ne 0 ] && { [ "$c" = info ] || [ "$c" = try ]; } && grep -qE 'no CUDA device|no challenge' "$tmp/err"; then
+	# info needs a GPU: where there is none, said, not hidden
+	if [ $rc -ne 0 ] && [ "$c" = info ] && grep -q 'no CUDA device' "$tmp/err"; then
 		echo "SKIP: gpulab $c --format json: $(head -1 "$tmp/err")"
 		continue
 	fi
+	# try's ladder is the fake plugin's, whose fake.wrong is wrong: exit 1, and its document
+	[ "$c" = try ] && [ $rc -eq 1 ] && rc=0
 	got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["schema"])' "$tmp/out" 2>&1)
 	if [ $rc -ne 0 ] || [ "$got" != "$schema" ]; then
 		bad "gpulab $c $words --format json: exit $rc, schema '$got', wanted '$schema': $(head -3 "$tmp/err")"

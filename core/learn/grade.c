@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "exitcode.h"
 #include "emit/field.h"
+#include "emit/writer.h"
 #include "fail.h"
 #include "learn/grade.h"
 #include "learn/learn.h"
@@ -328,6 +329,21 @@ static void grade_table(struct grade *g, const char *challenge)
 		}
 }
 
+static char *grade_member(const struct grade *g, const char *challenge);
+
+/* --format json: the ranking as one document, gpulab-grade/1 (docs/json.md):
+ * the record's grade member, its schema first. */
+static int grade_json(struct grade *g, const char *challenge)
+{
+	qsort(g->v, g->n, sizeof *g->v, grade_by_time);
+	char *member = grade_member(g, challenge);
+	if (!member)
+		return fail(EXIT_NOMEM, "grade: out of memory");
+	printf("{\"schema\": \"gpulab-grade/1\", %s\n", member + 1);
+	free(member);
+	return 0;
+}
+
 /* The ranking as grade's member of the record (docs/record.md): each
  * kernel in the table's order, its rank or its failure and the line
  * that says why; in a string the caller frees, NULL out of memory. */
@@ -443,7 +459,7 @@ int grade_kernels(const struct options *o, grade_reference_fn *reference)
 	if (!rc)
 		reference(o, o->patterns[0], ref, sizeof ref);
 	if (!rc && !(rc = grade_read(&g, o->patterns[0], ref)))
-		grade_table(&g, o->patterns[0]);
+		rc = report_for_people(o->format) ? (grade_table(&g, o->patterns[0]), 0) : grade_json(&g, o->patterns[0]);
 	if (!rc && o->output && access(g.record, F_OK) != 0)
 		rc = fail(EXIT_WRONG, "grade: no kernel passed its gate: no record to write to %s", o->output);
 	else if (!rc && o->output)
