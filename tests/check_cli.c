@@ -167,7 +167,7 @@ START_TEST(dispatch_refusals_in_order)
 	expect_error(EXIT_USAGE, "list: takes no --template; it takes --format, --config\n");
 	gpulab("config", "--nccl-tests", "x.txt", NULL);
 	expect_error(EXIT_USAGE, "config: takes no --nccl-tests; it takes --size, --block, --type, --reps, --warmup, "
-				 "--param, --variable, --cflags, --config\n");
+				 "--param, --format, --variable, --cflags, --config\n");
 	gpulab("metrics", "--template", NULL);
 	expect_error(EXIT_USAGE, "metrics: takes no --template; it takes --format, --config\n");
 	gpulab("metrics", "--format", "csv", "extra", NULL);
@@ -330,6 +330,15 @@ END_TEST
 
 START_TEST(config_errors)
 {
+	/* --format json: each key's value and where it came from, and a refusal */
+	static const char head[] = "{\n  \"schema\": \"gpulab-config/1\",\n  \"files\": [\n";
+	configure(good_ini);
+	gpulab("config", "fake.keyed", "fake.shaped", "-n", "2^11", "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, head, sizeof head - 1)
+		      && strstr(o.out, "\n    {\"name\": \"fake.keyed\", \"keys\": [{\"key\": \"n\", \"flag\": \"-n\", \"value\": "
+				       "\"2^11\", \"from\": \"-n 2^11\", \"defaulted\": false}, ")
+		      && strstr(o.out, "\"refused\": \"takes no -n: its size is set by -p rows, -p cols\"}\n  ]\n}\n"),
+		      "%d %s %s", o.status, o.out, o.err);
 	configure("[plugin fake]\nfile = fake.so\nthis is not ini\n");
 	gpulab("list", NULL);
 	expect_error(EXIT_CONFIG, "gpulab.ini:3: malformed line");

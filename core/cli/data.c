@@ -100,6 +100,7 @@ const struct command_row row_config = {
 		 "run's -n, -b, -t, -r, -w and -p, to show what they change.\n",
 	.max_args = -1,
 	.options = GENERIC_OPTIONS | OPT_BIT(OPT_VARIABLE) | OPT_BIT(OPT_CFLAGS),
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
 	.examples = "gpulab config\n"
 		    "gpulab config reduce.best\n"
 		    "gpulab config reduce.best -n 2^20 --config mine.ini\n"

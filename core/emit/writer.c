@@ -1,6 +1,7 @@
 #include "emit/writer.h"
 
 #include "emit/compared.h"
+#include "emit/configured.h"
 #include "emit/csv.h"
 #include "emit/facts.h"
 #include "emit/json.h"
@@ -12,7 +13,8 @@
  * metrics' names, the GPUs (info's table is run/device.c's: NULL here),
  * new's summary.  A format a command does not print is NULL: its row
  * (cli/) refuses it before anything runs. */
-enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED_METRICS, PRINTED_INFO, PRINTED_NEW, PRINTED };
+enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED_METRICS, PRINTED_INFO, PRINTED_NEW, PRINTED_CONFIG,
+	       PRINTED };
 
 /* Every writer, by what it prints and the format: the one place a
  * format is decided. */
@@ -28,6 +30,7 @@ static const struct writer *writer_for(enum printed what, enum format f)
 		[PRINTED_METRICS] = { [FORMAT_TABLE] = &metrics_table, [FORMAT_JSON] = &metrics_json },
 		[PRINTED_INFO] = { [FORMAT_JSON] = &info_json },
 		[PRINTED_NEW] = { [FORMAT_TABLE] = &new_table, [FORMAT_JSON] = &new_json },
+		[PRINTED_CONFIG] = { [FORMAT_TABLE] = &configured_table, [FORMAT_JSON] = &configured_json },
 	};
 	return by_format[what][f];
 }
@@ -95,4 +98,9 @@ const struct writer *info_writer(enum format f)
 const struct writer *new_writer(enum format f)
 {
 	return writer_for(PRINTED_NEW, f);
+}
+
+const struct writer *config_writer(enum format f)
+{
+	return writer_for(PRINTED_CONFIG, f);
 }

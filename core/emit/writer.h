@@ -85,4 +85,7 @@ const struct writer *metrics_writer(enum format f);
 const struct writer *info_writer(enum format f);
 const struct writer *new_writer(enum format f);
 
+/* `gpulab config`'s writer for format f (emit/configured.h). */
+const struct writer *config_writer(enum format f);
+
 #endif
