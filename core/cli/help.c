@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "config/help.h"
+#include "docs.h"
 #include "exitcode.h"
 
 #include <string.h>

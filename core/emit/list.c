@@ -7,7 +7,7 @@
 #include "emit/writer.h"
 #include "escape.h"
 #include "wrap.h"
-#include "config/help.h"
+#include "docs.h"
 #include "config/params.h"
 
 #include <inttypes.h>

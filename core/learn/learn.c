@@ -15,7 +15,7 @@
  */
 #include "config.h"
 
-#include "config/help.h"
+#include "docs.h"
 #include "emit/writer.h"
 #include "escape.h"
 #include "wrap.h"

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "config/help.h"
+#include "docs.h"
 
 #include <stdlib.h>
 

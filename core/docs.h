@@ -1,7 +1,7 @@
-/* Where the pages a command's help, list and learn cite are.  The help
- * itself is made from the commands' rows (cli/help.c). */
-#ifndef GPULAB_HELP_H
-#define GPULAB_HELP_H
+/* Where the pages of docs/ are: a helper of the ground floor, since
+ * help (cli/), list (emit/) and learn (learn/) all cite them. */
+#ifndef GPULAB_DOCS_H
+#define GPULAB_DOCS_H
 
 /* Where the pages of docs/ are installed ($(docdir)), or $GPULAB_DOCDIR
  * (the build tree's script names the source's docs/): what help, list
