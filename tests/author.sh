@@ -191,6 +191,14 @@ for so in "$(dirname "${GPULAB_WRAPPER:?}")"/plugins/*/.libs/*.so; do
 	g check --quiet "$so"; [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] || bad "check --quiet $so: exit $rc: $(cat "$tmp/out")"
 done
 g check --quiet "$plugins/fake.so"; [ $rc -eq 4 ] || bad "check --quiet fake.so: exit $rc"
+# --format json: the same problem, and the file's summary, as one document
+g check --format json "$plugins/fake.so"; [ $rc -eq 4 ] || bad "check --format json fake.so: exit $rc"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+f, p = d["files"], d["problems"]
+assert d["schema"] == "gpulab-check/1" and len(f) == 1 and f[0]["plugin"] == "fake" and f[0]["problems"] == 1, d
+assert len(p) == 1 and p[0]["problem"].startswith("fake.chooser: plan() at -p lie=early: the exercise chose ways"), p' \
+	"$tmp/out" || bad "check --format json fake.so: $(cat "$tmp/out")"
 has "fake.chooser: plan() at -p lie=early: the exercise chose ways" "check --quiet fake.so"
 # the corners where limits meet: only -n 2^32 with -b 1 together finds
 # gridbug.gridded's unsigned count of blocks (issue 46, item 13)

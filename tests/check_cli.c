@@ -181,6 +181,11 @@ START_TEST(dispatch_refusals_in_order)
 	gpulab("learn", "-n", "2^20", NULL);
 	expect_error(EXIT_USAGE, "learn: takes no -n/--size; it takes --format, --max-noise, --min-time, --timeout, --watchdog, "
 				 "--submit, --config\n");
+	/* where a command that prints json prints what is not its own */
+	gpulab("config", "--variable", "plugindir", "--format", "json", NULL);
+	expect_error(EXIT_USAGE, "config: --variable and --cflags print what pkg-config says: they take no --format\n");
+	gpulab("try", "reduce", "--template", "--format", "json", NULL);
+	expect_error(EXIT_USAGE, "try: --template prints a starting FILE.cu: it takes no --format\n");
 	gpulab("info", "--wide", "extra", NULL);
 	expect_error(EXIT_USAGE, "info: takes no --wide; it takes --format, --config\n");
 	gpulab("help", "run", "extra", NULL);

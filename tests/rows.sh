@@ -79,6 +79,7 @@ json_case()
 	learn) echo "gpulab-learn/1" ;;
 	config) echo "gpulab-config/1 fake.keyed -n 2^11" ;;
 	grade) echo "gpulab-grade/1 gated $tmp/subs -n 64" ;;
+	check) echo "gpulab-check/1 $GPULAB_TEST_PLUGINS/fake.so" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -99,6 +100,8 @@ for c in $commands; do
 	fi
 	# try's ladder is the fake plugin's, whose fake.wrong is wrong: exit 1, and its document
 	[ "$c" = try ] && [ $rc -eq 1 ] && rc=0
+	# fake.so has the problem check must find (its chooser's lie=early): exit 4, and the document
+	[ "$c" = check ] && [ $rc -eq 4 ] && rc=0
 	got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["schema"])' "$tmp/out" 2>&1)
 	if [ $rc -ne 0 ] || [ "$got" != "$schema" ]; then
 		bad "gpulab $c $words --format json: exit $rc, schema '$got', wanted '$schema': $(head -3 "$tmp/err")"

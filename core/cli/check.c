@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "emit/facts.h"
 #include "session/plan_check.h"
 
 #include <errno.h>
@@ -47,13 +48,17 @@ static int refuse_non_object(const char *file, char *abs)
 	return 0;
 }
 
-static int check_file(const char *file, const struct options *o)
+/* FILE checked: its problems counted, and what it is into *shown; a
+ * line for a clean one, but quiet. */
+static int check_file(const char *file, const struct options *o, struct check_shown *shown, int quiet)
 {
 	char abs[PATH_MAX];
 	struct registry r = { 0 };
 	int bad = 0;
+	*shown = (struct check_shown){ .file = file, .refused = 1 };
 	if (refuse_non_object(file, abs))
 		return 1;
+	shown->refused = 0;
 	if (registry_load_file(&r, abs, "gpulab check") != 0) {
 		registry_free(&r);
 		return fail(EXIT_NOMEM, "out of memory loading %s", file), 1;
@@ -67,18 +72,38 @@ static int check_file(const char *file, const struct options *o)
 			fail(EXIT_PLUGIN, "check: %s: %s", file, p->why);
 		else
 			check_problem(file, "%s", p->why);
+		shown->refused = p->unread, shown->problems = !p->unread;
 		registry_free(&r);
 		return 1;
 	}
+	snprintf(shown->plugin, sizeof shown->plugin, "%s", p->name);
+	shown->abi = p->desc->abi, shown->abi_minor = p->desc->abi_minor, shown->exercises = p->desc->n_exercises;
 	for (size_t k = 0; k < p->desc->n_exercises; k++)
 		bad += check_plans(file, &(struct pick){ p, &p->desc->exercises[k], 1 }, o);
-	if (!bad && !o->quiet) {
+	shown->problems = bad;
+	if (!bad && !quiet) {
 		fput_escaped(stdout, file);
 		printf(": plugin '%s', ABI %u.%u, %zu exercise%s: no problem\n", p->name, p->desc->abi, p->desc->abi_minor,
 		       p->desc->n_exercises, p->desc->n_exercises == 1 ? "" : "s");
 	}
 	registry_free(&r);
 	return bad;
+}
+
+/* --format json: the FILEs and the problems sink holds, as one document;
+ * 1 where the problems cannot be read back. */
+static int check_document(const struct writer *w, const struct check_shown *shown, size_t n, FILE *sink)
+{
+	long len = fseek(sink, 0, SEEK_END) == 0 ? ftell(sink) : -1;
+	char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	int ok = text && fseek(sink, 0, SEEK_SET) == 0 && fread(text, 1, (size_t)len, sink) == (size_t)len;
+	fclose(sink);
+	if (ok)
+		text[len] = 0; /* the last problem's end, however it was cut */
+	if (ok)
+		writer_end(w, &(struct check_doc){ shown, n, text, (size_t)len }, stdout);
+	free(text);
+	return ok ? 0 : (fail(EXIT_NOMEM, "check: cannot read its problems back"), 1);
 }
 
 int cmd_check(const struct options *o)
@@ -92,8 +117,20 @@ int cmd_check(const struct options *o)
 	 * and author.sh failed on a one-GPU machine).  Before any CUDA call,
 	 * so that the runtime never sees a device. */
 	setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
+	const struct writer *w = check_writer(o->format);
+	struct check_shown *shown = calloc((size_t)o->npatterns, sizeof *shown);
+	FILE *sink = w ? tmpfile() : NULL;
+	if (!shown || (w && !sink)) {
+		free(shown);
+		return fail(EXIT_NOMEM, "check: out of memory");
+	}
+	check_problems_into(sink);
 	for (int i = 0; i < o->npatterns; i++)
-		bad += check_file(o->patterns[i], o);
+		bad += check_file(o->patterns[i], o, &shown[i], o->quiet || w);
+	if (w) /* the document, once every plan was called */
+		bad += check_document(w, shown, (size_t)o->npatterns, sink);
+	check_problems_into(NULL);
+	free(shown);
 	return bad ? EXIT_PLUGIN : 0;
 }
 
@@ -108,6 +145,7 @@ const struct command_row row_check = {
 		 "GPU: plan() may not touch one.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_QUIET),
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
 	.own = (const struct opt_help[]){ { OPT_QUIET, "no line for a plugin with no problem: a problem alone\n"
 						       "prints (for make check's log)" }, { 0 } },
 	.examples = "gpulab check hist.so\n"

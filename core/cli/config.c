@@ -84,6 +84,8 @@ static int config_pkg(const struct options *o)
 
 int cmd_config(const struct options *o)
 {
+	if ((o->variable || o->cflags) && (o->given & OPT_BIT(OPT_FORMAT))) /* pkg-config's words, as they are */
+		return fail(EXIT_USAGE, "config: --variable and --cflags print what pkg-config says: they take no --format");
 	if (o->variable || o->cflags)
 		return config_pkg(o);
 	struct config c = { 0 };

@@ -67,6 +67,8 @@ int cmd_try(const struct options *o)
 	char name[256], err[2048];
 	int broken, rc;
 
+	if (o->npatterns == 1 && o->template_only && (o->given & OPT_BIT(OPT_FORMAT))) /* a .cu file, as it is */
+		return fail(EXIT_USAGE, "try: --template prints a starting FILE.cu: it takes no --format");
 	if (o->npatterns == 1 && o->template_only)
 		return print_template(o->patterns[0]);
 	if (o->npatterns != 2 || o->template_only)

@@ -4,6 +4,7 @@
 #include "run/metrics.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* --- `gpulab metrics` ---------------------------------------------------------------------- */
 
@@ -98,3 +99,35 @@ static void new_json_end(void *doc, FILE *out)
 }
 
 const struct writer new_json = { .end = new_json_end };
+
+/* --- `gpulab check` as JSON (the lines are session/plan_check.c's) ------------------------- */
+
+static void check_json_end(void *doc, FILE *out)
+{
+	const struct check_doc *d = doc;
+	fputs("{\n  \"schema\": \"gpulab-check/1\",\n  \"files\": [\n", out);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct check_shown *c = &d->v[i];
+		fputs("    {\"file\": ", out);
+		emit_json(out, c->file);
+		emit_json_string(out, "plugin", c->plugin[0] ? c->plugin : NULL);
+		if (c->plugin[0])
+			fprintf(out, ", \"abi\": \"%u.%u\", \"exercises\": %zu", c->abi, c->abi_minor, c->exercises);
+		fprintf(out, ", \"refused\": %s, \"problems\": %d}%s\n", c->refused ? "true" : "false", c->problems,
+			i + 1 < d->n ? "," : "");
+	}
+	fputs("  ],\n  \"problems\": [", out);
+	for (size_t at = 0, k = 0; at < d->len; k++) {
+		const char *file = d->problems + at, *what = file + strlen(file) + 1;
+		if (what >= d->problems + d->len) /* a child cut short mid-line: no problem text */
+			break;
+		fputs(k ? ",\n    {\"file\": " : "\n    {\"file\": ", out);
+		emit_json(out, file);
+		emit_json_string(out, "problem", what);
+		fputc('}', out);
+		at = (size_t)(what + strlen(what) + 1 - d->problems);
+	}
+	fputs(d->len ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+const struct writer check_json = { .end = check_json_end };

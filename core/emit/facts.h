@@ -1,4 +1,4 @@
-/* What metrics, info and new print, as writers (emit/writer.h): the
+/* What metrics, info, new and check print, as writers (emit/writer.h): the
  * terminal's text, or one JSON document (docs/json.md).  Each document
  * is handed whole, and the writer's end step prints it. */
 #ifndef GPULAB_EMIT_FACTS_H
@@ -19,6 +19,26 @@ struct new_doc {
 	const char *const *files; /* "NAME.cu", ... */
 	size_t n;
 };
+
+/* check's FILEs, each as it was loaded and checked ... */
+struct check_shown {
+	const char *file;
+	char plugin[64];          /* its name; "" where it was not loaded */
+	unsigned abi, abi_minor;
+	size_t exercises;
+	int problems;             /* how many */
+	int refused;              /* no plugin at all (stderr said why) */
+};
+
+/* ... and the problems found, "FILE\0PROBLEM\0" each, in order. */
+struct check_doc {
+	const struct check_shown *v;
+	size_t n;
+	const char *problems;
+	size_t len;
+};
+
+extern const struct writer check_json;
 
 extern const struct writer metrics_table, metrics_json, info_json, new_table, new_json;
 

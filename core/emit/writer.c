@@ -14,7 +14,7 @@
  * new's summary.  A format a command does not print is NULL: its row
  * (cli/) refuses it before anything runs. */
 enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED_METRICS, PRINTED_INFO, PRINTED_NEW, PRINTED_CONFIG,
-	       PRINTED };
+	       PRINTED_CHECK, PRINTED };
 
 /* Every writer, by what it prints and the format: the one place a
  * format is decided. */
@@ -30,6 +30,7 @@ static const struct writer *writer_for(enum printed what, enum format f)
 		[PRINTED_METRICS] = { [FORMAT_TABLE] = &metrics_table, [FORMAT_JSON] = &metrics_json },
 		[PRINTED_INFO] = { [FORMAT_JSON] = &info_json },
 		[PRINTED_NEW] = { [FORMAT_TABLE] = &new_table, [FORMAT_JSON] = &new_json },
+		[PRINTED_CHECK] = { [FORMAT_JSON] = &check_json },
 		[PRINTED_CONFIG] = { [FORMAT_TABLE] = &configured_table, [FORMAT_JSON] = &configured_json },
 	};
 	return by_format[what][f];
@@ -103,4 +104,9 @@ const struct writer *new_writer(enum format f)
 const struct writer *config_writer(enum format f)
 {
 	return writer_for(PRINTED_CONFIG, f);
+}
+
+const struct writer *check_writer(enum format f)
+{
+	return writer_for(PRINTED_CHECK, f);
 }

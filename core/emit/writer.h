@@ -85,6 +85,10 @@ const struct writer *metrics_writer(enum format f);
 const struct writer *info_writer(enum format f);
 const struct writer *new_writer(enum format f);
 
+/* `gpulab check`'s for format f: JSON's; NULL for its lines, which
+ * session/plan_check.c prints as the plans are called. */
+const struct writer *check_writer(enum format f);
+
 /* `gpulab config`'s writer for format f (emit/configured.h). */
 const struct writer *config_writer(enum format f);
 

@@ -44,6 +44,16 @@ struct check_case {
 	struct check_key k[CHECK_CASE_KEYS];
 };
 
+/* Where problems go: NULL, stdout as lines; else this file, as
+ * "FILE\0PROBLEM\0", for a document made once every plan was called.
+ * The children that call plan() inherit it and append to it. */
+static FILE *problem_sink;
+
+void check_problems_into(FILE *f)
+{
+	problem_sink = f;
+}
+
 /* One problem: a line on stdout naming the plugin file and what. */
 __attribute__((format(printf, 2, 3)))
 void check_problem(const char *file, const char *fmt, ...)
@@ -53,6 +63,11 @@ void check_problem(const char *file, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	if (problem_sink) {
+		fprintf(problem_sink, "%s%c%s%c", file, 0, line, 0);
+		fflush(problem_sink);
+		return;
+	}
 	fput_escaped(stdout, file);
 	fputs(": ", stdout);
 	fput_escaped(stdout, line);

@@ -5,6 +5,10 @@
 #include "config/options.h"
 #include "plugins/match.h"
 
+/* Problems into f, as "FILE\0PROBLEM\0" each, not stdout; NULL: stdout
+ * again (check --format json). */
+void check_problems_into(FILE *f);
+
 /* One problem: a line on stdout naming the plugin file and what. */
 __attribute__((format(printf, 2, 3))) void check_problem(const char *file, const char *fmt, ...);
 
