@@ -24,7 +24,8 @@ static int cmd_compare(const struct options *o)
 	if (o->npatterns != 2 && !(pair && o->npatterns == 1))
 		return fail(EXIT_USAGE, "compare: name two records, BASE and NEW (gpulab run --output writes them), "
 				       "or one with --base EX --new EX");
-	rc = compare_records(o->patterns[0], o->patterns[o->npatterns - 1], o, stdout, stderr, err, sizeof err);
+	struct compare_ask q = { o->format, o->fail_above, o->min_change, o->base_exercise, o->new_exercise };
+	rc = compare_records(o->patterns[0], o->patterns[o->npatterns - 1], &q, stdout, stderr, err, sizeof err);
 	return rc && rc != EXIT_SLOWER ? fail(rc, "%s", err) : rc;
 }
 

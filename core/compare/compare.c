@@ -194,7 +194,7 @@ static int compared_unmatched_of(const struct record *a, const struct record *b,
 	return 0;
 }
 
-static int compare_print(struct record *a, struct record *b, const struct options *o, FILE *out, FILE *err)
+static int compare_print(struct record *a, struct record *b, const struct compare_ask *o, FILE *out, FILE *err)
 {
 	struct record_pair *pairs = calloc(a->n ? a->n : 1, sizeof *pairs);
 	if (!pairs)
@@ -220,7 +220,7 @@ static int compare_print(struct record *a, struct record *b, const struct option
 	return rc ? rc : c.slow ? EXIT_SLOWER : 0;
 }
 
-int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err, char *errbuf,
+int compare_records(const char *base, const char *cand, const struct compare_ask *o, FILE *out, FILE *err, char *errbuf,
 		    size_t errlen)
 {
 	struct record a = { .path = base, .exercise = o->base_exercise }, b = { .path = cand, .exercise = o->new_exercise };

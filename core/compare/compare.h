@@ -8,7 +8,7 @@
  * the shape of GPU timing noise, which is skewed and has outliers, and
  * it refuses to decide from too few samples.
  *
- * With o->base_exercise and o->new_exercise (compare.py's "filters"
+ * With base_exercise and new_exercise (compare.py's "filters"
  * mode), the base side is one exercise's points and the new side the
  * other's, from one record or two, matched by the parameters both take:
  * reduce.best against reduce.cub at each size, say.
@@ -21,12 +21,22 @@
 
 #include <stdio.h>
 
-/* Compare the records at base and cand (which may be the same file), printing to out in o->format and
+/* What compare is asked: only what its row takes (cli/records.c), so
+ * that compare/ needs none of the rest of the command line. */
+struct compare_ask {
+	enum format format;
+	double fail_above;          /* --fail-above PCT; -1 without */
+	double min_change;          /* --min-change PCT; 0 without */
+	const char *base_exercise;  /* --base EX and --new EX; NULL without */
+	const char *new_exercise;
+};
+
+/* Compare the records at base and cand (which may be the same file), printing to out in q->format and
  * warnings (other GPU, driver, clocks) to err.  0; EXIT_SLOWER where
- * o->fail_above >= 0 and a point is slower by more than that percentage
+ * q->fail_above >= 0 and a point is slower by more than that percentage
  * with confidence; or EXIT_USAGE for a record that cannot be read, one
  * line in errbuf. */
-int compare_records(const char *base, const char *cand, const struct options *o, FILE *out, FILE *err,
+int compare_records(const char *base, const char *cand, const struct compare_ask *q, FILE *out, FILE *err,
 		    char *errbuf, size_t errlen);
 
 /* Where records a and b differ in what their numbers depend on (the
