@@ -170,8 +170,8 @@ START_TEST(dispatch_refusals_in_order)
 				 "--param, --format, --variable, --cflags, --config\n");
 	gpulab("metrics", "--template", NULL);
 	expect_error(EXIT_USAGE, "metrics: takes no --template; it takes --format, --config\n");
-	gpulab("metrics", "--format", "csv", "extra", NULL);
-	expect_error(EXIT_USAGE, "metrics: prints no --format csv; it prints table, json\n");
+	gpulab("info", "--format", "csv", "extra", NULL);
+	expect_error(EXIT_USAGE, "info: prints no --format csv; it prints table, json\n");
 	gpulab("metrics", "--format", "json", "extra", NULL);
 	expect_error(EXIT_USAGE, "metrics: unexpected argument 'extra' (gpulab metrics)\n");
 	gpulab("list", "--submit", "x.cu", NULL);

@@ -108,6 +108,15 @@ for c in $commands; do
 	else
 		echo "ok: gpulab $c --format json: $got"
 	fi
+	# csv where it is declared: RFC 4180 rows python3's csv reads, each as wide as the header
+	"$G" help "$c" | grep -q '^      --format F .*csv' || continue
+	# shellcheck disable=SC2086
+	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
+		XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format csv >"$tmp/out" 2>"$tmp/err" </dev/null)
+	got=$(python3 -c 'import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+print(len(rows) > 1 and len({len(r) for r in rows}) == 1)' "$tmp/out" 2>&1)
+	[ "$got" = True ] && echo "ok: gpulab $c --format csv" || bad "gpulab $c $words --format csv: $got: $(head -3 "$tmp/out")"
 done
 
 # the man page's commands and options are the rows': a command each has an

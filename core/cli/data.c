@@ -83,7 +83,7 @@ const struct command_row row_metrics = {
 	.summary = "the nvprof metric names --metrics takes; what each reads",
 	.about = "The book's nvprof metric names that --metrics takes, and the Nsight\n"
 		 "Compute metrics each reads now.\n",
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
+	.formats = ALL_FORMATS,
 	.examples = "gpulab metrics\n"
 		    "gpulab run divergence.math1 --metrics warp_execution_efficiency\n",
 	.run = cmd_metrics,

@@ -35,6 +35,42 @@ static void metrics_json_end(void *doc, FILE *out)
 
 const struct writer metrics_json = { .end = metrics_json_end };
 
+/* The names as a table of four columns: name, what, metric, per (CSV or
+ * Markdown: a cell each, escaped as that format escapes). */
+static void metrics_cells(FILE *out, void (*cell)(FILE *, const char *), const char *sep, const char *open,
+			  const char *close)
+{
+	size_t n;
+	const struct metric_alias *a = metrics_aliases(&n);
+	for (size_t i = 0; i < n; i++) {
+		const char *v[] = { a[i].name, a[i].what, a[i].metric, a[i].per ? a[i].per : "" };
+		fputs(open, out);
+		for (size_t k = 0; k < 4; k++)
+			fputs(k ? sep : "", out), cell(out, v[k]);
+		fputs(close, out);
+	}
+}
+
+static const char *const metrics_columns[] = { "name", "what", "metric", "per" };
+
+static void metrics_csv_end(void *doc, FILE *out)
+{
+	(void)doc;
+	fputs("name,what,metric,per\n", out);
+	metrics_cells(out, emit_csv, ",", "", "\n");
+}
+
+const struct writer metrics_csv = { .end = metrics_csv_end };
+
+static void metrics_md_end(void *doc, FILE *out)
+{
+	(void)doc;
+	md_header(out, metrics_columns, 4);
+	metrics_cells(out, md_cell, " | ", "| ", " |\n");
+}
+
+const struct writer metrics_markdown = { .end = metrics_md_end };
+
 /* --- `gpulab info` as JSON (the table is run/device.c's device_print_all) ------------------ */
 
 static void info_device(const struct device_info *d, FILE *out)

@@ -40,6 +40,6 @@ struct check_doc {
 
 extern const struct writer check_json;
 
-extern const struct writer metrics_table, metrics_json, info_json, new_table, new_json;
+extern const struct writer metrics_table, metrics_json, metrics_csv, metrics_markdown, info_json, new_table, new_json;
 
 #endif
