@@ -131,8 +131,8 @@ static int cmd_help(const struct options *o)
 {
 	char names[256];
 	/* `help record upgrade`: record's one subcommand, whose help record's is */
-	if (o->npatterns == 2 && !strcmp(o->patterns[0], "record") && !strcmp(o->patterns[1], "upgrade"))
-		return help_show("record", stdout);
+	if (o->npatterns == 2 && !strcmp(o->patterns[0], row_record.name) && !strcmp(o->patterns[1], "upgrade"))
+		return help_show(row_record.name, stdout);
 	help_names(names, sizeof names);
 	if (o->npatterns > 1)
 		return fail(EXIT_USAGE, "help: name one command (%s)", names);

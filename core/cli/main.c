@@ -55,9 +55,9 @@ static int refuse_undeclared(const struct command_row *c, const struct options *
 /* The command o names, run: help and the refusals first. */
 static int dispatch(const struct options *o)
 {
-	const struct command_row *c = command_named(o->command);
-	if (o->help)
-		return help_show(strcmp(o->command, "help") ? o->command : NULL, stdout);
+	const struct command_row *c = o->version ? &row_version : o->command ? command_named(o->command) : &row_help;
+	if (o->help) /* `gpulab -h` and `gpulab help -h`: the general help */
+		return help_show(c == &row_help ? NULL : c ? c->name : o->command, stdout);
 	if (!c)
 		return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o->command);
 	int rc = refuse_undeclared(c, o);

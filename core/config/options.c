@@ -85,7 +85,8 @@ const struct option_row option_rows[NOPTS] = {
 								 "again, each FILE in the order given, the last winning" },
 	[OPT_HELP] = { "help", 'h', no_argument, NULL, "the command's help: gpulab run --help",
 			  OPTK_FLAG, offsetof(struct options, help), 1 },
-	[OPT_VERSION] = { "version", 0, no_argument, NULL, "gpulab's version and plugin ABI" },
+	[OPT_VERSION] = { "version", 0, no_argument, NULL, "gpulab's version and plugin ABI",
+			  OPTK_FLAG, offsetof(struct options, version), 1 },
 };
 
 /* getopt_long's table and optstring, from the rows. */
@@ -310,7 +311,6 @@ static int parse_own(struct options *o, int c, char *arg, char *err, size_t errl
 	case OPT_FORMAT: return parse_format(o, arg, err, errlen);
 	case OPT_SAMPLES: return parse_samples(o, arg, err, errlen);
 	case OPT_CONFIG: return add_config(o, arg, err, errlen);
-	case OPT_VERSION: o->command = "version"; return 0;
 	}
 	snprintf(err, errlen, "unknown option; `gpulab --help` lists them");
 	return EXIT_USAGE;
@@ -360,7 +360,6 @@ static void quote_command(char *buf, size_t len, int argc, char **argv)
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	int c, rc;
-	const char *forced = NULL;
 	*o = (struct options){ .verify = 1, .batch = 1, .format = FORMAT_TABLE, .stop = STOP_DEFAULTS, .fail_above = -1, .watchdog = -1 };
 	quote_command(o->command_line, sizeof o->command_line, argc, argv); /* before getopt reorders argv */
 	opterr = 0; /* we say it ourselves, in one line */
@@ -380,8 +379,6 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			optarg = argv[optind++];
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;
-		if (o->command)
-			forced = o->command;
 	}
 	if (o->profile && (o->generic[GEN_REPS] || o->generic[GEN_WARMUP])) {
 		snprintf(err, errlen, "--profile runs each exercise once: it takes no -r or -w");
@@ -398,8 +395,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (o->profile) /* one run, as if asked for on the command line */
 		o->generic[GEN_REPS] = "1", o->generic[GEN_WARMUP] = "0";
-	/* --help or -h after a command is that command's help */
-	o->command = forced ? forced : optind < argc ? argv[optind++] : "help";
+	/* the command's name, but under --version (whose command it is) and
+	 * where there is none (the general help): cli/ names the commands */
+	if (!o->version && optind < argc)
+		o->command = argv[optind++];
 	o->patterns = argv + optind;
 	o->npatterns = argc - optind;
 	return 0;

@@ -91,9 +91,9 @@ struct option_row {
 extern const struct option_row option_rows[NOPTS];
 
 struct options {
-	const char *command;       /* list, info, metrics, run, compare, report, try, config, new,
-				    * check, help, version */
+	const char *command;       /* the command's name as given; NULL for none (or --version) */
 	int help;                  /* -h, --help: the command's help */
+	int version;               /* --version: the version command's */
 	uint64_t given;            /* OPT_BIT(id) of every option given: each command refuses those it does not take */
 	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
 	int npatterns;
