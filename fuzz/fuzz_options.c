@@ -83,7 +83,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = options_parse(&o, argc, argv, err, sizeof err);
 	if (rc != 0 && ((rc != EXIT_USAGE && rc != EXIT_NOMEM) || !err[0]))
 		abort();
-	if (rc == 0 && (!o.command || o.npatterns < 0 || o.npatterns > argc || o.nparams > MAX_KEYVALS))
+	/* no command only where no word was left for one, or under --version */
+	if (rc == 0 && ((!o.command && o.npatterns && !o.version) || o.npatterns < 0 || o.npatterns > argc
+			|| o.nparams > MAX_KEYVALS))
 		abort();
 	for (int i = 0; rc == 0 && i < o.nparams; i++)
 		if (!options_param(&o, o.params[i].key))
