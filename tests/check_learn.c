@@ -858,6 +858,12 @@ START_TEST(grade_shares_every_kernel)
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, head, sizeof head - 1)
 		      && occurrences(o.out, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(o.out, "\"rank\": 2, ") == 1
 		      && !strcmp(o.out + strlen(o.out) - 3, "]}\n"), "%d %s %s", o.status, o.out, o.err);
+	/* --format csv: a header and a row a kernel, in the ranking's order */
+	static const char csv[] = "rank,kernel,median_ms,ci_pct,gbps,ref_share,exit,failure,reason\n\"1\",\"";
+	gpulab("grade", "gated", subs, "-n", "64", "--format", "csv", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, csv, sizeof csv - 1) && count_lines(o.out) == 3
+		      && strstr(o.out, "/good.cu\",") && strstr(o.out, "\n\"2\",\"") && strstr(o.out, "/slow.cu\","),
+		      "%d %s %s", o.status, o.out, o.err);
 	free(subs);
 }
 END_TEST

@@ -77,7 +77,7 @@ const struct command_row row_grade = {
 		 "of its own, then ranked. Takes run's sizes and keys and its stopping rule.\n",
 	.max_args = -1,
 	.options = GENERIC_OPTIONS | STOP_OPTIONS | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_QUIET),
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
+	.formats = ALL_FORMATS,
 	.own = (const struct opt_help[]){ { OPT_OUTPUT, "the record of every kernel and the ranking (gpulab\n"
 							"report draws the leaderboard)" },
 					  { OPT_QUIET, "no progress line on a terminal" }, { 0 } },

@@ -7,6 +7,7 @@
 #include "emit/json.h"
 #include "emit/list_doc.h"
 #include "emit/markdown.h"
+#include "emit/ranking.h"
 #include "emit/table.h"
 
 /* What is printed: the run's report, a comparison, the list, the
@@ -14,7 +15,7 @@
  * new's summary.  A format a command does not print is NULL: its row
  * (cli/) refuses it before anything runs. */
 enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED_METRICS, PRINTED_INFO, PRINTED_NEW, PRINTED_CONFIG,
-	       PRINTED_CHECK, PRINTED };
+	       PRINTED_CHECK, PRINTED_GRADE, PRINTED };
 
 /* Every writer, by what it prints and the format: the one place a
  * format is decided. */
@@ -32,6 +33,8 @@ static const struct writer *writer_for(enum printed what, enum format f)
 		[PRINTED_INFO] = { [FORMAT_JSON] = &info_json },
 		[PRINTED_NEW] = { [FORMAT_TABLE] = &new_table, [FORMAT_JSON] = &new_json },
 		[PRINTED_CHECK] = { [FORMAT_JSON] = &check_json },
+		[PRINTED_GRADE] = { [FORMAT_TABLE] = &ranking_table, [FORMAT_CSV] = &ranking_csv, [FORMAT_JSON] = &ranking_json,
+				    [FORMAT_MD] = &ranking_markdown },
 		[PRINTED_CONFIG] = { [FORMAT_TABLE] = &configured_table, [FORMAT_JSON] = &configured_json },
 	};
 	return by_format[what][f];
@@ -110,4 +113,9 @@ const struct writer *config_writer(enum format f)
 const struct writer *check_writer(enum format f)
 {
 	return writer_for(PRINTED_CHECK, f);
+}
+
+const struct writer *grade_writer(enum format f)
+{
+	return writer_for(PRINTED_GRADE, f);
 }

@@ -89,6 +89,9 @@ const struct writer *new_writer(enum format f);
  * session/plan_check.c prints as the plans are called. */
 const struct writer *check_writer(enum format f);
 
+/* `gpulab grade`'s ranking's for format f (emit/ranking.h). */
+const struct writer *grade_writer(enum format f);
+
 /* `gpulab config`'s writer for format f (emit/configured.h). */
 const struct writer *config_writer(enum format f);
 

@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "exitcode.h"
 #include "emit/field.h"
+#include "emit/ranking.h"
 #include "emit/writer.h"
 #include "fail.h"
 #include "learn/grade.h"
@@ -271,14 +272,6 @@ static int grade_by_time(const void *a, const void *b)
 	return x->median < y->median ? -1 : x->median > y->median;
 }
 
-static void grade_number(char *buf, size_t len, const char *fmt, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, len, fmt, v);
-	else
-		snprintf(buf, len, "-");
-}
-
 /* What a failure was, in a word or two, from try's exit code. */
 static const char *grade_kind(const struct graded *v)
 {
@@ -295,92 +288,56 @@ static const char *grade_kind(const struct graded *v)
 	}
 }
 
-static void grade_table(struct grade *g, const char *challenge)
+/* The kernels ranked (by time, the measured first) into v, as emit/'s
+ * ranking writers take them; v has room for g->n. */
+static struct rank_doc grade_ranking(struct grade *g, const char *challenge, struct rank_row *v)
 {
-	char name[40], ms[16], ci[16], gbps[16], ref[16];
-	size_t ok = 0;
 	qsort(g->v, g->n, sizeof *g->v, grade_by_time);
-	for (size_t k = 0; k < g->n; k++)
-		ok += g->v[k].measured;
-	printf("gpulab grade %s: %zu kernels, %zu measured, %zu failed\n\n", challenge, g->n, ok, g->n - ok);
-	printf("%4s  %-36s %11s %7s %10s %7s\n", "rank", "kernel", "median ms", "+-%", "GB/s", "of ref");
 	for (size_t k = 0; k < g->n; k++) {
-		const struct graded *v = &g->v[k];
-		const char *base = strrchr(v->path, '/') ? strrchr(v->path, '/') + 1 : v->path;
-		escape_into(name, sizeof name, base);
-		if (!v->measured) {
-			printf("%4s  %-36s %s\n", "-", name, grade_kind(v));
-			continue;
-		}
-		grade_number(ms, sizeof ms, "%.4f", v->median);
-		grade_number(ci, sizeof ci, "%.2f", v->ci_pct);
-		grade_number(gbps, sizeof gbps, "%.1f", v->gbps);
-		grade_number(ref, sizeof ref, "%.0f%%", v->ref_share * 100);
-		printf("%4zu  %-36s %11s %7s %10s %7s\n", k + 1, name, ms, ci, gbps, ref);
+		const struct graded *x = &g->v[k];
+		v[k] = (struct rank_row){ x->path, x->measured, x->status, x->median, x->ci_pct, x->gbps, x->ref_share,
+					grade_kind(x), x->line[0] ? x->line : "failed" };
 	}
-	if (ok < g->n)
-		printf("\nfailures, in full:\n");
-	for (size_t k = 0; k < g->n; k++)
-		if (!g->v[k].measured) {
-			char line[1200], label[300];
-			const char *path = g->v[k].path, *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-			snprintf(label, sizeof label, "  %s (exit %d): ", escape_into(name, sizeof name, base), g->v[k].status);
-			learn_wrap(label, escape_into(line, sizeof line, g->v[k].line[0] ? g->v[k].line : "failed"));
-		}
-}
-
-static char *grade_member(const struct grade *g, const char *challenge);
-
-/* --format json: the ranking as one document, gpulab-grade/1 (docs/json.md):
- * the record's grade member, its schema first. */
-static int grade_json(struct grade *g, const char *challenge)
-{
-	qsort(g->v, g->n, sizeof *g->v, grade_by_time);
-	char *member = grade_member(g, challenge);
-	if (!member)
-		return fail(EXIT_NOMEM, "grade: out of memory");
-	printf("{\"schema\": \"gpulab-grade/1\", %s\n", member + 1);
-	free(member);
-	return 0;
+	return (struct rank_doc){ challenge, v, g->n };
 }
 
 /* The ranking as grade's member of the record (docs/record.md): each
  * kernel in the table's order, its rank or its failure and the line
  * that says why; in a string the caller frees, NULL out of memory. */
-static char *grade_member(const struct grade *g, const char *challenge)
+static char *grade_member(struct grade *g, const char *challenge)
 {
 	char *text = NULL;
 	size_t size;
-	FILE *f = open_memstream(&text, &size);
-	if (!f)
-		return NULL;
-	fputs("{\"challenge\": ", f);
-	emit_json(f, challenge);
-	fputs(", \"kernels\": [", f);
-	for (size_t k = 0; k < g->n; k++) {
-		const struct graded *v = &g->v[k];
-		fprintf(f, "%s{\"kernel\": ", k ? ", " : "");
-		emit_json(f, v->path);
-		emit_json_number(f, "rank", v->measured, (double)(k + 1));
-		/* its share of the reference at its n and type, as the table says it */
-		emit_json_number(f, "ref_share", v->measured && v->ref_share > 0, v->ref_share);
-		emit_json_number(f, "exit", !v->measured, (double)v->status);
-		emit_json_string(f, "failure", v->measured ? NULL : grade_kind(v));
-		emit_json_string(f, "reason", v->measured ? NULL : v->line[0] ? v->line : "failed");
-		fputc('}', f);
+	struct rank_row *v = calloc(g->n ? g->n : 1, sizeof *v);
+	FILE *f = v ? open_memstream(&text, &size) : NULL;
+	if (f) {
+		struct rank_doc r = grade_ranking(g, challenge, v);
+		ranking_member(&r, f);
 	}
-	fputs("]}", f);
-	if (fclose(f)) {
+	if (!f || fclose(f)) {
 		free(text);
-		return NULL;
+		text = NULL;
 	}
+	free(v);
 	return text;
+}
+
+/* The ranking printed in format f (emit/ranking.h). */
+static int grade_print(struct grade *g, const char *challenge, enum format f)
+{
+	struct rank_row *v = calloc(g->n ? g->n : 1, sizeof *v);
+	if (!v)
+		return fail(EXIT_NOMEM, "grade: out of memory");
+	struct rank_doc r = grade_ranking(g, challenge, v);
+	writer_end(grade_writer(f), &r, stdout);
+	free(v);
+	return 0;
 }
 
 /* -o: the children's record at output, as the teacher's: their command
  * line in place of the last child's (which names the work directory),
  * and the ranking as the table shows it. */
-static int grade_write(const struct options *o, const struct grade *g)
+static int grade_write(const struct options *o, struct grade *g)
 {
 	char err[1024], *member = grade_member(g, o->patterns[0]);
 	struct head_change ch = { RECORD_GRADE_SCHEMA, o->command_line, "grade", member };
@@ -459,7 +416,7 @@ int grade_kernels(const struct options *o, grade_reference_fn *reference)
 	if (!rc)
 		reference(o, o->patterns[0], ref, sizeof ref);
 	if (!rc && !(rc = grade_read(&g, o->patterns[0], ref)))
-		rc = report_for_people(o->format) ? (grade_table(&g, o->patterns[0]), 0) : grade_json(&g, o->patterns[0]);
+		rc = grade_print(&g, o->patterns[0], o->format);
 	if (!rc && o->output && access(g.record, F_OK) != 0)
 		rc = fail(EXIT_WRONG, "grade: no kernel passed its gate: no record to write to %s", o->output);
 	else if (!rc && o->output)
