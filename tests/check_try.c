@@ -12,6 +12,7 @@
 #include "../plugins/try/cache.h"
 #include "../plugins/try/compile.h"
 #include "../plugins/try/contract.h"
+#include "../plugins/try/filter.h"
 #include "../plugins/try/log.h"
 
 #include <check.h>
@@ -124,6 +125,115 @@ START_TEST(contract_refuses)
 	ck_assert_int_eq(parse(b->src, &c), -1);
 	ck_assert_int_eq(c.line, b->line);
 	ck_assert_msg(strstr(err, b->why) != NULL, "'%s': %s", b->src, err);
+}
+END_TEST
+
+static size_t source(const char *name, char *buf, size_t len);
+
+/* --- issue 56: a kernel is one file -------------------------------------- */
+
+static const struct filtered {
+	const char *src;
+	int line;
+	const char *why;
+} refused_sources[] = {
+	/* a secret file, quoted in the compiler's error */
+	{ "// gpulab: block=256\n__device__ int x = 1 +\n#include \"/etc/hostname\"\n", 3,
+	  "#include \"/etc/hostname\" is refused: a kernel is one file, and may include only its challenge's headers "
+	  "(it provides none)" },
+	{ "#include </proc/self/environ>\n", 1, "#include </proc/self/environ> is refused: a kernel is one file" },
+	{ "#include \"../secret/solution.cu\"\n", 1, "#include \"../secret/solution.cu\" is refused" },
+	/* a sibling's kernel */
+	{ "// gpulab: block=256\n\n  #  include \"bob.cu\"\n", 3, "#include \"bob.cu\" is refused" },
+	{ "#include_next <x.h>\n", 1, "#include_next <x.h> is refused" },
+	{ "#import \"bob.cu\"\n", 1, "#import \"bob.cu\" is refused" },
+	{ "#embed \"/etc/passwd\"\n", 1, "#embed \"/etc/passwd\" is refused" },
+	/* hidden from a reader that reads lines as they look */
+	{ "#inc\\\nlude \"bob.cu\"\n", 1, "#include \"bob.cu\" is refused" },
+	{ "int a;\n/* a\n comment */ #include \"bob.cu\"\n", 3, "#include \"bob.cu\" is refused" },
+	{ "# /* c */ include \"bob.cu\"\n", 1, "#include \"bob.cu\" is refused" },
+	{ "%:include \"bob.cu\"\n", 1, "#include \"bob.cu\" is refused" },
+	{ "?\?=include \"bob.cu\"\n", 1, "#include \"bob.cu\" is refused" },
+	{ "int a = 1'000;\n#include \"bob.cu\"\n", 2, "#include \"bob.cu\" is refused" },
+	{ "const char *s = R\"x(\n#include \"bob.cu\"\n)x\";\n", 2,
+	  "# is refused: a line of a raw string may not begin as a directive" },
+	/* through a macro */
+	{ "#define H \"/etc/hostname\"\n#include H\n", 2,
+	  "#include through a macro is refused: a kernel is one file, and may include only its challenge's headers, by name" },
+	/* whether a file exists */
+	{ "#if __has_include(\"/etc/shadow\")\n#endif\n", 1,
+	  "__has_include is refused: a kernel may not ask which files exist" },
+	{ "#if defined(__has_include_next)\n", 1, "__has_include_next is refused" },
+	{ "#define P(a, b) a##b\n#if P(__has_, include)(\"/etc/shadow\")\n#endif\n", 1,
+	  "token pasting (##) is refused: it can build __has_include out of pieces" },
+	{ "#define P(a, b) a %:%: b\n", 1, "token pasting (##) is refused" },
+	{ "int __has_incl\\u0075de;\n", 1,
+	  "a backslash outside a literal or a comment is refused: a universal character name could spell __has_include" },
+	/* the compiler told another file name or line */
+	{ "\n#line 1 \"<gpulab contract>\"\n", 2,
+	  "#line is refused: the compiler's messages must name this file and its own lines" },
+	{ "# 7 \"bob.cu\"\n", 1, "# LINE \"FILE\" is refused: the compiler's messages must name this file" },
+	{ "#pragma include_alias(\"a.h\", \"/etc/passwd\")\n", 1, "include_alias is refused" },
+	{ "_Pragma(\"include_alias(<a.h>, <b.h>)\")\n", 1, "_Pragma with include is refused" },
+	{ "#ident \"x\"\n", 1, "#ident is refused: a kernel may use #define, #undef, #if and its kin, #error, #warning and #pragma" },
+	{ "int a;\nint b;\0#include \"x\"\n", 2, "a NUL byte is refused: the compiler would stop reading there" },
+};
+
+START_TEST(filter_refuses)
+{
+	const struct filtered *b = &refused_sources[_i];
+	size_t len = strlen(b->src);
+	int line = -1;
+	if (strstr(b->why, "NUL"))
+		len += strlen(b->src + len + 1) + 1;
+	ck_assert_int_eq(filter_source(b->src, len, filter_no_headers, &line, err, sizeof err), -1);
+	ck_assert_msg(line == b->line, "'%s': line %d, wanted %d", b->src, line, b->line);
+	ck_assert_msg(!strncmp(err, b->why, strlen(b->why)), "'%s': %s", b->src, err);
+	ck_assert(!strchr(err, '\n'));
+}
+END_TEST
+
+/* What a kernel may write: every template and fixture, the directives it
+ * needs, and what only looks like an include. */
+START_TEST(filter_passes)
+{
+	static const char *const files[] = { "plugins/try/templates/reduce.cu", "plugins/try/templates/transpose.cu",
+					     "plugins/try/templates/sum_matrix.cu", "tests/try/reduce_shfl.cu",
+					     "tests/try/reduce_tail.cu", "tests/try/trap.cu", "tests/try/syntax.cu",
+					     "tests/try/badsig.cu", "tests/try/forever.cu", "tests/try/oob.cu",
+					     "tests/try/write_past.cu", "tests/try/reduce_atomic.cu", "tests/try/atomic_host.cu" };
+	static char text[65536];
+	int line = -1;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		size_t n = source(files[i], text, sizeof text);
+		ck_assert_msg(filter_source(text, n, filter_no_headers, &line, err, sizeof err) == 0, "%s:%d: %s", files[i],
+			      line, err);
+	}
+	const char *fine = "// #include \"bob.cu\"\n/* #include <x>\n#line 3 */\nconst char *s = \"#include x ## y\";\n"
+			   "#define STR(x) #x\n#pragma unroll 4\n#if defined(X) && GPULAB_BLOCK > 32\n#elif 1\n#else\n#endif\n"
+			   "int a = 0x1'0, b = '#', c = '\\'';\n#\n#undef X\n#error no\n#warning w\n#ifdef A\n#endif\n";
+	ck_assert_msg(filter_source(fine, strlen(fine), filter_no_headers, &line, err, sizeof err) == 0, "%d: %s", line, err);
+	/* a challenge's own header, by name */
+	const char *const headers[] = { "gpulab_reduce.h", NULL };
+	const char *own = "#include <gpulab_reduce.h>\n#include \"gpulab_reduce.h\"\n";
+	ck_assert_int_eq(filter_source(own, strlen(own), headers, &line, err, sizeof err), 0);
+	own = "#include \"gpulab_reduce.hh\"\n";
+	ck_assert_int_eq(filter_source(own, strlen(own), headers, &line, err, sizeof err), -1);
+	ck_assert_str_eq(err, "#include \"gpulab_reduce.hh\" is refused: a kernel is one file, and may include only its "
+			      "challenge's headers");
+}
+END_TEST
+
+/* The compiler's messages about another file never reach a person. */
+START_TEST(log_keeps_own_file)
+{
+	char *own = log_keep_own("k.cu(2): error: a\n  quoted k\n  ^\n\n/etc/hostname(1): error: b\n  SECRET\n  ^\n\n"
+				 "<gpulab contract>(4): error: c\n  static_assert\nk.cu(3): warning: d\nAt end of source: error: e\n"
+				 "k.cu.bak(1): error: f\n  BAK\n3 errors detected in the compilation of \"k.cu\".\n",
+				 "k.cu");
+	ck_assert_str_eq(own, "k.cu(2): error: a\n  quoted k\n  ^\n\n<gpulab contract>(4): error: c\n  static_assert\n"
+			      "k.cu(3): warning: d\nAt end of source: error: e\n3 errors detected in the compilation of \"k.cu\".\n");
+	free(own);
 }
 END_TEST
 
@@ -451,6 +561,40 @@ START_TEST(command_refuses_bad_kernels)
 }
 END_TEST
 
+/* Issue 56: a file that names another is refused before it is
+ * compiled, in one line naming its own file and line, and nothing of the
+ * other file (a secret, the environment, a sibling's kernel) is shown. */
+START_TEST(command_refuses_other_files)
+{
+	const char *dir = temp_dir();
+	char text[600], want[4400];
+	const char *secret = write_file(dir, "secret.txt", "SECRET_TOKEN=hunter2\n");
+	write_file(dir, "bob.cu", "// gpulab: block=256\ntemplate <typename T> __global__ void reduce(const T *in, T *partials, "
+				  "unsigned n) {}\n");
+	static const char *const tails[] = { "\"%s\"\n", "\"/proc/self/environ\"\n", "\"bob.cu\"\n" };
+	for (int i = 0; i < 3; i++) {
+		char name[32], tail[600];
+		snprintf(tail, sizeof tail, tails[i], secret);
+		snprintf(text, sizeof text, "// gpulab: block=256\n__device__ int x = 1 +\n#include %s", tail);
+		snprintf(name, sizeof name, "alice%d.cu", i);
+		const char *alice = write_file(dir, name, text);
+		gpulab("try", "reduce", alice, NULL);
+		tail[strlen(tail) - 1] = 0;
+		snprintf(want, sizeof want, "gpulab: try reduce: %s:3: #include %s is refused: a kernel is one file, and may "
+					    "include only its challenge's headers (it provides none)\n", alice, tail);
+		ck_assert_int_eq(o.status, EXIT_USAGE);
+		ck_assert_str_eq(o.err, want);
+		ck_assert_str_eq(o.out, "");
+	}
+	const char *probe = write_file(dir, "probe.cu", "// gpulab: block=256\n#if __has_include(\"/etc/shadow\")\n#endif\n");
+	gpulab("try", "reduce", probe, NULL);
+	snprintf(want, sizeof want, "gpulab: try reduce: %s:2: __has_include is refused: a kernel may not ask which files "
+				    "exist\n", probe);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+}
+END_TEST
+
 /* Each template is printed whole, and keeps its own contract. */
 START_TEST(templates_print)
 {
@@ -484,6 +628,10 @@ int main(void)
 	tcase_add_test(t, poison_sum_is_explained);
 	tcase_add_loop_test(t, contract_refuses, 0, sizeof bad_contracts / sizeof bad_contracts[0]);
 	tcase_add_test(t, messages_name_file_and_line);
+	tcase_add_loop_test(t, filter_refuses, 0, sizeof refused_sources / sizeof refused_sources[0]);
+	tcase_add_test(t, filter_passes);
+	tcase_add_test(t, log_keeps_own_file);
+	tcase_add_test(t, command_refuses_other_files);
 	tcase_add_test(t, cache_round_trip_and_corruption);
 	tcase_add_test(t, cache_dir_follows_xdg);
 	tcase_add_test(t, template_compiles_and_is_cached);

@@ -5,6 +5,7 @@
 #include "compile.h"
 
 #include "cache.h"
+#include "filter.h"
 #include "log.h"
 
 #include <nvrtc.h>
@@ -37,7 +38,7 @@ void compile_target(int arch, char *buf, size_t len)
 /* The options NVRTC gets; the cache key holds them all. */
 struct options {
 	char arch[48], defs[CONTRACT_NDEFS][48];
-	const char *v[CONTRACT_NDEFS + 4];
+	const char *v[CONTRACT_NDEFS + 5];
 	int n;
 };
 
@@ -49,6 +50,7 @@ static void make_options(const struct compile_request *q, const char *target, st
 	o->v[o->n++] = o->arch;
 	o->v[o->n++] = "-std=c++17";
 	o->v[o->n++] = "-lineinfo"; /* so that Nsight Compute shows the learner's lines */
+	o->v[o->n++] = "--no-source-include"; /* not even the learner's own folder is searched */
 	for (int i = 0; i < CONTRACT_NDEFS; i++)
 		o->v[o->n++] = o->defs[i];
 }
@@ -116,7 +118,7 @@ static char *pack(const struct compiled *c, int types, size_t *len)
 /* The source with the contract's checks after it, under their own name. */
 static char *whole_source(const struct compile_request *q)
 {
-	static const char line[] = "\n#line 1 \"<gpulab contract>\"\n";
+	static const char line[] = "\n#line 1 \"" LOG_CONTRACT "\"\n";
 	size_t n = q->source_len + sizeof line + strlen(q->checks);
 	char *s = malloc(n + 1);
 	if (s) {
@@ -157,19 +159,23 @@ static enum compile_status results(nvrtcProgram p, const struct compile_request 
 	return r == NVRTC_SUCCESS ? COMPILE_OK : nvrtc_failed(r, "nvrtcGetCode", err, errlen);
 }
 
-/* The compiler's messages: the whole log to `log`, the first error in err. */
-static void report_log(nvrtcProgram p, FILE *log, char *err, size_t errlen)
+/* The compiler's messages about the learner's file and the contract's
+ * checks, no other file's: the whole to `log`, the first error in err. */
+static void report_log(nvrtcProgram p, const char *path, FILE *log, char *err, size_t errlen)
 {
 	size_t n = 0;
-	char *text = nvrtcGetProgramLogSize(p, &n) == NVRTC_SUCCESS ? malloc(n + 1) : NULL;
+	char *text = nvrtcGetProgramLogSize(p, &n) == NVRTC_SUCCESS ? malloc(n + 1) : NULL, *own = NULL;
 	if (text && nvrtcGetProgramLog(p, text) == NVRTC_SUCCESS) {
 		text[n] = 0;
-		if (log)
-			log_write(text, log);
-		log_first_error(text, err, errlen);
+		if ((own = log_keep_own(text, path))) {
+			if (log)
+				log_write(own, log);
+			log_first_error(own, err, errlen);
+		}
 	}
 	if (!err[0])
 		snprintf(err, errlen, "it does not compile");
+	free(own);
 	free(text);
 }
 
@@ -194,7 +200,7 @@ static enum compile_status nvrtc_compile(const struct compile_request *q, const 
 	}
 	r = nvrtcCompileProgram(p, o->n, o->v);
 	if (r == NVRTC_ERROR_COMPILATION) {
-		report_log(p, log, err, errlen);
+		report_log(p, q->path, log, err, errlen);
 		st = COMPILE_FAILED;
 	} else {
 		st = r == NVRTC_SUCCESS ? results(p, q, cubin, out, err, errlen) : nvrtc_failed(r, "nvrtcCompileProgram", err, errlen);
@@ -238,9 +244,14 @@ enum compile_status compile_kernel(const struct compile_request *q, struct compi
 	char key[33], dir[4096];
 	void *data;
 	size_t len;
-	int have_dir = cache_dir(dir, sizeof dir) == 0;
+	int have_dir = cache_dir(dir, sizeof dir) == 0, line;
 	*out = (struct compiled){ 0 };
 	err[0] = 0;
+	char why[512];
+	if (filter_source(q->source, q->source_len, filter_no_headers, &line, why, sizeof why)) {
+		snprintf(err, errlen, "%s:%d: %s", q->path, line, why);
+		return COMPILE_REFUSED;
+	}
 	compile_target(q->arch, out->target, sizeof out->target);
 	make_options(q, out->target, &o);
 	cache_key(q, &o, key);

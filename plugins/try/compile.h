@@ -39,7 +39,8 @@ struct compiled {
 enum compile_status {
 	COMPILE_OK = 0,
 	COMPILE_FAILED = 1,      /* the source does not compile: the log went to `log`, its first error to err */
-	COMPILE_ERROR = 2        /* NVRTC or memory failed: why in err */
+	COMPILE_ERROR = 2,       /* NVRTC or memory failed: why in err */
+	COMPILE_REFUSED = 3      /* the source asks what a kernel may not (filter.h): "FILE:LINE: why" in err */
 };
 
 /* Compile (or find in the cache) q's kernel.  out's image is the

@@ -150,6 +150,9 @@ int prepare(gpulab_ctx *ctx, kernel &k, int arch)
 		ctx->error(ctx, "%s does not compile for %s: %s (the compiler's messages are above)", path,
 			   k.code.target, err);
 		return GPULAB_EINPUT;
+	case COMPILE_REFUSED:
+		ctx->error(ctx, "%s", err);
+		return GPULAB_EINPUT;
 	default:
 		ctx->error(ctx, "%s: %s", path, err);
 		return GPULAB_ENOMEM;
