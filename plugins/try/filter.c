@@ -144,8 +144,9 @@ static int include_argument(struct lexer *x, size_t hash, size_t name, size_t na
 			if (strlen(*h) == end - i - 1 && !memcmp(s + i + 1, *h, end - i - 1))
 				return 0;
 	char what[160];
-	int n = end - i + 1 > 60 ? 60 : (int)(end - i + 1);
-	snprintf(what, sizeof what, "#%.*s %.*s%s", dlen, s + name, n, s + i, end - i + 1 > 60 ? "..." : "");
+	size_t shown = end - i + (s[end] == close); /* its closing quote, not the line's end */
+	int n = shown > 60 ? 60 : (int)shown;
+	snprintf(what, sizeof what, "#%.*s %.*s%s", dlen, s + name, n, s + i, shown > 60 ? "..." : "");
 	return refuse(x, hash, x->headers[0] ? "%.*s is refused: a kernel is one file, and may include only its "
 						"challenge's headers"
 					      : "%.*s is refused: a kernel is one file, and may include only its challenge's "
@@ -306,8 +307,6 @@ static int lex(struct lexer *x)
 		} else if (c == '\\') {
 			return refuse(x, i, "%.*s is refused: a universal character name could spell __has_include",
 				      "a backslash outside a literal or a comment", 42);
-		} else if (c == 0) {
-			return refuse(x, i, "%.*s is refused: the compiler would stop reading there", "a NUL byte", 10);
 		} else {
 			i++;
 			line_start = 0;
@@ -324,7 +323,10 @@ int filter_source(const char *src, size_t len, const char *const *headers, int *
 	err[0] = 0;
 	if (splice(src, len, &t) == 0) {
 		struct lexer x = { &t, 0, headers ? headers : filter_no_headers, line, err, errlen };
-		rc = lex(&x);
+		const char *nul = memchr(t.s, 0, t.n); /* anywhere, in a comment too */
+		rc = nul ? refuse(&x, (size_t)(nul - t.s), "%.*s is refused: the compiler would stop reading there",
+				  "a NUL byte", 10)
+			 : lex(&x);
 	} else {
 		snprintf(err, errlen, "out of memory to read the file");
 	}
