@@ -595,6 +595,81 @@ START_TEST(command_refuses_other_files)
 }
 END_TEST
 
+/* A ten-level macro bomb, each level ten of the one below: `unit` ten
+ * times at the bottom, 10^10 of it in all. */
+static const char *bomb(const char *dir, const char *name, const char *unit, const char *use)
+{
+	char text[2048];
+	int n = snprintf(text, sizeof text, "// gpulab: block=256\n#define A0 %s%s%s%s%s%s%s%s%s%s\n", unit, unit, unit, unit,
+			 unit, unit, unit, unit, unit, unit);
+	for (int i = 1; i < 10; i++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "#define A%d A%d A%d A%d A%d A%d A%d A%d A%d A%d A%d\n", i, i - 1,
+			      i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+	snprintf(text + n, sizeof text - (size_t)n, "%s\n", use);
+	return write_file(dir, name, text);
+}
+
+/* gpulab try under the teacher's compile limits. */
+static void bounded_try(const char *file, const char *cpu_s, const char *memory_mb)
+{
+	static char cpu[64], mem[64];
+	char *argv[] = { getenv("GPULAB_WRAPPER"), "try", "reduce", (char *)file, NULL };
+	char *env[] = { env_xdg, env_cache, "GPULAB_CONFIG=", cpu, mem, NULL };
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", temp_dir());
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", temp_dir());
+	snprintf(cpu, sizeof cpu, "GPULAB_COMPILE_CPU_S=%s", cpu_s);
+	snprintf(mem, sizeof mem, "GPULAB_COMPILE_MEMORY_MB=%s", memory_mb);
+	run_cmd(&o, argv, env);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN_BUILD 1 /* the memory limit is left out: ASan's shadow takes terabytes of address space */
+#else
+#define ASAN_BUILD 0
+#endif
+
+/* Issue 56: a macro bomb ends, in one line, within its limit: no longer
+ * does it compile for minutes, growing. */
+START_TEST(command_bounds_the_compile)
+{
+	const char *dir = temp_dir();
+	char want[4400];
+	const char *slow = bomb(dir, "slow.cu", ";", "A9");
+	bounded_try(slow, "2", "4096");
+	snprintf(want, sizeof want, "gpulab: try reduce: %s: compile took too long: over 2 s of CPU time "
+				    "(GPULAB_COMPILE_CPU_S sets it)\n", slow);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_msg(o.seconds < 10, "%g s", o.seconds);
+
+	const char *big = bomb(dir, "big.cu", "1,", "__device__ int a[] = { A9 };");
+	bounded_try(big, ASAN_BUILD ? "2" : "30", "300");
+	if (ASAN_BUILD)
+		snprintf(want, sizeof want, "gpulab: try reduce: %s: compile took too long: over 2 s of CPU time "
+					    "(GPULAB_COMPILE_CPU_S sets it)\n", big);
+	else
+		snprintf(want, sizeof want, "gpulab: try reduce: %s: compile used too much memory: over 300 MiB "
+					    "(GPULAB_COMPILE_MEMORY_MB sets it)\n", big);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_msg(o.seconds < 20, "%g s", o.seconds);
+
+	/* a limit set wrong is refused; the template compiles under the defaults' own scale */
+	bounded_try(slow, "0", "4096");
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	snprintf(want, sizeof want, "gpulab: try reduce: %s: GPULAB_COMPILE_CPU_S='0': seconds of CPU time, from 1 to 86400\n",
+		 slow);
+	ck_assert_str_eq(o.err, want);
+	bounded_try(slow, "5", "lots");
+	snprintf(want, sizeof want, "gpulab: try reduce: %s: GPULAB_COMPILE_MEMORY_MB='lots': MiB of memory, from 1 to "
+				    "16777216\n", slow);
+	ck_assert_str_eq(o.err, want);
+	snprintf(want, sizeof want, "%s/plugins/try/templates/reduce.cu", srcdir());
+	bounded_try(want, "5", "1024");
+	ck_assert_msg(o.status == EXIT_NODEVICE || o.status == 0, "exit %d: %s", o.status, o.err);
+}
+END_TEST
+
 /* Each template is printed whole, and keeps its own contract. */
 START_TEST(templates_print)
 {
@@ -632,6 +707,7 @@ int main(void)
 	tcase_add_test(t, filter_passes);
 	tcase_add_test(t, log_keeps_own_file);
 	tcase_add_test(t, command_refuses_other_files);
+	tcase_add_test(t, command_bounds_the_compile);
 	tcase_add_test(t, cache_round_trip_and_corruption);
 	tcase_add_test(t, cache_dir_follows_xdg);
 	tcase_add_test(t, template_compiles_and_is_cached);

@@ -106,7 +106,7 @@ int cache_load(const char *dir, const char *key, void **payload, size_t *len)
 	return -1;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int cache_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 	while (len > 0) {
@@ -146,7 +146,7 @@ int cache_store(const char *dir, const char *key, const void *payload, size_t le
 	if (fd < 0)
 		return -1;
 	int hl = header(head, sizeof head, key, len, checksum(payload, len));
-	int ok = write_all(fd, head, (size_t)hl) == 0 && write_all(fd, payload, len) == 0;
+	int ok = cache_write_all(fd, head, (size_t)hl) == 0 && cache_write_all(fd, payload, len) == 0;
 	ok &= close(fd) == 0;
 	if (ok && rename(tmp, path) == 0)
 		return 0;

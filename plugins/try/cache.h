@@ -42,6 +42,9 @@ int cache_load(const char *dir, const char *key, void **payload, size_t *len);
  * on uncached). */
 int cache_store(const char *dir, const char *key, const void *payload, size_t len);
 
+/* Write all of data to fd, through EINTR and short writes: 0 or -1. */
+int cache_write_all(int fd, const void *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,8 +40,15 @@ enum compile_status {
 	COMPILE_OK = 0,
 	COMPILE_FAILED = 1,      /* the source does not compile: the log went to `log`, its first error to err */
 	COMPILE_ERROR = 2,       /* NVRTC or memory failed: why in err */
-	COMPILE_REFUSED = 3      /* the source asks what a kernel may not (filter.h): "FILE:LINE: why" in err */
+	COMPILE_REFUSED = 3,     /* the source asks what a kernel may not (filter.h): "FILE:LINE: why" in err */
+	COMPILE_LIMIT = 4        /* the compile ran past a limit: which in err, one line */
 };
+
+/* Each compile runs in a child process under these limits (docs/security.md),
+ * which the environment changes: GPULAB_COMPILE_CPU_S seconds of CPU time,
+ * GPULAB_COMPILE_MEMORY_MB of address space beyond what the process held. */
+#define COMPILE_CPU_S 10
+#define COMPILE_MEMORY_MB 4096
 
 /* Compile (or find in the cache) q's kernel.  out's image is the
  * caller's to free (compile_free). */

@@ -153,6 +153,9 @@ int prepare(gpulab_ctx *ctx, kernel &k, int arch)
 	case COMPILE_REFUSED:
 		ctx->error(ctx, "%s", err);
 		return GPULAB_EINPUT;
+	case COMPILE_LIMIT:
+		ctx->error(ctx, "%s: %s", path, err);
+		return GPULAB_EINPUT;
 	default:
 		ctx->error(ctx, "%s: %s", path, err);
 		return GPULAB_ENOMEM;
