@@ -281,7 +281,8 @@ static int files_in(const char *dir)
 
 START_TEST(cache_round_trip_and_corruption)
 {
-	char *dir = temp_dir(), sub[4200], path[4300], key[33], other[33];
+	char *dir = temp_dir(), sub[4200], path[4300], key[65], other[65];
+	unsigned char secret[SHA256_BYTES];
 	struct cache_hash h;
 	void *got;
 	size_t len;
@@ -294,15 +295,18 @@ START_TEST(cache_round_trip_and_corruption)
 	cache_hash_add(&h, "a", 1);
 	cache_hash_add(&h, "bc", 2);
 	cache_hash_hex(&h, other);
-	ck_assert_int_eq(strlen(key), 32);
+	ck_assert_int_eq(strlen(key), 64);
 	ck_assert_str_ne(key, other); /* where the pieces split counts */
 
-	ck_assert_int_eq(cache_load(sub, key, &got, &len), -1); /* nothing yet */
-	ck_assert_int_eq(cache_store(sub, key, "payload\0bytes", 13), 0);
-	ck_assert_int_eq(files_in(sub), 1); /* no temporary left behind */
+	ck_assert_int_eq(cache_trust(sub, secret, err, sizeof err), 0);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), -1); /* nothing yet */
+	ck_assert_int_eq(cache_store(sub, secret, key, "payload\0bytes", 13), 0);
+	ck_assert_int_eq(files_in(sub), 2); /* the secret and the entry; no temporary left behind */
 	struct stat st;
 	ck_assert(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0700);
-	ck_assert_int_eq(cache_load(sub, key, &got, &len), 0);
+	snprintf(path, sizeof path, "%s/secret", sub);
+	ck_assert(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && st.st_size == 32);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), 0);
 	ck_assert(len == 13 && !memcmp(got, "payload\0bytes", 13));
 	free(got);
 
@@ -311,19 +315,103 @@ START_TEST(cache_round_trip_and_corruption)
 	char moved[4300];
 	snprintf(moved, sizeof moved, "%s/%s.bin", sub, other);
 	ck_assert_int_eq(link(path, moved), 0);
-	ck_assert_int_eq(cache_load(sub, other, &got, &len), -1);
+	ck_assert_int_eq(cache_load(sub, secret, other, &got, &len, err, sizeof err), -1);
 
 	/* one byte of the payload changed, then the file cut short */
 	FILE *f = fopen(path, "r+b");
 	fseek(f, -3, SEEK_END);
 	fputc('X', f);
 	fclose(f);
-	ck_assert_int_eq(cache_load(sub, key, &got, &len), -1);
-	ck_assert_int_eq(cache_store(sub, key, "payload\0bytes", 13), 0);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), -1);
+	ck_assert_int_eq(cache_store(sub, secret, key, "payload\0bytes", 13), 0);
 	ck_assert_int_eq(truncate(path, 40), 0);
-	ck_assert_int_eq(cache_load(sub, key, &got, &len), -1);
-	ck_assert_int_eq(cache_load(sub, "../../etc/passwd", &got, &len), -1);
-	ck_assert_int_eq(cache_store(sub, "not a key", "x", 1), -1);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), -1);
+	ck_assert_int_eq(cache_load(sub, secret, "../../etc/passwd", &got, &len, err, sizeof err), -1);
+	ck_assert_int_eq(cache_store(sub, secret, "not a key", "x", 1), -1);
+}
+END_TEST
+
+/* SHA-256 and HMAC-SHA-256 against their standards' vectors. */
+START_TEST(sha256_vectors)
+{
+	unsigned char d[SHA256_BYTES];
+	char hex[65];
+	struct sha256 s;
+	sha256_start(&s);
+	sha256_add(&s, "abc", 3);
+	sha256_end(&s, d);
+	sha256_hex(d, sizeof d, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"); /* FIPS 180-2 B.1 */
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sha256_start(&s);
+	for (const char *p = two; *p; p++) /* a byte at a time: the blocks put together */
+		sha256_add(&s, p, 1);
+	sha256_end(&s, d);
+	sha256_hex(d, sizeof d, hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"); /* B.2 */
+	static char million[1000000];
+	memset(million, 'a', sizeof million);
+	sha256_start(&s);
+	sha256_add(&s, million, sizeof million);
+	sha256_end(&s, d);
+	sha256_hex(d, sizeof d, hex);
+	ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"); /* B.3 */
+	sha256_hmac("Jefe", 4, "what do ya want for nothing?", 28, d);
+	sha256_hex(d, sizeof d, hex);
+	ck_assert_str_eq(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"); /* RFC 4231, 2 */
+	unsigned char key[131];
+	memset(key, 0xaa, sizeof key);
+	const char *big = "Test Using Larger Than Block-Size Key - Hash Key First";
+	sha256_hmac(key, sizeof key, big, strlen(big), d);
+	sha256_hex(d, sizeof d, hex);
+	ck_assert_str_eq(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"); /* RFC 4231, 6 */
+}
+END_TEST
+
+/* Issue 56, 4: a cache folder or entry that another user could write,
+ * read, or own is refused in one line naming it. */
+START_TEST(cache_must_be_private)
+{
+	char *dir = temp_dir(), sub[4200], path[4300], link_to[4300], want[4600], key[65];
+	unsigned char secret[SHA256_BYTES];
+	void *got;
+	size_t len;
+	snprintf(sub, sizeof sub, "%s/gpulab", dir);
+	ck_assert_int_eq(cache_trust(sub, secret, err, sizeof err), 0);
+	ck_assert_int_eq(chmod(sub, 0777), 0);
+	ck_assert_int_eq(cache_trust(sub, secret, err, sizeof err), -2);
+	snprintf(want, sizeof want, "%s: mode 0777, others may write it: a kernel cache must be yours alone (chmod 700 it)", sub);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(sub, 0750), 0);
+	ck_assert_int_eq(cache_trust(sub, secret, err, sizeof err), -2);
+	snprintf(want, sizeof want, "%s: mode 0750, others may read it: a kernel cache must be yours alone (chmod 700 it)", sub);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(sub, 0700), 0);
+	ck_assert_int_eq(cache_trust(sub, secret, err, sizeof err), 0);
+
+	memset(key, 'a', 64);
+	key[64] = 0;
+	ck_assert_int_eq(cache_store(sub, secret, key, "code", 4), 0);
+	snprintf(path, sizeof path, "%s/%s.bin", sub, key);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), -2);
+	snprintf(want, sizeof want, "%s: mode 0644, others may read it: a kernel cache must be yours alone (chmod 600 it)", path);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), 0);
+	free(got);
+	/* a link, to anywhere, in place of an entry or of the folder */
+	snprintf(link_to, sizeof link_to, "%s/elsewhere", dir);
+	ck_assert_int_eq(rename(path, link_to), 0);
+	ck_assert_int_eq(symlink(link_to, path), 0);
+	ck_assert_int_eq(cache_load(sub, secret, key, &got, &len, err, sizeof err), -2);
+	snprintf(want, sizeof want, "%s: a symbolic link: a kernel cache's files must be its own, refused (remove it)", path);
+	ck_assert_str_eq(err, want);
+	snprintf(link_to, sizeof link_to, "%s/linked", dir);
+	ck_assert_int_eq(symlink(sub, link_to), 0);
+	ck_assert_int_eq(cache_trust(link_to, secret, err, sizeof err), -2);
+	snprintf(want, sizeof want, "%s: a symbolic link, not a folder: a kernel cache must be yours alone, refused", link_to);
+	ck_assert_str_eq(err, want);
 }
 END_TEST
 
@@ -335,6 +423,8 @@ START_TEST(cache_dir_follows_xdg)
 	ck_assert(cache_dir(buf, sizeof buf) == 0 && !strcmp(buf, "/x/cache/gpulab"));
 	setenv("XDG_CACHE_HOME", "relative", 1); /* the spec says to ignore it */
 	ck_assert(cache_dir(buf, sizeof buf) == 0 && !strcmp(buf, "/home/u/.cache/gpulab"));
+	setenv("HOME", "home/u", 1); /* issue 56: not under the current folder */
+	ck_assert_int_eq(cache_dir(buf, sizeof buf), -1);
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("HOME");
 	ck_assert_int_eq(cache_dir(buf, sizeof buf), -1);
@@ -362,7 +452,8 @@ static size_t source(const char *name, char *buf, size_t len)
 
 static const char checks[] = "static_assert(sizeof(int) == 4, \"ints\");\n";
 
-static enum compile_status compile_file(const char *name, struct compiled *out, FILE *log)
+/* The request for srcdir/name, as try makes it without a GPU. */
+static struct compile_request request(const char *name)
 {
 	static char text[65536];
 	static struct contract c;
@@ -371,7 +462,12 @@ static enum compile_status compile_file(const char *name, struct compiled *out, 
 	snprintf(path, sizeof path, "%s/%s", srcdir(), name);
 	if (contract_parse(text, n, &c, err, sizeof err))
 		ck_abort_msg("%s: %s", name, err);
-	struct compile_request q = { path, text, n, &c, checks, "reduce", { "int", "float" }, 0 };
+	return (struct compile_request){ path, text, n, &c, checks, "reduce", { "int", "float" }, 0, 0, NULL };
+}
+
+static enum compile_status compile_file(const char *name, struct compiled *out, FILE *log)
+{
+	struct compile_request q = request(name);
 	return compile_kernel(&q, out, log, err, sizeof err);
 }
 
@@ -388,7 +484,7 @@ START_TEST(template_compiles_and_is_cached)
 		_exit(compile_file("plugins/try/templates/reduce.cu", &k, stderr) == COMPILE_OK && !k.cached ? 0 : 1);
 	ck_assert(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	snprintf(sub, sizeof sub, "%s/gpulab", dir);
-	ck_assert_int_eq(files_in(sub), 1);
+	ck_assert_int_eq(files_in(sub), 2); /* the entry and the secret */
 	ck_assert_int_eq(compile_file("plugins/try/templates/reduce.cu", &k, stderr), COMPILE_OK);
 	ck_assert_int_eq(k.cached, 1);
 	ck_assert_str_eq(k.target, "compute_75");
@@ -396,6 +492,48 @@ START_TEST(template_compiles_and_is_cached)
 	ck_assert_str_eq(k.lowered[1], "_Z6reduceIfEvPKT_PS0_j");
 	ck_assert_msg(k.image_len > 100 && strstr(k.image, ".target sm_75"), "%.200s", k.image);
 	compile_free(&k);
+}
+END_TEST
+
+/* Issue 56, 4: an entry planted under a kernel's name by one who can
+ * compute the name (it is no secret) but not sign it is compiled again,
+ * never run: here the template's code under the name of a file that
+ * does not compile, well formed but signed with another secret. */
+START_TEST(planted_entry_is_not_run)
+{
+	char *dir = temp_dir(), sub[4200], key[65], payload[70000];
+	unsigned char other[SHA256_BYTES] = { 1 };
+	struct compiled k;
+	setenv("XDG_CACHE_HOME", dir, 1);
+	ck_assert_int_eq(compile_file("plugins/try/templates/reduce.cu", &k, stderr), COMPILE_OK);
+	size_t n = (size_t)snprintf(payload, sizeof payload, "%s", k.lowered[0]) + 1;
+	n += (size_t)snprintf(payload + n, sizeof payload - n, "%s", k.lowered[1]) + 1;
+	ck_assert(n + k.image_len <= sizeof payload);
+	memcpy(payload + n, k.image, k.image_len);
+	n += k.image_len;
+	compile_free(&k);
+	struct compile_request q = request("tests/try/syntax.cu");
+	compile_cache_key(&q, key);
+	snprintf(sub, sizeof sub, "%s/gpulab", dir);
+	ck_assert_int_eq(cache_store(sub, other, key, payload, n), 0);
+	ck_assert_int_eq(files_in(sub), 3);
+	ck_assert_int_eq(compile_kernel(&q, &k, NULL, err, sizeof err), COMPILE_FAILED);
+	ck_assert(k.image == NULL && !k.cached);
+	snprintf(payload, sizeof payload, "%s/tests/try/syntax.cu:10: error: expected a \";\"", srcdir());
+	ck_assert_str_eq(err, payload);
+
+	/* a header changed after its kernel was cached cannot run the old code: the include is refused first */
+	const char *h = write_file(dir, "h.cuh", "#define BLOCK 256\n");
+	char text[300];
+	snprintf(text, sizeof text, "// gpulab: block=256\n#include \"%s\"\n", h);
+	const char *kernel = write_file(dir, "k.cu", text);
+	q.path = kernel;
+	q.source = text;
+	q.source_len = strlen(text);
+	ck_assert_int_eq(compile_kernel(&q, &k, NULL, err, sizeof err), COMPILE_REFUSED);
+	snprintf(payload, sizeof payload, "%s:2: #include \"%s\" is refused: a kernel is one file, and may include only its "
+					  "challenge's headers (it provides none)", kernel, h);
+	ck_assert_str_eq(err, payload);
 }
 END_TEST
 
@@ -710,6 +848,9 @@ int main(void)
 	tcase_add_test(t, command_bounds_the_compile);
 	tcase_add_test(t, cache_round_trip_and_corruption);
 	tcase_add_test(t, cache_dir_follows_xdg);
+	tcase_add_test(t, sha256_vectors);
+	tcase_add_test(t, cache_must_be_private);
+	tcase_add_test(t, planted_entry_is_not_run);
 	tcase_add_test(t, template_compiles_and_is_cached);
 	tcase_add_test(t, syntax_error_names_file_and_line);
 	tcase_add_test(t, trap_fixture_compiles);

@@ -71,15 +71,19 @@ static int ntypes(const struct compile_request *q)
 	return n;
 }
 
-/* The key of everything the code depends on. */
-static void cache_key(const struct compile_request *q, const struct options *o, char hex[33])
+/* The key of everything the code depends on: the whole source (the
+ * learner's file and the contract's checks; the filter lets no other
+ * file in), every option, NVRTC's version (its built-in headers with
+ * it), and the driver and the GPU the code is for. */
+static void cache_key(const struct compile_request *q, const struct options *o, char hex[CACHE_KEY_LEN + 1])
 {
 	struct cache_hash h;
 	int major = 0, minor = 0;
 	nvrtcVersion(&major, &minor);
 	cache_hash_start(&h);
-	char head[128];
-	snprintf(head, sizeof head, "gpulab %s nvrtc %d.%d kernel %s", PACKAGE_VERSION, major, minor, q->kernel);
+	char head[512];
+	snprintf(head, sizeof head, "gpulab %s nvrtc %d.%d driver %d gpu %.300s kernel %s", PACKAGE_VERSION, major, minor,
+		 q->driver, q->gpu ? q->gpu : "none", q->kernel);
 	cache_hash_add(&h, head, strlen(head));
 	for (int i = 0; i < o->n; i++)
 		cache_hash_add(&h, o->v[i], strlen(o->v[i]));
@@ -421,7 +425,7 @@ static enum compile_status bounded_compile(const struct compile_request *q, cons
 /* The last kernel compiled in this process: a run plans and sets up the
  * same kernel many times. */
 static struct {
-	char key[33];
+	char key[CACHE_KEY_LEN + 1];
 	struct compiled c;
 } memo;
 
@@ -450,16 +454,16 @@ enum compile_status compile_kernel(const struct compile_request *q, struct compi
 				   size_t errlen)
 {
 	struct options o;
-	char key[33], dir[4096];
+	char key[CACHE_KEY_LEN + 1], dir[4096], why[512];
+	unsigned char secret[SHA256_BYTES];
 	void *data;
 	size_t len;
-	int have_dir = cache_dir(dir, sizeof dir) == 0, line;
+	int cache = cache_dir(dir, sizeof dir), line;
 	struct bounds b;
 	*out = (struct compiled){ 0 };
 	err[0] = 0;
 	if (compile_bounds(&b, err, errlen))
 		return COMPILE_LIMIT; /* a limit set wrong is refused even where the cache would answer */
-	char why[512];
 	if (filter_source(q->source, q->source_len, filter_no_headers, &line, why, sizeof why)) {
 		snprintf(err, errlen, "%s:%d: %s", q->path, line, why);
 		return COMPILE_REFUSED;
@@ -469,7 +473,12 @@ enum compile_status compile_kernel(const struct compile_request *q, struct compi
 	cache_key(q, &o, key);
 	if (memo.key[0] && !strcmp(memo.key, key))
 		return copy_out(&memo.c, out, err, errlen);
-	if (have_dir && cache_load(dir, key, &data, &len) == 0) {
+	if (cache == 0 && (cache = cache_trust(dir, secret, err, errlen)) == -2)
+		return COMPILE_REFUSED;
+	int found = cache == 0 ? cache_load(dir, secret, key, &data, &len, err, errlen) : -1;
+	if (found == -2)
+		return COMPILE_REFUSED;
+	if (found == 0) {
 		int ok = unpack(data, len, ntypes(q), out) == 0;
 		free(data);
 		if (ok) {
@@ -484,12 +493,21 @@ enum compile_status compile_kernel(const struct compile_request *q, struct compi
 		compile_free(out);
 		return st;
 	}
-	char *packed = have_dir ? pack(out, ntypes(q), &len) : NULL;
+	char *packed = cache == 0 ? pack(out, ntypes(q), &len) : NULL;
 	if (packed)
-		cache_store(dir, key, packed, len);
+		cache_store(dir, secret, key, packed, len);
 	free(packed);
 	remember(key, out);
 	return COMPILE_OK;
+}
+
+void compile_cache_key(const struct compile_request *q, char key[CACHE_KEY_LEN + 1])
+{
+	struct options o;
+	char target[32];
+	compile_target(q->arch, target, sizeof target);
+	make_options(q, target, &o);
+	cache_key(q, &o, key);
 }
 
 void compile_free(struct compiled *c)

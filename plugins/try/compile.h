@@ -26,6 +26,8 @@ struct compile_request {
 	const char *kernel;      /* the template's name: "reduce" */
 	const char *types[COMPILE_MAX_TYPES]; /* instantiated as kernel<type>; NULL-terminated if fewer */
 	int arch;                /* the GPU's compute capability, 90 for 9.0; 0 for none (PTX, to check it compiles) */
+	int driver;              /* the CUDA driver's version (cudaDriverGetVersion); 0 for none */
+	const char *gpu;         /* the GPU's name; NULL for none */
 };
 
 struct compiled {
@@ -56,6 +58,11 @@ enum compile_status compile_kernel(const struct compile_request *q, struct compi
 				   size_t errlen);
 
 void compile_free(struct compiled *c);
+
+/* The name q's code has in the cache (cache.h): 64 hex digits.  Anyone
+ * can compute it, which is why an entry is signed with the user's
+ * secret; the tests plant entries under it. */
+void compile_cache_key(const struct compile_request *q, char key[65]);
 
 /* What arch the request's code is built for: "sm_XX" where NVRTC builds
  * machine code for the GPU, else "compute_XX" PTX for the newest

@@ -4,7 +4,7 @@
 # tests' and the fuzzer's.
 try_c_sources = plugins/try/contract.c plugins/try/contract.h plugins/try/log.c plugins/try/log.h \
 	plugins/try/cache.c plugins/try/cache.h plugins/try/compile.c plugins/try/compile.h \
-	plugins/try/filter.c plugins/try/filter.h
+	plugins/try/filter.c plugins/try/filter.h plugins/try/sha256.c plugins/try/sha256.h
 # The log is escaped as the core escapes: the same source, built into the
 # plugin (which exports only its entry, so the two copies never meet).
 try_plugin_sources = $(try_c_sources) core/escape.c core/escape.h
