@@ -15,6 +15,7 @@
 #define GPULAB_TRUST_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Is name, a `file =` value, a bare file name, to be looked up in the
@@ -24,6 +25,12 @@ int trust_bare_name(const char *name);
 /* May path be dlopen'ed?  0, or -1 with one line in err naming the file
  * and the reason. */
 int trust_plugin(const char *path, char *err, size_t errlen);
+
+/* May an INI file or a conf.d folder, whose fstat is st, be read?  It
+ * names the plugins gpulab loads and the values it runs with, so, as a
+ * plugin file, it must be owned by root or the effective user and
+ * writable by no one else.  0, or -1 with one line in err naming it. */
+int trust_config(const char *path, const struct stat *st, char *err, size_t errlen);
 
 /* "a directory", "a FIFO", ... for a file that is not a regular one. */
 const char *trust_kind(mode_t mode);
