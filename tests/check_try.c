@@ -733,6 +733,28 @@ START_TEST(command_refuses_other_files)
 }
 END_TEST
 
+/* Issue 56: grade's reasons name the submission's own file and line, with
+ * nothing of the file it named, and a path is escaped once (e\x1b.cu, not
+ * e\\x1b.cu).  Both fail before a GPU is needed, so this runs anywhere. */
+START_TEST(grade_reasons_are_the_files_own)
+{
+	const char *dir = temp_dir(), *elsewhere = temp_dir();
+	char text[600];
+	const char *secret = write_file(elsewhere, "secret.txt", "SECRET_TOKEN=hunter2\n");
+	snprintf(text, sizeof text, "// gpulab: block=256\n__device__ int x = 1 +\n#include \"%s\"\n", secret);
+	write_file(dir, "alice.cu", text);
+	write_file(dir, "e\033.cu", "// gpulab: block=256\nint x = \n");
+	gpulab("grade", "reduce", dir, NULL);
+	ck_assert_msg(o.status == 0, "exit %d: %s", o.status, o.err);
+	ck_assert_msg(strstr(o.out, "gpulab grade reduce: 2 kernels, 0 measured, 2 failed\n"), "%s", o.out);
+	ck_assert_msg(strstr(o.out, "\n  alice.cu (exit 2): try reduce: ") && strstr(o.out, "/alice.cu:3:")
+		      && strstr(o.out, "refused:"), "%s", o.out); /* the words apart: the lines wrap where the paths say */
+	ck_assert_msg(strstr(o.out, "\n  e\\x1b.cu (exit 2): try reduce: ") && strstr(o.out, "/e\\x1b.cu")
+		      && strstr(o.out, "/e\\x1b.cu:2:"), "%s", o.out);
+	ck_assert_msg(!strstr(o.out, "\\\\") && !strstr(o.out, "SECRET") && !strstr(o.out, "hunter2"), "%s", o.out);
+}
+END_TEST
+
 /* A ten-level macro bomb, each level ten of the one below: `unit` ten
  * times at the bottom, 10^10 of it in all. */
 static const char *bomb(const char *dir, const char *name, const char *unit, const char *use)
@@ -846,6 +868,7 @@ int main(void)
 	tcase_add_test(t, log_keeps_own_file);
 	tcase_add_test(t, command_refuses_other_files);
 	tcase_add_test(t, command_bounds_the_compile);
+	tcase_add_test(t, grade_reasons_are_the_files_own);
 	tcase_add_test(t, cache_round_trip_and_corruption);
 	tcase_add_test(t, cache_dir_follows_xdg);
 	tcase_add_test(t, sha256_vectors);
