@@ -310,8 +310,10 @@ static void child(const struct compile_request *q, const struct options *o, int 
 	enum compile_status st = nvrtc_compile(q, o, cubin, &c, f, err, sizeof err);
 	if (f)
 		fclose(f);
-	if (st == COMPILE_OK && !(code = pack(&c, ntypes(q), &code_len)))
-		st = COMPILE_LIMIT; /* out of memory for what it made */
+	if (st == COMPILE_OK && !(code = pack(&c, ntypes(q), &code_len))) {
+		st = COMPILE_ERROR; /* out of memory for what it made: the parent says which limit */
+		snprintf(err, sizeof err, "NVRTC_ERROR_OUT_OF_MEMORY");
+	}
 	struct reply r = { (uint32_t)st, (uint32_t)strlen(err), log ? log_len : 0, code_len };
 	int ok = cache_write_all(fd, &r, sizeof r) == 0 && cache_write_all(fd, err, r.err_len) == 0
 		 && cache_write_all(fd, log ? log : "", (size_t)r.log_len) == 0 && cache_write_all(fd, code ? code : "", code_len) == 0;
@@ -393,7 +395,12 @@ static enum compile_status bounded_compile(const struct compile_request *q, cons
 	int whole = !late && WIFEXITED(st) && WEXITSTATUS(st) == 0 && len >= sizeof r
 		    && (memcpy(&r, buf, sizeof r), len == sizeof r + r.err_len + r.log_len + r.code_len);
 	enum compile_status status = COMPILE_LIMIT;
-	if (!whole) {
+	if (!whole && !late && !WIFSIGNALED(st)) {
+		snprintf(err, errlen, "the compiler's process ended without its answer (exit %d)",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		status = COMPILE_ERROR;
+	} else if (!whole) {
+		/* a signal: past the CPU limit, or (SIGSEGV, SIGABRT) NVRTC's C++ out of memory */
 		int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 		if (late || sig == SIGXCPU || sig == SIGKILL)
 			snprintf(err, errlen, "compile took too long: over %g s of CPU time (GPULAB_COMPILE_CPU_S sets it)",
