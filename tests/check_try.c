@@ -755,6 +755,40 @@ START_TEST(grade_reasons_are_the_files_own)
 }
 END_TEST
 
+/* Issue 56, 4: try refuses a kernel cache that others may write, in one
+ * line, and runs nothing; a relative HOME caches nothing, rather than
+ * under the folder it runs in. */
+START_TEST(command_refuses_a_shared_cache)
+{
+	char *dir = temp_dir(), sub[4200], want[4600], tmpl[4300], env_home[64] = "HOME=relative";
+	char *argv[] = { getenv("GPULAB_WRAPPER"), "try", "reduce", tmpl, NULL };
+	char *env[] = { env_xdg, env_cache, "GPULAB_CONFIG=", env_home, NULL };
+	snprintf(tmpl, sizeof tmpl, "%s/plugins/try/templates/reduce.cu", srcdir());
+	if (tmpl[0] != '/') { /* the test leaves its folder below */
+		char cwd[4096];
+		snprintf(tmpl, sizeof tmpl, "%s/%s/plugins/try/templates/reduce.cu", getcwd(cwd, sizeof cwd), srcdir());
+	}
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", temp_dir());
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", dir);
+	snprintf(sub, sizeof sub, "%s/gpulab", dir);
+	ck_assert_int_eq(mkdir(sub, 0777), 0);
+	ck_assert_int_eq(chmod(sub, 0777), 0);
+	run_cmd(&o, argv, env);
+	snprintf(want, sizeof want, "gpulab: try reduce: %s: mode 0777, others may write it: a kernel cache must be yours "
+				    "alone (chmod 700 it)\n", sub);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_int_eq(files_in(sub), 0);
+
+	char *here = temp_dir();
+	ck_assert_int_eq(chdir(here), 0);
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=");
+	run_cmd(&o, argv, env);
+	ck_assert_msg(o.status == EXIT_NODEVICE || o.status == 0, "exit %d: %s", o.status, o.err);
+	ck_assert_int_eq(files_in(here), 0); /* no relative/.cache/gpulab here */
+}
+END_TEST
+
 /* A ten-level macro bomb, each level ten of the one below: `unit` ten
  * times at the bottom, 10^10 of it in all. */
 static const char *bomb(const char *dir, const char *name, const char *unit, const char *use)
@@ -869,6 +903,7 @@ int main(void)
 	tcase_add_test(t, command_refuses_other_files);
 	tcase_add_test(t, command_bounds_the_compile);
 	tcase_add_test(t, grade_reasons_are_the_files_own);
+	tcase_add_test(t, command_refuses_a_shared_cache);
 	tcase_add_test(t, cache_round_trip_and_corruption);
 	tcase_add_test(t, cache_dir_follows_xdg);
 	tcase_add_test(t, sha256_vectors);
