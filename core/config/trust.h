@@ -9,7 +9,9 @@
  * as /tmp may be world-writable; each symbolic link owned by root or the
  * effective user; and the file itself a regular file, likewise owned and
  * not writable by group or others.  The file is opened O_NONBLOCK and
- * fstat'ed, so a FIFO is refused, not waited on.
+ * fstat'ed, so a FIFO is refused, not waited on.  An INI file and a
+ * conf.d folder name those plugins, so they are held to the same owner
+ * and mode (trust_config).
  */
 #ifndef GPULAB_TRUST_H
 #define GPULAB_TRUST_H

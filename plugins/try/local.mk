@@ -1,7 +1,7 @@
 # The try plugin: a learner's kernel compiled at run time with NVRTC
 # (configure builds it where NVRTC is found).  Its C parts (the contract,
-# the compiler's messages, the cache, the compile) are also the CPU
-# tests' and the fuzzer's.
+# the include filter, the compiler's messages, the cache and its SHA-256,
+# the bounded compile) are also the CPU tests' and the fuzzer's.
 try_c_sources = plugins/try/contract.c plugins/try/contract.h plugins/try/log.c plugins/try/log.h \
 	plugins/try/cache.c plugins/try/cache.h plugins/try/compile.c plugins/try/compile.h \
 	plugins/try/filter.c plugins/try/filter.h plugins/try/sha256.c plugins/try/sha256.h
