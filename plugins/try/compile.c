@@ -304,6 +304,10 @@ static void child(const struct compile_request *q, const struct options *o, int 
 	char err[1024] = "", *log = NULL, *code = NULL;
 	size_t log_len = 0, code_len = 0;
 	FILE *f = open_memstream(&log, &log_len);
+	/* gpulab's handlers are the parent's: here a ^C or a grade's SIGTERM just ends the compile */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	limit(RLIMIT_CPU, (uint64_t)(b->cpu_s + 0.999));
 	if (!UNDER_ASAN)
 		limit(RLIMIT_AS, address_space() + (uint64_t)(b->memory_mb * 1048576.0));
@@ -400,14 +404,16 @@ static enum compile_status bounded_compile(const struct compile_request *q, cons
 			 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		status = COMPILE_ERROR;
 	} else if (!whole) {
-		/* a signal: past the CPU limit, or (SIGSEGV, SIGABRT) NVRTC's C++ out of memory */
+		/* a signal: past the CPU limit, or (SIGSEGV, SIGABRT, SIGBUS) NVRTC's C++ out of memory */
 		int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 		if (late || sig == SIGXCPU || sig == SIGKILL)
 			snprintf(err, errlen, "compile took too long: over %g s of CPU time (GPULAB_COMPILE_CPU_S sets it)",
 				 b.cpu_s);
-		else
+		else if (sig == SIGSEGV || sig == SIGABRT || sig == SIGBUS)
 			snprintf(err, errlen, "compile used too much memory: over %g MiB (GPULAB_COMPILE_MEMORY_MB sets it)",
 				 b.memory_mb);
+		else
+			snprintf(err, errlen, "the compiler's process was stopped by %s", strsignal(sig)), status = COMPILE_ERROR;
 	} else {
 		const char *at = buf + sizeof r, *oom = ": catastrophic error: out of memory"; /* EDG's words */
 		snprintf(err, errlen, "%.*s", (int)r.err_len, at);
