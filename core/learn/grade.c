@@ -286,6 +286,28 @@ static const char *grade_kind(const struct graded *v)
 	}
 }
 
+/* A failure's line for the terminal.  A child's line is gpulab's own
+ * stderr, escaped once already (fail()): escaped again its backslashes
+ * would double (e\\x1b for e\x1b); anything else in it, what a crashing
+ * child may have written, is escaped, all but the backslash. */
+static const char *grade_escape_once(char *buf, size_t len, const char *line)
+{
+	char part[1200], piece[1200];
+	size_t at = 0;
+	buf[0] = 0;
+	for (const char *p = line; at + 1 < len;) {
+		size_t n = strcspn(p, "\\");
+		snprintf(part, sizeof part, "%.*s", (int)n, p);
+		escape_into(piece, sizeof piece, part);
+		int w = snprintf(buf + at, len - at, "%s%s", piece, p[n] ? "\\" : "");
+		at = w < 0 || (size_t)w >= len - at ? len - 1 : at + (size_t)w;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return buf;
+}
+
 static void grade_table(struct grade *g, const char *challenge)
 {
 	char name[40], ms[16], ci[16], gbps[16], ref[16];
@@ -316,7 +338,7 @@ static void grade_table(struct grade *g, const char *challenge)
 			char line[1200], label[300];
 			const char *path = g->v[k].path, *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 			snprintf(label, sizeof label, "  %s (exit %d): ", escape_into(name, sizeof name, base), g->v[k].status);
-			learn_wrap(label, escape_into(line, sizeof line, g->v[k].line[0] ? g->v[k].line : "failed"));
+			learn_wrap(label, grade_escape_once(line, sizeof line, g->v[k].line[0] ? g->v[k].line : "failed"));
 		}
 }
 
