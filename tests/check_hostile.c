@@ -402,6 +402,62 @@ START_TEST(cli_config_fifos)
 }
 END_TEST
 
+/* Issue 56: an INI file or a conf.d folder that others may write (or,
+ * run as root, another user owns) is refused in one line, as a plugin
+ * file is, by every route: it names the plugins gpulab loads. */
+START_TEST(cli_config_others_may_write)
+{
+	char path[4300], words[4600], ini[4200], *dir = temp_dir();
+	snprintf(ini, sizeof ini, "%s", write_file(dir, "world.ini", "[defaults]\n"));
+	free(dir);
+	ck_assert_int_eq(chmod(ini, 0666), 0);
+	lab_setup("");
+	snprintf(words, sizeof words, "gpulab: %s: writable by group or others (mode 0666): an INI file picks the plugins gpulab "
+				      "loads, so it is not read\n", ini);
+	lab_run(NULL, "--config", ini, "list", NULL);
+	expect_refusal(EXIT_CONFIG, words);
+	ck_assert_str_eq(o.err, words);
+	lab_run(env_entry("GPULAB_CONFIG", ini), "list", NULL);
+	ck_assert_str_eq(o.err, words);
+	ck_assert_int_eq(chmod(ini, 0620), 0); /* a group's */
+	lab_run(NULL, "--config", ini, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "world.ini: writable by group or others (mode 0620)");
+	ck_assert_int_eq(chmod(ini, 0644), 0);
+	lab_run(NULL, "--config", ini, "list", NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+
+	/* the system's file, and a conf.d folder, sticky or not */
+	snprintf(path, sizeof path, "%s/gpulab.ini", lab.sys);
+	ck_assert_int_eq(chmod(path, 0646), 0);
+	lab_run(NULL, "list", NULL);
+	expect_refusal(EXIT_CONFIG, "/gpulab.ini: writable by group or others (mode 0646)");
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	snprintf(path, sizeof path, "%s/conf.d", lab.sys);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	write_file(path, "fake.ini", "[plugin fake]\nfile = fake.so\n");
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(chmod(path, i ? 01777 : 0777), 0);
+		lab_run(NULL, "list", NULL);
+		snprintf(words, sizeof words, "gpulab: %s: writable by group or others (mode %s): an INI folder picks the plugins "
+					      "gpulab loads, so it is not read\n", path, i ? "1777" : "0777");
+		expect_refusal(EXIT_CONFIG, words);
+		ck_assert_str_eq(o.err, words);
+	}
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	if (geteuid() != 0) {
+		fprintf(stderr, "check_hostile: not root: another user's INI file is not tried\n");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/conf.d/fake.ini", lab.sys);
+	ck_assert_int_eq(chown(path, 65534, 65534), 0);
+	lab_run(NULL, "list", NULL);
+	snprintf(words, sizeof words, "gpulab: %s: owned by uid 65534, not by root or you: an INI file picks the plugins gpulab "
+				      "loads, so it is not read\n", path);
+	ck_assert_str_eq(o.err, words);
+	ck_assert_int_eq(o.status, EXIT_CONFIG);
+}
+END_TEST
+
 START_TEST(cli_config_not_files)
 {
 	lab_setup("");
@@ -868,6 +924,7 @@ int main(void)
 	tcase_add_test(t, config_xdg);
 	tcase_add_test(t, config_xdg_not_regular);
 	tcase_add_test(t, cli_config_fifos);
+	tcase_add_test(t, cli_config_others_may_write);
 	tcase_add_test(t, cli_list_escapes_paths);
 	tcase_add_test(t, cli_config_not_files);
 	tcase_add_test(t, cli_config_long_line);

@@ -751,7 +751,7 @@ START_TEST(each_entry_synced_before_the_next)
 	configure(0);
 	atomic_store(&datasyncs_done, 0);
 	atomic_store(&datasync_ms, 300);
-	ck_assert_int_eq(journal_open(&j, record, err, sizeof err), 0);
+	ck_assert_int_eq(journal_open(&j, record, 0, err, sizeof err), 0);
 	journal_header(&j, strdup("{\"h\": 1}\n"), 9);
 	for (int k = 1; k <= 4; k++) {
 		ck_assert_int_eq(journal_append(&j, "{\"p\": 1}\n", 9, err, sizeof err), 0);
@@ -1146,7 +1146,7 @@ START_TEST(symlink_followed_and_mode_kept)
 	struct stat st;
 	configure(1);
 	snprintf(target, sizeof target, "%s/real.json", dir);
-	write_file(dir, "real.json", "stale\n");
+	write_file(dir, "real.json", "{\"schema\": \"gpulab-record/2.0\", \"stale\": true}\n"); /* -o replaces only a record */
 	ck_assert_int_eq(chmod(target, 0600), 0);
 	ck_assert_int_eq(symlink("real.json", record), 0);
 	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
@@ -1283,6 +1283,82 @@ START_TEST(no_record_not_made)
 		 "was done to put in it\n", record);
 	ck_assert_str_eq(o.err, want);
 	ck_assert_int_eq(access(record, F_OK), -1);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+}
+END_TEST
+
+/* Issue 52: `-o code.cu` replaced a C file with a journal.  A file that
+ * is not a gpulab record is refused, in one line, exit 2, nothing run, the
+ * file byte for byte as it was; an empty one may be written. */
+START_TEST(only_a_record_is_replaced)
+{
+	static const char code[] = "int main(void) { return 0; }\n";
+	char text[256], want[4600];
+	configure(1);
+	const char *path = write_file(dir, "code.cu", code);
+	unlink(runs_log);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", path, NULL);
+	snprintf(want, sizeof want, "gpulab: --output %s: is not a gpulab record, and -o replaces only a record: nothing was run "
+				    "(move it, or name another file)\n", path);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_str_eq(read_text(path, text, sizeof text), code);
+	ck_assert_int_eq(lines_in(runs_log), 0);
+	ck_assert_int_eq(count_temporaries(dir), 0);
+	/* nor does record upgrade write over one */
+	gpulab("record", "upgrade", record, path, NULL);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(read_text(path, text, sizeof text), code);
+	const char *empty = write_file(dir, "empty.json", "");
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", empty, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", empty, NULL); /* a record now */
+	ck_assert_msg(o.status == 0, "%s", o.err);
+}
+END_TEST
+
+/* Issue 56: a temporary beside the target that is not this user's own
+ * plain file is not taken over, so that no other user owns the record or
+ * sets its mode: another name of a file (taken over, it would be cut to
+ * nothing) and, run as root, another user's at 0666.  A record another
+ * user owned is replaced by one its writer owns. */
+START_TEST(foreign_temporary_refused)
+{
+	char tmp[4300], text[64], want[4600];
+	struct stat st;
+	configure(1);
+	snprintf(tmp, sizeof tmp, "%s" OUTFILE_SUFFIX, record);
+	const char *victim = write_file(dir, "victim.txt", "keep me\n");
+	ck_assert_int_eq(link(victim, tmp), 0);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
+	snprintf(want, sizeof want, "gpulab: --output %s: cannot write beside it: %s is there, with another name: not taken "
+				    "over (remove it)\n", record, tmp);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_str_eq(read_text(victim, text, sizeof text), "keep me\n");
+	ck_assert_int_eq(unlink(tmp), 0);
+	if (geteuid() != 0) {
+		fprintf(stderr, "check_keep: not root: another user's temporary is not tried\n");
+		return;
+	}
+	int fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY, 0666);
+	ck_assert(fd >= 0 && fchown(fd, 65534, 65534) == 0 && fchmod(fd, 0666) == 0 && close(fd) == 0);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
+	snprintf(want, sizeof want, "gpulab: --output %s: cannot write beside it: %s is there, another user's: not taken "
+				    "over (remove it)\n", record, tmp);
+	ck_assert_int_eq(o.status, EXIT_USAGE);
+	ck_assert_str_eq(o.err, want);
+	ck_assert(access(record, F_OK) != 0);
+	ck_assert_int_eq(unlink(tmp), 0);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_int_eq(chown(record, 65534, 65534), 0);
+	ck_assert_int_eq(chmod(record, 0640), 0);
+	gpulab("run", "fake.sleepy", "-n", "64", "-r", "1", "-o", record, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert_int_eq(stat(record, &st), 0);
+	ck_assert_int_eq(st.st_uid, geteuid());
+	ck_assert_int_eq(st.st_mode & 07777, 0640);
 	ck_assert_int_eq(count_temporaries(dir), 0);
 }
 END_TEST
@@ -1600,6 +1676,8 @@ int main(void)
 	tcase_add_test(t, one_writer_at_a_time);
 	tcase_add_test(t, earlier_record_untouched);
 	tcase_add_test(t, no_record_not_made);
+	tcase_add_test(t, only_a_record_is_replaced);
+	tcase_add_test(t, foreign_temporary_refused);
 	tcase_add_test(t, torn_journal_at_every_byte);
 	tcase_add_test(t, kill9_at_random_moments);
 	tcase_add_test(t, samples_bounded_numbers_exact);

@@ -812,6 +812,22 @@ START_TEST(learn_nothing_ran_is_not_seen)
 }
 END_TEST
 
+/* The map prints a lesson's whole name, however long: bench/learn-table.sh
+ * reads the names from it, and a name cut at 31 bytes
+ * ("reduce-neighbored-less-throughp") named no lesson, which failed the
+ * learn step of the GPU check (issue 53's 33-byte name). */
+START_TEST(learn_map_prints_whole_names)
+{
+	char text[8192];
+	setup_learn();
+	snprintf(text, sizeof text, "%s", mutate("order = 5", "order = 7"));
+	write_file(env_lessons + strlen("GPULAB_LESSONS="), "a-lesson-whose-name-runs-past-thirty-two-bytes.ini", text);
+	gpulab("learn", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\n  a-lesson-whose-name-runs-past-thirty-two-bytes ")
+		      && strstr(o.out, "4 lessons, 0 seen"), "%d %s %s", o.status, o.out, o.err);
+}
+END_TEST
+
 START_TEST(learn_refuses_a_corrupt_state_and_keeps_it)
 {
 	char before[256], after[256], path[4300];
@@ -989,6 +1005,7 @@ int main(void)
 	tcase_add_test(cmd, learn_submit_records_the_task);
 	tcase_add_test(cmd, learn_removes_dead_runs_only);
 	tcase_add_test(cmd, learn_nothing_ran_is_not_seen);
+	tcase_add_test(cmd, learn_map_prints_whole_names);
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
 	tcase_add_test(cmd, grade_shares_every_kernel);

@@ -144,7 +144,7 @@ EXTRA_DIST += tests/try/syntax.cu tests/try/badsig.cu tests/try/reduce_tail.cu t
 if HAVE_NVRTC
 check_PROGRAMS += tests/check_try
 tests_check_try_SOURCES = tests/check_try.c $(TEST_UTIL) plugins/try/contract.c plugins/try/log.c \
-	plugins/try/cache.c plugins/try/compile.c
+	plugins/try/cache.c plugins/try/compile.c plugins/try/filter.c plugins/try/sha256.c
 tests_check_try_CFLAGS = $(TEST_CFLAGS)
 tests_check_try_LDADD = $(CORE_LIBS) $(NVRTC_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_try

@@ -246,6 +246,8 @@ static FILE *settings_open(const char *path, int required, int *rc, char *err, s
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 	else if (!S_ISREG(st.st_mode))
 		snprintf(err, errlen, "%s: %s, not a regular file", path, trust_kind(st.st_mode));
+	else if (trust_config(path, &st, err, errlen))
+		; /* err says why */
 	else if (st.st_size > CONFIG_MAX_BYTES)
 		snprintf(err, errlen, "%s: larger than %s, the most a configuration file may hold", path, CONFIG_MAX_NAME);
 	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(fp = fdopen(fd, "r")))
@@ -342,6 +344,11 @@ static int load_dropins(struct config *c, const char *dir, const char *role, con
 {
 	struct dirent **names;
 	char path[PATH_MAX];
+	struct stat st;
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && trust_config(dir, &st, err, errlen)) {
+		settings_saw(c, dir, role, SEEN_REFUSED, err);
+		return EXIT_CONFIG;
+	}
 	int n = scandir(dir, &names, settings_is_dropin, settings_by_name), rc = 0;
 	if (n < 0 && errno == ENOENT) {
 		settings_saw(c, dir, role, SEEN_MISSING, NULL);

@@ -156,6 +156,20 @@ static int trust_step(struct trust_walk *w, const char *name)
 	return 0;
 }
 
+int trust_config(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	const char *what = S_ISDIR(st->st_mode) ? "folder" : "file";
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		snprintf(err, errlen, "%s: owned by uid %u, not by root or you: an INI %s picks the plugins gpulab loads, "
+				      "so it is not read", path, (unsigned)st->st_uid, what);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(err, errlen, "%s: writable by group or others (mode %04o): an INI %s picks the plugins gpulab "
+				      "loads, so it is not read", path, (unsigned)(st->st_mode & 07777), what);
+	else
+		return 0;
+	return -1;
+}
+
 int trust_plugin(const char *path, char *err, size_t errlen)
 {
 	struct trust_walk w = { .path = path, .err = err, .errlen = errlen };

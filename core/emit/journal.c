@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int journal_open(struct journal *j, const char *path, char *err, size_t len)
+int journal_open(struct journal *j, const char *path, int resuming, char *err, size_t len)
 {
 	int rc;
 	*j = (struct journal){ .fd = -1, .old = -1 };
@@ -26,8 +26,13 @@ int journal_open(struct journal *j, const char *path, char *err, size_t len)
 		interrupt_temporary(NULL);
 		return EXIT_USAGE;
 	}
-	/* then the target: a writer past its first entry holds it */
-	if ((j->old = outfile_lock_existing(j->path, err, len)) == -1) {
+	/* then the target: a writer past its first entry holds it; and it
+	 * must be a record, since a journal replaces nothing else */
+	if ((j->old = outfile_lock_existing(j->path, err, len)) == -1
+	    || (j->old >= 0 && !resuming && !outfile_is_record(j->old, err, len))) {
+		if (j->old >= 0)
+			close(j->old);
+		j->old = -1;
 		unlink(j->tmp); /* ours, and locked: no other writer has it */
 		close(j->fd);
 		j->fd = -1;

@@ -52,8 +52,10 @@ struct journal {
 };
 
 /* Check and lock path, open its temporary: 0, or EXIT_USAGE with why in
- * err (the caller names the path). */
-int journal_open(struct journal *j, const char *path, char *err, size_t len);
+ * err (the caller names the path).  An existing path must be a gpulab
+ * record (outfile_is_record), unless `resuming`: --resume reads it as
+ * one, and says itself what it cannot take. */
+int journal_open(struct journal *j, const char *path, int resuming, char *err, size_t len);
 
 /* The header line (and what goes with it), written with the first
  * entry: text is the journal's from then on, freed by journal_close. */

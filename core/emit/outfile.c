@@ -101,29 +101,51 @@ int outfile_lock_existing(const char *path, char *err, size_t len)
 	return -1;
 }
 
-/* Its permissions and owner for the temporary: the file it replaces',
- * so that a 0600 record stays 0600; its read, write and execute bits
- * alone, never setuid, setgid or sticky: a record is data, and a run by
- * root must not leave a setuid file where one was (docs/record.md). */
+/* Its permissions for the temporary: the file it replaces', so that a
+ * 0600 record stays 0600; its read, write and execute bits alone, never
+ * setuid, setgid or sticky: a record is data, and a run by root must not
+ * leave a setuid file where one was (docs/record.md).  Never its owner:
+ * a record belongs to the one who wrote it, so that no other user's file
+ * can hold what this run says it measured (docs/security.md). */
 static void take_mode(int fd, const char *like)
 {
 	struct stat st;
-	if (like && stat(like, &st) == 0 && S_ISREG(st.st_mode)) {
-		if (fchown(fd, st.st_uid, st.st_gid)) { /* only root, or a group of one's own, may */
-		}
+	if (like && stat(like, &st) == 0 && S_ISREG(st.st_mode))
 		fchmod(fd, st.st_mode & 0777);
+}
+
+/* The temporary created new (O_EXCL), or, where one is there already,
+ * opened only if it is this user's own plain file: another user's, left
+ * in a shared folder, would make the finished record theirs, at their
+ * mode.  Its descriptor, or -1 with why in err. */
+static int own_temporary(const char *tmp, char *err, size_t len)
+{
+	struct stat st;
+	/* O_NOFOLLOW: never through a link someone left there */
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd >= 0 || errno != EEXIST) {
+		if (fd < 0)
+			snprintf(err, len, "cannot write beside it (%s): %s", tmp, strerror(errno));
+		return fd;
 	}
+	if ((fd = open(tmp, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0) {
+		snprintf(err, len, "cannot write beside it (%s): %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1)
+		return fd; /* one a killed run of this user's left: taken over */
+	snprintf(err, len, "cannot write beside it: %s is there, %s: not taken over (remove it)", tmp,
+		 !S_ISREG(st.st_mode) ? "not a regular file" : st.st_uid != geteuid() ? "another user's" : "with another name");
+	close(fd);
+	return -1;
 }
 
 int outfile_temporary(const char *tmp, const char *like, char *err, size_t len)
 {
 	for (int tries = 0; tries < 100; tries++) {
-		/* O_NOFOLLOW: never through a link someone left there */
-		int fd = open(tmp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666), rc;
-		if (fd < 0) {
-			snprintf(err, len, "cannot write beside it (%s): %s", tmp, strerror(errno));
+		int fd = own_temporary(tmp, err, len), rc;
+		if (fd < 0)
 			return -1;
-		}
 		if ((rc = lock_fd(fd, tmp, err, len)) == 1) {
 			struct stat st;
 			if (fstat(fd, &st) || !S_ISREG(st.st_mode) || ftruncate(fd, 0)) {
@@ -141,6 +163,21 @@ int outfile_temporary(const char *tmp, const char *like, char *err, size_t len)
 	}
 	snprintf(err, len, "cannot write beside it (%s): it keeps being replaced", tmp);
 	return -1;
+}
+
+int outfile_is_record(int fd, char *err, size_t len)
+{
+	char head[4097];
+	ssize_t n = pread(fd, head, sizeof head - 1, 0);
+	if (n == 0)
+		return 1; /* an empty file: nothing lost */
+	head[n > 0 ? n : 0] = 0;
+	const char *p = head + strspn(head, " \t\r\n");
+	if (n > 0 && *p == '{' && strstr(p, "\"gpulab-record/"))
+		return 1;
+	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
+		      "another file)");
+	return 0;
 }
 
 int outfile_sync(int fd, int data_only)

@@ -6,9 +6,11 @@
  * The target is checked before any work: a device, a FIFO, a socket or
  * a directory is refused; a symbolic link is followed to its target,
  * which keeps its permissions.  The temporary is named for the target
- * (FILE.gpulab.tmp), never for a PID, and is locked (flock) while it is
- * written: a second writer is refused at once, naming the PID that holds
- * it, and a temporary a killed run left is taken over by the next. */
+ * (FILE.gpulab.tmp), never for a PID, created with O_EXCL and locked
+ * (flock) while it is written: a second writer is refused at once,
+ * naming the PID that holds it, and a temporary a killed run left is
+ * taken over by the next run of the same user; another user's is
+ * refused, so that a record is only ever its writer's. */
 #ifndef GPULAB_OUTFILE_H
 #define GPULAB_OUTFILE_H
 
@@ -45,10 +47,17 @@ void outfile_abandon(struct outfile *o);
 
 /* --- the pieces, for the journal (emit/journal.h) ---------------------- */
 
-/* Create or take over the temporary tmp, locked, empty, with the
- * permissions (and, where allowed, the owner) of `like` where that exists:
- * its descriptor, or -1 with why in err. */
+/* Create the temporary tmp (O_EXCL), or take over one this user's
+ * killed run left (another user's, a link or a file with another name
+ * is refused), locked, empty, with the permissions (never the owner) of
+ * `like` where that exists: its descriptor, or -1 with why in err. */
 int outfile_temporary(const char *tmp, const char *like, char *err, size_t len);
+
+/* Does the open file fd hold a gpulab record (its first 4 KiB a JSON
+ * object naming a "gpulab-record/" schema), or nothing at all?  1, or 0
+ * with why in err: a journal replaces nothing else (a `-o code.cu` once
+ * replaced a C file). */
+int outfile_is_record(int fd, char *err, size_t len);
 
 /* Lock the existing file path (not created): its descriptor; -2 where
  * there is none; -1 with why in err where another holds it. */

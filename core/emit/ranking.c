@@ -48,11 +48,11 @@ static void ranking_text_end(void *doc, FILE *out)
 		fprintf(out, "\nfailures, in full:\n");
 	for (size_t k = 0; k < r->n; k++)
 		if (!r->v[k].measured) {
-			char line[1200], label[300];
+			char label[300];
 			int col = snprintf(label, sizeof label, "  %s (exit %d): ", escape_into(name, sizeof name, ranked_base(&r->v[k])),
 					   r->v[k].status);
 			fputs(label, out);
-			wrap_words(out, escape_into(line, sizeof line, r->v[k].reason), &col,
+			wrap_words(out, r->v[k].shown, &col,
 				   &(struct wrap){ .width = WRAP_WIDTH, .indent = col });
 			fputc('\n', out);
 		}

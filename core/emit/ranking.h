@@ -15,7 +15,8 @@ struct rank_row {
 	int status;              /* try's exit status, where it failed */
 	double median_ms, ci_pct, gbps, ref_share; /* NaN: none */
 	const char *failure;     /* in a word or two, where it failed ... */
-	const char *reason;      /* ... and the line that says why */
+	const char *reason;      /* ... and the line that says why, as it was written ... */
+	char shown[1200];        /* ... and as the terminal shows it (escaped, once) */
 };
 
 struct rank_doc {

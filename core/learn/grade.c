@@ -288,6 +288,28 @@ static const char *grade_kind(const struct graded *v)
 	}
 }
 
+/* A failure's line for the terminal.  A child's line is gpulab's own
+ * stderr, escaped once already (fail()): escaped again its backslashes
+ * would double (e\\x1b for e\x1b); anything else in it, what a crashing
+ * child may have written, is escaped, all but the backslash. */
+static const char *grade_escape_once(char *buf, size_t len, const char *line)
+{
+	char part[1200], piece[1200];
+	size_t at = 0;
+	buf[0] = 0;
+	for (const char *p = line; at + 1 < len;) {
+		size_t n = strcspn(p, "\\");
+		snprintf(part, sizeof part, "%.*s", (int)n, p);
+		escape_into(piece, sizeof piece, part);
+		int w = snprintf(buf + at, len - at, "%s%s", piece, p[n] ? "\\" : "");
+		at = w < 0 || (size_t)w >= len - at ? len - 1 : at + (size_t)w;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return buf;
+}
+
 /* The kernels ranked (by time, the measured first) into v, as emit/'s
  * ranking writers take them; v has room for g->n. */
 static struct rank_doc grade_ranking(struct grade *g, const char *challenge, struct rank_row *v)
@@ -295,8 +317,10 @@ static struct rank_doc grade_ranking(struct grade *g, const char *challenge, str
 	qsort(g->v, g->n, sizeof *g->v, grade_by_time);
 	for (size_t k = 0; k < g->n; k++) {
 		const struct graded *x = &g->v[k];
-		v[k] = (struct rank_row){ x->path, x->measured, x->status, x->median, x->ci_pct, x->gbps, x->ref_share,
-					grade_kind(x), x->line[0] ? x->line : "failed" };
+		v[k] = (struct rank_row){ .path = x->path, .measured = x->measured, .status = x->status, .median_ms = x->median,
+					  .ci_pct = x->ci_pct, .gbps = x->gbps, .ref_share = x->ref_share,
+					  .failure = grade_kind(x), .reason = x->line[0] ? x->line : "failed" };
+		grade_escape_once(v[k].shown, sizeof v[k].shown, v[k].reason);
 	}
 	return (struct rank_doc){ challenge, v, g->n };
 }

@@ -43,7 +43,9 @@ static const struct lesson *learn_next(const struct lesson_set *s, const struct 
 
 static void learn_map_text(const struct lesson_set *s, const struct progress *p, FILE *out)
 {
-	char name[32], topic[48], state[64];
+	/* a name whole, escaped (up to 4 bytes a byte): it is what the
+	 * learner types back, and what bench/learn-table.sh reads */
+	char name[4 * LESSON_MAX_NAME + 1], topic[48], state[64];
 	const char *chapter = "";
 	size_t seen = 0, passed = 0;
 	for (size_t i = 0; i < s->n; i++) {

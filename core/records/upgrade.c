@@ -122,7 +122,7 @@ static int rewrite(const char *in, const char *out, unsigned samples_keep, const
 	char *body = NULL, *end = NULL, why[1024];
 	size_t nbody = 0, nend = 0;
 	const char *target = out ? out : in;
-	int rc = journal_open(&j, target, why, sizeof why); /* the writers' lock before FILE is read */
+	int rc = journal_open(&j, target, 0, why, sizeof why); /* the writers' lock before FILE is read */
 	if (rc) {
 		snprintf(err, len, "%s: %s", target, why);
 		return rc;

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int output_open(struct record_out *out, const char *path)
+int output_open(struct record_out *out, const char *path, int resuming)
 {
 	char err[PATH_MAX + 512];
 	int rc;
 	*out = (struct record_out){ .path = path, .writable = 1 };
-	if (path && (rc = journal_open(&out->j, path, err, sizeof err)))
+	if (path && (rc = journal_open(&out->j, path, resuming, err, sizeof err)))
 		return fail(rc, "--output %s: %s", path, err);
 	return 0;
 }

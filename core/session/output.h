@@ -25,8 +25,10 @@ struct record_out {
 	size_t nheld, held_lines;
 };
 
-/* FILE checked and locked (path NULL: no record).  0, or the exit code, said. */
-int output_open(struct record_out *out, const char *path);
+/* FILE checked and locked (path NULL: no record); what it holds must be
+ * a record, unless `resuming` (--resume reads it).  0, or the exit code,
+ * said. */
+int output_open(struct record_out *out, const char *path, int resuming);
 
 /* The header and the points kept, written with the first entry; resumed:
  * r's points kept and extra are all FILE's measured points. */

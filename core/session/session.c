@@ -33,7 +33,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 	struct rank_place *places = NULL;
 	struct record_out out;
 	int rc, worst = 0, gpu, refused;
-	if ((rc = output_open(&out, o->output)) || (rc = open_job_device(jobs, n, &d, &gpu, g))
+	if ((rc = output_open(&out, o->output, o->resume)) || (rc = open_job_device(jobs, n, &d, &gpu, g))
 	    || (gpu && (rc = check_device(jobs, n, &d))) || (gpu && (rc = open_job_profiler(jobs, n, &prof)))) {
 		output_close(&out);
 		return group_worst(g, rc);

@@ -2,55 +2,33 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "gpulab-kernel-cache 1"
-
-/* splitmix64's finaliser: every input bit reaches every output bit. */
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#define MAGIC "gpulab-kernel-cache 2"
+#define SECRET "secret"
 
 void cache_hash_start(struct cache_hash *h)
 {
-	h->h[0] = 0x6a09e667f3bcc908ull;
-	h->h[1] = 0xbb67ae8584caa73bull;
+	sha256_start(&h->s);
 }
 
-/* Two lanes with different constants; the length goes in too, so that
- * "ab" + "c" and "a" + "bc" differ. */
 void cache_hash_add(struct cache_hash *h, const void *data, size_t len)
 {
-	const unsigned char *p = data;
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = 0;
-		memcpy(&w, p + i, len - i < 8 ? len - i : 8);
-		h->h[0] = mix(h->h[0] ^ w) + 0x9e3779b97f4a7c15ull;
-		h->h[1] = mix(h->h[1] + w) ^ 0xd1b54a32d192ed03ull;
-	}
-	h->h[0] = mix(h->h[0] ^ len);
-	h->h[1] = mix(h->h[1] + len);
+	uint64_t n = len;
+	sha256_add(&h->s, &n, sizeof n);
+	sha256_add(&h->s, data, len);
 }
 
-void cache_hash_hex(const struct cache_hash *h, char hex[33])
+void cache_hash_hex(struct cache_hash *h, char hex[CACHE_KEY_LEN + 1])
 {
-	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, h->h[0], h->h[1]);
-}
-
-static uint64_t checksum(const void *data, size_t len)
-{
-	struct cache_hash h;
-	cache_hash_start(&h);
-	cache_hash_add(&h, data, len);
-	return h.h[0] ^ h.h[1];
+	unsigned char d[SHA256_BYTES];
+	sha256_end(&h->s, d);
+	sha256_hex(d, sizeof d, hex);
 }
 
 int cache_dir(char *buf, size_t len)
@@ -59,7 +37,7 @@ int cache_dir(char *buf, size_t len)
 	int n;
 	if (xdg && xdg[0] == '/') /* the spec: a relative one is ignored */
 		n = snprintf(buf, len, "%s/gpulab", xdg);
-	else if (home && *home)
+	else if (home && home[0] == '/') /* a relative HOME would put it under the current folder */
 		n = snprintf(buf, len, "%s/.cache/gpulab", home);
 	else
 		return -1;
@@ -68,57 +46,46 @@ int cache_dir(char *buf, size_t len)
 
 static int valid_key(const char *key)
 {
-	return strlen(key) == 32 && strspn(key, "0123456789abcdef") == 32;
+	return strlen(key) == CACHE_KEY_LEN && strspn(key, "0123456789abcdef") == CACHE_KEY_LEN;
 }
 
-/* The header: magic, key, payload length, checksum, one line. */
-static int header(char *buf, size_t len, const char *key, size_t n, uint64_t sum)
+/* Is st the user's alone: owned by them, and no one else's bits set?
+ * Else why, into err, naming path. */
+static int yours_alone(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
 {
-	return snprintf(buf, len, MAGIC " %s %zu %016" PRIx64 "\n", key, n, sum);
-}
-
-int cache_load(const char *dir, const char *key, void **payload, size_t *len)
-{
-	char path[4200], want[128], got[128];
-	struct stat st;
-	*payload = NULL;
-	if (!valid_key(key) || snprintf(path, sizeof path, "%s/%s.bin", dir, key) >= (int)sizeof path)
-		return -1;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	char *data = NULL;
-	size_t n = 0;
-	int ok = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= CACHE_MAX_BYTES
-		 && fgets(got, sizeof got, f) != NULL;
-	if (ok && (ok = strlen(got) <= (size_t)st.st_size)) {
-		n = (size_t)st.st_size - strlen(got);
-		ok = (data = malloc(n ? n : 1)) && fread(data, 1, n, f) == n;
-	}
-	fclose(f);
-	/* the header must be exactly the one this payload would get */
-	if (ok && header(want, sizeof want, key, n, checksum(data, n)) > 0 && !strcmp(want, got)) {
-		*payload = data;
-		*len = n;
+	if (st->st_uid != geteuid())
+		snprintf(err, errlen, "%s: owned by uid %u, not by you: a kernel cache must be yours alone, refused (remove it)",
+			 path, (unsigned)st->st_uid);
+	else if (st->st_mode & 077)
+		snprintf(err, errlen, "%s: mode %04o, others may %s it: a kernel cache must be yours alone (chmod %o it)", path,
+			 (unsigned)(st->st_mode & 07777), st->st_mode & 022 ? "write" : "read", mode);
+	else
 		return 0;
-	}
-	free(data);
-	return -1;
+	return -2;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+/* The signature of an entry: HMAC-SHA-256 under the secret of its key
+ * and its payload, in hex. */
+static void sign(const unsigned char secret[SHA256_BYTES], const char *key, const void *payload, size_t len,
+		 char hex[2 * SHA256_BYTES + 1])
 {
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
+	unsigned char mac[SHA256_BYTES];
+	char *both = malloc(CACHE_KEY_LEN + 1 + len);
+	hex[0] = 0;
+	if (!both)
+		return;
+	memcpy(both, key, CACHE_KEY_LEN);
+	both[CACHE_KEY_LEN] = '\n';
+	memcpy(both + CACHE_KEY_LEN + 1, payload, len);
+	sha256_hmac(secret, SHA256_BYTES, both, CACHE_KEY_LEN + 1 + len, mac);
+	free(both);
+	sha256_hex(mac, sizeof mac, hex);
+}
+
+/* The header: magic, key, payload length, signature, one line. */
+static int header(char *buf, size_t len, const char *key, size_t n, const char *mac)
+{
+	return snprintf(buf, len, MAGIC " %s %zu %s\n", key, n, mac);
 }
 
 /* mkdir -p for the cache directory and its parents, private. */
@@ -135,18 +102,149 @@ static void make_dirs(const char *dir)
 	mkdir(path, 0700);
 }
 
-int cache_store(const char *dir, const char *key, const void *payload, size_t len)
+/* A private file of dir's, opened for reading where it is one: its
+ * descriptor; -1 where it is absent or unreadable; -2 refused. */
+static int open_private(const char *path, struct stat *st, char *err, size_t errlen)
 {
-	char path[4200], tmp[4300], head[128];
-	if (!valid_key(key) || len > CACHE_MAX_BYTES || snprintf(path, sizeof path, "%s/%s.bin", dir, key) >= (int)sizeof path)
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ELOOP) {
+			snprintf(err, errlen, "%s: a symbolic link: a kernel cache's files must be its own, refused (remove it)", path);
+			return -2;
+		}
+		return -1;
+	}
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file: refused (remove it)", path);
+		return -2;
+	}
+	if (yours_alone(st, path, 0600, err, errlen)) {
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
+/* The secret, made whole beside its name and linked into place, so that
+ * two processes making it at once agree on one. */
+static int make_secret(const char *dir, const char *path)
+{
+	unsigned char bytes[SHA256_BYTES];
+	char tmp[4300];
+	snprintf(tmp, sizeof tmp, "%s/.secret.XXXXXX", dir);
+	if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes)
+		return -1;
+	int fd = mkstemp(tmp), ok = fd >= 0 && cache_write_all(fd, bytes, sizeof bytes) == 0;
+	if (fd >= 0)
+		ok &= close(fd) == 0;
+	ok = ok && link(tmp, path) == 0;
+	if (fd >= 0)
+		unlink(tmp);
+	return ok || errno == EEXIST ? 0 : -1;
+}
+
+int cache_trust(const char *dir, unsigned char secret[SHA256_BYTES], char *err, size_t errlen)
+{
+	char path[4200];
+	struct stat st;
+	if (snprintf(path, sizeof path, "%s/" SECRET, dir) >= (int)sizeof path)
 		return -1;
 	make_dirs(dir);
+	if (lstat(dir, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s, not a folder: a kernel cache must be yours alone, refused", dir,
+			 S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+		return -2;
+	}
+	if (yours_alone(&st, dir, 0700, err, errlen))
+		return -2;
+	for (int tries = 0; tries < 2; tries++) {
+		int fd = open_private(path, &st, err, errlen);
+		if (fd == -2)
+			return -2;
+		if (fd >= 0) {
+			ssize_t n = st.st_size == SHA256_BYTES ? read(fd, secret, SHA256_BYTES) : -1;
+			close(fd);
+			if (n == SHA256_BYTES)
+				return 0;
+			snprintf(err, errlen, "%s: not %d bytes: refused (remove it)", path, SHA256_BYTES);
+			return -2;
+		}
+		if (make_secret(dir, path))
+			return -1;
+	}
+	return -1;
+}
+
+int cache_load(const char *dir, const unsigned char secret[SHA256_BYTES], const char *key, void **payload, size_t *len,
+	       char *err, size_t errlen)
+{
+	char path[4200], want[256], got[256], mac[2 * SHA256_BYTES + 1];
+	struct stat st;
+	*payload = NULL;
+	if (!valid_key(key) || snprintf(path, sizeof path, "%s/%s.bin", dir, key) >= (int)sizeof path)
+		return -1;
+	int fd = open_private(path, &st, err, errlen);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return fd == -2 ? -2 : -1;
+	}
+	char *data = NULL;
+	size_t n = 0;
+	int ok = st.st_size <= CACHE_MAX_BYTES && fgets(got, sizeof got, f) != NULL;
+	if (ok && (ok = strlen(got) <= (size_t)st.st_size)) {
+		n = (size_t)st.st_size - strlen(got);
+		ok = (data = malloc(n ? n : 1)) && fread(data, 1, n, f) == n;
+	}
+	fclose(f);
+	/* the header must be exactly the one this payload would get, signed with the secret */
+	if (ok) {
+		sign(secret, key, data, n, mac);
+		ok = mac[0] && header(want, sizeof want, key, n, mac) > 0 && !strcmp(want, got);
+	}
+	if (ok) {
+		*payload = data;
+		*len = n;
+		return 0;
+	}
+	free(data);
+	return -1;
+}
+
+int cache_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int cache_store(const char *dir, const unsigned char secret[SHA256_BYTES], const char *key, const void *payload,
+		size_t len)
+{
+	char path[4200], tmp[4300], head[256], mac[2 * SHA256_BYTES + 1];
+	if (!valid_key(key) || len > CACHE_MAX_BYTES || snprintf(path, sizeof path, "%s/%s.bin", dir, key) >= (int)sizeof path)
+		return -1;
+	sign(secret, key, payload, len, mac);
+	if (!mac[0])
+		return -1;
 	snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-	int fd = mkstemp(tmp);
+	int fd = mkstemp(tmp); /* 0600, O_EXCL */
 	if (fd < 0)
 		return -1;
-	int hl = header(head, sizeof head, key, len, checksum(payload, len));
-	int ok = write_all(fd, head, (size_t)hl) == 0 && write_all(fd, payload, len) == 0;
+	int hl = header(head, sizeof head, key, len, mac);
+	int ok = cache_write_all(fd, head, (size_t)hl) == 0 && cache_write_all(fd, payload, len) == 0;
 	ok &= close(fd) == 0;
 	if (ok && rename(tmp, path) == 0)
 		return 0;

@@ -26,6 +26,8 @@ struct compile_request {
 	const char *kernel;      /* the template's name: "reduce" */
 	const char *types[COMPILE_MAX_TYPES]; /* instantiated as kernel<type>; NULL-terminated if fewer */
 	int arch;                /* the GPU's compute capability, 90 for 9.0; 0 for none (PTX, to check it compiles) */
+	int driver;              /* the CUDA driver's version (cudaDriverGetVersion); 0 for none */
+	const char *gpu;         /* the GPU's name; NULL for none */
 };
 
 struct compiled {
@@ -39,8 +41,16 @@ struct compiled {
 enum compile_status {
 	COMPILE_OK = 0,
 	COMPILE_FAILED = 1,      /* the source does not compile: the log went to `log`, its first error to err */
-	COMPILE_ERROR = 2        /* NVRTC or memory failed: why in err */
+	COMPILE_ERROR = 2,       /* NVRTC or memory failed: why in err */
+	COMPILE_REFUSED = 3,     /* the source asks what a kernel may not (filter.h): "FILE:LINE: why" in err */
+	COMPILE_LIMIT = 4        /* the compile ran past a limit: which in err, one line */
 };
+
+/* Each compile runs in a child process under these limits (docs/security.md),
+ * which the environment changes: GPULAB_COMPILE_CPU_S seconds of CPU time,
+ * GPULAB_COMPILE_MEMORY_MB of address space beyond what the process held. */
+#define COMPILE_CPU_S 10
+#define COMPILE_MEMORY_MB 4096
 
 /* Compile (or find in the cache) q's kernel.  out's image is the
  * caller's to free (compile_free). */
@@ -48,6 +58,11 @@ enum compile_status compile_kernel(const struct compile_request *q, struct compi
 				   size_t errlen);
 
 void compile_free(struct compiled *c);
+
+/* The name q's code has in the cache (cache.h): 64 hex digits.  Anyone
+ * can compute it, which is why an entry is signed with the user's
+ * secret; the tests plant entries under it. */
+void compile_cache_key(const struct compile_request *q, char key[65]);
 
 /* What arch the request's code is built for: "sm_XX" where NVRTC builds
  * machine code for the GPU, else "compute_XX" PTX for the newest

@@ -91,3 +91,41 @@ void log_first_error(const char *log, char *buf, size_t len)
 		p += n + (p[n] == '\n');
 	}
 }
+
+/* Does line[0..n) start with name(DIGITS): ? */
+static int names(const char *line, size_t n, const char *name)
+{
+	size_t k = strlen(name), d = 0;
+	if (n <= k || memcmp(line, name, k) || line[k] != '(')
+		return 0;
+	while (k + 1 + d < n && line[k + 1 + d] >= '0' && line[k + 1 + d] <= '9')
+		d++;
+	return d > 0 && k + 3 + d <= n && line[k + 1 + d] == ')' && line[k + 2 + d] == ':';
+}
+
+char *log_keep_own(const char *log, const char *own)
+{
+	char *text = NULL;
+	size_t size = 0, d;
+	int keep = 1;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		return NULL;
+	for (const char *p = log; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		if (names(p, n, own) || names(p, n, LOG_CONTRACT))
+			keep = 1;
+		else if (location(p, n, &d))
+			keep = 0; /* another file's message, and the lines that quote it */
+		else if (n && p[0] != ' ' && p[0] != '\t')
+			keep = 1; /* the summary: "1 error detected in the compilation of ..." */
+		if (keep)
+			fwrite(p, 1, n + (p[n] == '\n'), f);
+		p += n + (p[n] == '\n');
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

@@ -24,6 +24,16 @@ void log_write(const char *log, FILE *out);
  * "" if none. */
 void log_first_error(const char *log, char *buf, size_t len);
 
+/* The name the contract's checks are compiled under, after the learner's
+ * source (compile.c): its messages are gpulab's own. */
+#define LOG_CONTRACT "<gpulab contract>"
+
+/* The log with only the messages about the file `own` and the contract's
+ * checks (a message is a "NAME(LINE): " line and the indented lines
+ * under it), so that no other file's text reaches a person; malloc'ed,
+ * NULL out of memory. */
+char *log_keep_own(const char *log, const char *own);
+
 #ifdef __cplusplus
 }
 #endif

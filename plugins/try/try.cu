@@ -86,6 +86,28 @@ int device_arch()
 	return major * 10 + minor;
 }
 
+/* The driver's version and the GPU's name, for the cache's key: 0 and
+ * "none" without them. */
+int driver_version()
+{
+	int v = 0;
+	if (cudaDriverGetVersion(&v) != cudaSuccess)
+		v = 0;
+	cudaGetLastError();
+	return v;
+}
+
+std::string gpu_name()
+{
+	int dev;
+	cudaDeviceProp p;
+	if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&p, dev) != cudaSuccess) {
+		cudaGetLastError();
+		return "none";
+	}
+	return p.name;
+}
+
 /* The learner's kernel: its file read, its contract parsed, and its code
  * compiled for `arch` (or found in the cache).  The compiler's messages
  * go to stderr; GPULAB_EINPUT for anything wrong with the file. */
@@ -141,14 +163,21 @@ int prepare(gpulab_ctx *ctx, kernel &k, int arch)
 		return GPULAB_EINPUT;
 	}
 	checks = contract_checks(c, ctx->dtype);
+	std::string gpu = arch ? gpu_name() : "none";
 	compile_request q = { path, text.data(), text.size(), &k.con, checks.c_str(), c->kernel,
-			      { lab::type_name(ctx), nullptr }, arch };
+			      { lab::type_name(ctx), nullptr }, arch, driver_version(), gpu.c_str() };
 	switch (compile_kernel(&q, &k.code, stderr, err, sizeof err)) {
 	case COMPILE_OK:
 		return GPULAB_OK;
 	case COMPILE_FAILED:
 		ctx->error(ctx, "%s does not compile for %s: %s (the compiler's messages are above)", path,
 			   k.code.target, err);
+		return GPULAB_EINPUT;
+	case COMPILE_REFUSED:
+		ctx->error(ctx, "%s", err);
+		return GPULAB_EINPUT;
+	case COMPILE_LIMIT:
+		ctx->error(ctx, "%s: %s", path, err);
 		return GPULAB_EINPUT;
 	default:
 		ctx->error(ctx, "%s: %s", path, err);
