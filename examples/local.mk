@@ -53,7 +53,7 @@ installcheck-recipes:
 	set -e; rm -rf recipe-build; mkdir recipe-build; cp $(abs_srcdir)/examples/axpy/axpy.cu recipe-build/mine.cu; \
 	recipe=`grep -e '-o mine.so mine.cu$$' $(abs_srcdir)/README.md`; test -n "$$recipe"; \
 	echo "+ $$recipe"; (cd recipe-build && $(recipe_env) sh -c "$$recipe") && test -f recipe-build/mine.so; \
-	example=`$(recipe_env) gpulab help check | sed -n 's/^  \(gpulab check [$$](.*\)/\1/p'`; test -n "$$example"; \
+	example=`$(recipe_env) gpulab help check | sed -n 's/^  \(gpulab check [-a-z ]*[$$](.*\)/\1/p'`; test -n "$$example"; \
 	echo "+ $$example"; (cd recipe-build && $(recipe_env) sh -c "$$example" > check.txt) || { cat recipe-build/check.txt; exit 1; }
 	@echo "README's nvcc recipe and help check's example ran as printed, with no PKG_CONFIG_PATH"
 .PHONY: installcheck-recipes
