@@ -54,8 +54,8 @@ static void compare_as(const char *a, const char *b, enum format f, int two)
 {
 	char *out = NULL, *err = NULL, why[1024];
 	size_t nout = 0, nerr = 0;
-	struct options o = { .format = f, .fail_above = 5, .min_change = 1, .base_exercise = two ? "reduce.cub" : NULL,
-			     .new_exercise = two ? "reduce.best" : NULL };
+	struct compare_ask o = { .format = f, .fail_above = 5, .min_change = 1, .base_exercise = two ? "reduce.cub" : NULL,
+				 .new_exercise = two ? "reduce.best" : NULL };
 	FILE *fo = open_memstream(&out, &nout), *fe = open_memstream(&err, &nerr);
 	if (!fo || !fe)
 		abort();

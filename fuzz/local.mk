@@ -5,7 +5,7 @@
 # found is left in fuzz/work/NAME-crash-* and the like.
 FUZZ_NAMES = ini size options params json contract record compare resume lesson journal nccltests source
 FUZZ_SECONDS = 60
-FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Werror=incompatible-pointer-types \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
 fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/params.c core/config/size.c core/config/trust.c
 fuzz_size_sources = fuzz/fuzz_size.c core/config/size.c
@@ -19,7 +19,8 @@ fuzz_source_sources = fuzz/fuzz_source.c plugins/try/filter.c plugins/try/log.c 
 # list's, so a target that prints a comparison links them all.
 fuzz_writer_sources = core/emit/writer.c core/emit/table.c core/emit/csv.c core/emit/json.c core/emit/markdown.c \
 	core/emit/list.c core/emit/row.c core/emit/counters.c core/run/job.c core/run/metrics.c core/run/clocks.c \
-	core/config/options.c core/config/params.c core/config/size.c core/config/opterr.c
+	core/config/options.c core/config/params.c core/config/size.c core/config/opterr.c \
+	core/emit/facts.c core/emit/ranking.c core/emit/configured.c core/wrap.c core/docs.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c \
