@@ -7,7 +7,8 @@ set -u
 [ -n "${BASH_VERSINFO:-}" ] && [ "${BASH_VERSINFO[0]}" -ge 4 ] || { echo "completion.sh: SKIP: needs bash 4"; exit 77; }
 [ -n "${GPULAB_WRAPPER:-}" ] || { echo "completion.sh: GPULAB_WRAPPER must be set (make check sets it)"; exit 99; }
 # shellcheck source=../completion/gpulab
-. "${srcdir:-..}/completion/gpulab"
+completion=$(cd "$(dirname "${srcdir:-..}/completion/gpulab")" && pwd)/gpulab # absolute: the test cds below
+. "$completion"
 failed=0
 
 registered=$(complete -p gpulab)
@@ -134,8 +135,10 @@ for cmd in $("$GPULAB_WRAPPER" help | awk '/^commands:/ { on = 1; next } /^$/ { 
 done
 # the words that complete an option's value name options the rows have
 rows=" $(for cmd in $("$GPULAB_WRAPPER" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'); do
-	"$GPULAB_WRAPPER" help "$cmd"; done | awk '/^  -|^      --/' | grep -oE -- '(^| )--?[a-z][a-z-]*' | tr -d ' ' | paste -sd ' ') $general "
-for opt in $(sed -n '/^\tcase \$prev in/,/^\tesac/p' "${srcdir:-..}/completion/gpulab" | grep -oE -- '^\s*-[^)]*\)' | grep -oE -- '--?[a-z][a-z-]*'); do
+	"$GPULAB_WRAPPER" help "$cmd"; done | awk '/^  -|^      --/' | grep -oE -- '(^| )--?[a-z][a-z-]*' | tr -d ' ' | paste -sd ' ') $(echo $general) "  # general's words on one line: a newline is no space to match
+valued=$(sed -n '/^\tcase \$prev in/,/^\tesac/p' "$completion" | grep -oE -- '^\s*-[^)]*\)' | grep -oE -- '--?[a-z][a-z-]*')
+[ -n "$valued" ] || { echo "FAIL: no option whose value completion/gpulab completes (its case \$prev in, read from $completion)"; failed=1; }
+for opt in $valued; do
 	case $rows in *" $opt "*) ;; *) echo "FAIL: completion/gpulab completes the value of $opt, which no command's row has"; failed=1 ;; esac
 done
 # report writes .html or .svg
