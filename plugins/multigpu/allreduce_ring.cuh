@@ -61,17 +61,10 @@ int allreduce_verify(gpulab_ctx *ctx, gpus::state *s, void *const *out, uint64_t
 {
 	const uint64_t n = ctx->elements;
 	for (unsigned r = 0; r < s->g; r++) {
-		uint64_t at;
-		T got{};
-		auto bad = [seed, w](uint64_t i, T v) { return !lab::close_enough(v, sum_at<T>(seed, w, i), (double)w, w); };
-		int rc = lab::check_device(ctx, (const T *)out[r], n, bad, &at, &got);
+		auto want = [seed, w](uint64_t i) { return sum_at<T>(seed, w, i); };
+		int rc = check_rank_output<T>(ctx, first + r, r, out[r], n, w, seed, want);
 		if (rc != GPULAB_OK)
 			return rc;
-		if (at < n) {
-			ctx->error(ctx, "rank %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64
-				   " reproduces)", first + r, ctx->devices[r], at, sum_at<T>(seed, w, at), (double)got, seed);
-			return GPULAB_WRONG;
-		}
 	}
 	return s->note_bandwidth(ctx, (double)n * elem(ctx), allreduce_factor(w));
 }

@@ -13,6 +13,7 @@
 #include <gpulab/lab.cuh>
 
 #include <atomic>
+#include <cinttypes>
 #include <vector>
 
 namespace {
@@ -219,6 +220,26 @@ double sum_at(uint64_t seed, unsigned w, uint64_t i)
 		u += (uint32_t)v, d += v;
 	}
 	return std::is_same<T, int>::value ? (double)(int32_t)u : d;
+}
+
+/* One GPU's output of n elements, checked as it comes back
+ * (lab::check_device) against want(i), a sum over w ranks' inputs or a
+ * copy of one: the first element off by more than w adds may round is
+ * named with its rank and device.  Every collective checks its output
+ * here, so a wrong result reads the same whichever went wrong. */
+template <typename T, typename Want>
+int check_rank_output(gpulab_ctx *ctx, unsigned rank, unsigned r, const void *out, uint64_t n, unsigned w,
+		      uint64_t seed, Want want)
+{
+	uint64_t at;
+	T got{};
+	auto bad = [&](uint64_t i, T v) { return !lab::close_enough(v, want(i), (double)w, w); };
+	int rc = lab::check_device(ctx, (const T *)out, n, bad, &at, &got);
+	if (rc != GPULAB_OK || at >= n)
+		return rc;
+	ctx->error(ctx, "rank %u (device %d): out[%" PRIu64 "]: expected %.9g, got %.9g (-p seed=%" PRIu64 " reproduces)",
+		   rank, ctx->devices[r], at, want(at), (double)got, seed);
+	return GPULAB_WRONG;
 }
 
 /* Fill an output on GPU r with 0xff bytes (NaN, -1) on its own stream. */
