@@ -7,7 +7,7 @@
 #include "plugins/match.h"
 #include "plugins/registry.h"
 #include "emit/json.h"
-#include "run/stats.h"
+#include "stats.h"
 #include "config/size.h"
 #include "schema.h"
 #include "testutil.h"

@@ -2,7 +2,7 @@
 
 #include "exitcode.h"
 #include "fail.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <signal.h>

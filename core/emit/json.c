@@ -7,7 +7,7 @@
 #include "emit/list_doc.h"
 #include "emit/row.h"
 #include "run/group.h"
-#include "run/stats.h"
+#include "stats.h"
 #include "escape.h"
 
 #include <limits.h>

@@ -1,7 +1,7 @@
 #include "emit/outfile.h"
 
 #include "exitcode.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>

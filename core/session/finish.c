@@ -6,7 +6,7 @@
 
 #include "exitcode.h"
 #include "fail.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <stdio.h>
 

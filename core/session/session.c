@@ -9,7 +9,7 @@
 #include "records/resume.h"
 #include "run/measure.h"
 #include "run/clocks.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 #include "run/profile.h"
 #include "session/finish.h"
 #include "session/gpu.h"
