@@ -8,8 +8,8 @@
  * code. */
 #include "config.h"
 
-#include "emit/journal.h"
-#include "emit/outfile.h"
+#include "io/journal.h"
+#include "io/outfile.h"
 #include "exitcode.h"
 #include "records/json.h"
 #include "records/ondisk.h"
@@ -705,7 +705,7 @@ START_TEST(trap_mid_sweep_keeps_the_points_before)
 END_TEST
 
 /* The fsyncs of this process, seen by a stand-in for libc's (the linker
- * takes it for emit/outfile.c's calls too): what each synced, by name,
+ * takes it for io/outfile.c's calls too): what each synced, by name,
  * and a failure (EIO) to return when asked. */
 static char synced[4][PATH_MAX];
 static int nsynced, fsync_fails;
@@ -751,7 +751,7 @@ START_TEST(each_entry_synced_before_the_next)
 	configure(0);
 	atomic_store(&datasyncs_done, 0);
 	atomic_store(&datasync_ms, 300);
-	ck_assert_int_eq(journal_open(&j, record, 0, err, sizeof err), 0);
+	ck_assert_int_eq(journal_open(&j, record, ondisk_is_record, err, sizeof err), 0);
 	journal_header(&j, strdup("{\"h\": 1}\n"), 9);
 	for (int k = 1; k <= 4; k++) {
 		ck_assert_int_eq(journal_append(&j, "{\"p\": 1}\n", 9, err, sizeof err), 0);

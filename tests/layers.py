@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The house rules of core/ (docs/hacking.md), checked from the source.
 
-core/ is layered, top to bottom: cli, session, draw, records, emit, run,
-plugins, config, and the ground floor (the files directly in core/).  A
+core/ is layered, top to bottom: cli, learn, session, draw, compare,
+records, emit, run, plugins, config, io, and the ground floor (the files
+directly in core/).  A
 file may include and call only its own layer and those below.  This fails on:
   - a file in a folder that is in no layer (every such file);
   - an include of a header in a higher layer, a quoted include resolved
@@ -30,7 +31,7 @@ import os
 import re
 import sys
 
-LAYERS = ["cli", "learn", "session", "draw", "compare", "records", "emit", "run", "plugins", "config", ""]  # top to bottom; "" = core/ itself
+LAYERS = ["cli", "learn", "session", "draw", "compare", "records", "emit", "run", "plugins", "config", "io", ""]  # top to bottom; "" = core/ itself
 # Files that implement one header each way, of which one is built: not namesakes.
 ALTERNATIVES = [{"core/run/profile_cupti.cu", "core/run/profile_none.c"}]
 SOURCES = (".c", ".h", ".cu", ".cuh")

@@ -2,7 +2,7 @@
 
 #include "learn/progress.h"
 
-#include "emit/outfile.h"
+#include "io/outfile.h"
 #include "exitcode.h"
 #include "learn/verdict.h"
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define JOURNAL_MAJOR "gpulab-record/2"
 
@@ -371,4 +372,19 @@ void ondisk_write_tree(FILE *out, const struct json *v)
 	} else {
 		fputs("null", out); /* null, and a packed array's node memory could not be had for */
 	}
+}
+
+int ondisk_is_record(int fd, char *err, size_t len)
+{
+	char head[4097];
+	ssize_t n = pread(fd, head, sizeof head - 1, 0);
+	if (n == 0)
+		return 1; /* an empty file: nothing lost */
+	head[n > 0 ? n : 0] = 0;
+	const char *p = head + strspn(head, " \t\r\n");
+	if (n > 0 && *p == '{' && strstr(p, "\"gpulab-record/"))
+		return 1;
+	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
+		      "another file)");
+	return 0;
 }

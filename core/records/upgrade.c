@@ -1,9 +1,9 @@
 #include "records/upgrade.h"
 
 #include "emit/field.h"
-#include "emit/journal.h"
 #include "emit/json.h"
 #include "exitcode.h"
+#include "io/journal.h"
 #include "records/ondisk.h"
 #include "records/record.h"
 
@@ -122,7 +122,7 @@ static int rewrite(const char *in, const char *out, unsigned samples_keep, const
 	char *body = NULL, *end = NULL, why[1024];
 	size_t nbody = 0, nend = 0;
 	const char *target = out ? out : in;
-	int rc = journal_open(&j, target, 0, why, sizeof why); /* the writers' lock before FILE is read */
+	int rc = journal_open(&j, target, ondisk_is_record, why, sizeof why); /* the writers' lock before FILE is read */
 	if (rc) {
 		snprintf(err, len, "%s: %s", target, why);
 		return rc;

@@ -6,6 +6,7 @@
 #include "session/output.h"
 
 #include "emit/row.h"
+#include "records/ondisk.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "fail.h"
@@ -20,7 +21,7 @@ int output_open(struct record_out *out, const char *path, int resuming)
 	char err[PATH_MAX + 512];
 	int rc;
 	*out = (struct record_out){ .path = path, .writable = 1 };
-	if (path && (rc = journal_open(&out->j, path, resuming, err, sizeof err)))
+	if (path && (rc = journal_open(&out->j, path, resuming ? NULL : ondisk_is_record, err, sizeof err)))
 		return fail(rc, "--output %s: %s", path, err);
 	return 0;
 }

@@ -6,7 +6,7 @@
 #ifndef GPULAB_SESSION_OUTPUT_H
 #define GPULAB_SESSION_OUTPUT_H
 
-#include "emit/journal.h"
+#include "io/journal.h"
 #include "emit/journal_lines.h"
 #include "emit/writer.h"
 

@@ -1,4 +1,4 @@
-#include "emit/outfile.h"
+#include "io/outfile.h"
 
 #include "exitcode.h"
 #include "interrupt.h"
@@ -163,21 +163,6 @@ int outfile_temporary(const char *tmp, const char *like, char *err, size_t len)
 	}
 	snprintf(err, len, "cannot write beside it (%s): it keeps being replaced", tmp);
 	return -1;
-}
-
-int outfile_is_record(int fd, char *err, size_t len)
-{
-	char head[4097];
-	ssize_t n = pread(fd, head, sizeof head - 1, 0);
-	if (n == 0)
-		return 1; /* an empty file: nothing lost */
-	head[n > 0 ? n : 0] = 0;
-	const char *p = head + strspn(head, " \t\r\n");
-	if (n > 0 && *p == '{' && strstr(p, "\"gpulab-record/"))
-		return 1;
-	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
-		      "another file)");
-	return 0;
 }
 
 int outfile_sync(int fd, int data_only)
