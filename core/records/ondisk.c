@@ -1,6 +1,7 @@
 #include "records/ondisk.h"
 
 #include "emit/field.h"
+#include "records/schema.h"
 #include "records/validate.h"
 
 #include <ctype.h>
@@ -9,14 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define JOURNAL_MAJOR "gpulab-record/2"
-
 /* Does the object's schema name a journal (gpulab-record/2 or 2.N)? */
 static int journal_schema(const struct json *head)
 {
 	const char *s = json_string(json_get(head, "schema"));
-	size_t n = strlen(JOURNAL_MAJOR);
-	return json_type(head) == JSON_OBJECT && s && !strncmp(s, JOURNAL_MAJOR, n) && (!s[n] || s[n] == '.');
+	size_t n = strlen(RECORD_JOURNAL_MAJOR);
+	return json_type(head) == JSON_OBJECT && s && !strncmp(s, RECORD_JOURNAL_MAJOR, n) && (!s[n] || s[n] == '.');
 }
 
 /* Where text opens as a record's header does, {"schema": "gpulab-record/
@@ -25,7 +24,7 @@ static int journal_schema(const struct json *head)
  * line (16 MB of it) is not parsed twice. */
 static size_t schema_at(const char *text, size_t len)
 {
-	static const char *const parts[] = { "{", "\"schema\"", ":", "\"gpulab-record/" };
+	static const char *const parts[] = { "{", "\"schema\"", ":", "\"" RECORD_SCHEMA_PREFIX };
 	size_t at = 0;
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		size_t n = strlen(parts[i]);
@@ -382,7 +381,7 @@ int ondisk_is_record(int fd, char *err, size_t len)
 		return 1; /* an empty file: nothing lost */
 	head[n > 0 ? n : 0] = 0;
 	const char *p = head + strspn(head, " \t\r\n");
-	if (n > 0 && *p == '{' && strstr(p, "\"gpulab-record/"))
+	if (n > 0 && *p == '{' && strstr(p, "\"" RECORD_SCHEMA_PREFIX))
 		return 1;
 	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
 		      "another file)");

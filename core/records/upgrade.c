@@ -26,7 +26,7 @@ static int journal_says(const char *key)
 /* The header: doc's members, with ch's changes (NULL: none). */
 static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep, const struct head_change *ch)
 {
-	const char *schema = json_get(doc, "grade") ? RECORD_GRADE_SCHEMA : REPORT_JOURNAL_SCHEMA; /* upgraded, still grade's */
+	const char *schema = json_get(doc, "grade") ? RECORD_GRADE_SCHEMA : RECORD_JOURNAL_SCHEMA; /* upgraded, still grade's */
 	fprintf(f, "{\"schema\": \"%s\"", ch ? ch->schema : schema);
 	for (size_t i = 0; i < json_len(doc); i++) {
 		const char *key = json_key(doc, i);
