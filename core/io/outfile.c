@@ -241,3 +241,28 @@ void outfile_abandon(struct outfile *o)
 	o->f = NULL;
 	interrupt_temporary(NULL);
 }
+
+int outfile_move(const char *from, const char *to, char *err, size_t len)
+{
+	char real[PATH_MAX];
+	int rc = outfile_target(to, real, sizeof real, err, len);
+	if (rc)
+		return rc;
+	if (rename(from, real) != 0)
+		return snprintf(err, len, "%s", strerror(errno)), EXIT_USAGE;
+	if (outfile_sync_dir(real))
+		return snprintf(err, len, "moved, but its directory cannot be synced: %s", strerror(errno)), EXIT_USAGE;
+	return 0;
+}
+
+int outfile_lock_file(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600), e;
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}

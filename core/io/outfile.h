@@ -45,6 +45,16 @@ int outfile_commit(struct outfile *o, char *err, size_t len);
 /* Close and remove the temporary, leaving path alone. */
 void outfile_abandon(struct outfile *o);
 
+/* A file written whole elsewhere (a run's record, in a directory of its
+ * own) put at `to`, checked as any target is (outfile_target) and
+ * renamed, its directory synced: 0, or EXIT_USAGE with why in err. */
+int outfile_move(const char *from, const char *to, char *err, size_t len);
+
+/* A lock file at path, made (0600) where missing and never written,
+ * locked (flock, waiting for another holder) until closed: its
+ * descriptor, or -1 with errno. */
+int outfile_lock_file(const char *path);
+
 /* --- the pieces, for the journal (io/journal.h) ------------------------ */
 
 /* Create the temporary tmp (O_EXCL), or take over one this user's

@@ -207,6 +207,16 @@ int output_end(struct record_out *out, const struct report *r, int by_signal)
 	return output_lines(out, l.text, l.n, k, 1);
 }
 
+int output_committed(const struct record_out *out)
+{
+	return out->path && journal_committed(&out->j);
+}
+
+int output_replaces(const struct record_out *out)
+{
+	return out->path && journal_replaces(&out->j);
+}
+
 void output_close(struct record_out *out)
 {
 	if (out->path)

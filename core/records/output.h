@@ -51,6 +51,11 @@ int output_point(struct record_out *out, size_t i);
  * writes one where there was none. */
 int output_end(struct record_out *out, const struct report *r, int by_signal);
 
+/* Is FILE this run's record now (its first entry written)?  Was there a
+ * record at FILE when it was opened?  Both 0 without --output. */
+int output_committed(const struct record_out *out);
+int output_replaces(const struct record_out *out);
+
 void output_close(struct record_out *out);
 
 #endif
