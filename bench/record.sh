@@ -82,7 +82,7 @@ PY
 }
 
 # A pthread_create that fails, preloaded: the journal then syncs each
-# entry in line, before the next point runs (emit/journal.c falls back so).
+# entry in line, before the next point runs (io/journal.c falls back so).
 cat > "$work/nothread.c" <<'C'
 #include <errno.h>
 #include <pthread.h>

@@ -25,20 +25,20 @@ fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record
 	core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c \
 	core/draw/busbw.c core/records/nccltests.c core/escape.c \
-	core/emit/outfile.c core/emit/field.c core/compare/compare.c core/run/interrupt.c \
-	core/run/stats.c $(fuzz_writer_sources)
+	core/io/outfile.c core/emit/field.c core/compare/compare.c core/interrupt.c \
+	core/stats.c $(fuzz_writer_sources)
 fuzz_compare_sources = fuzz/fuzz_compare.c core/compare/compare.c core/records/record.c \
-	core/records/json.c core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
+	core/records/json.c core/emit/field.c core/escape.c core/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
 	$(fuzz_writer_sources)
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
-	core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
+	core/emit/field.c core/escape.c core/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/config/params.c core/config/size.c
 fuzz_lesson_sources = fuzz/fuzz_lesson.c core/learn/lesson.c core/config/params.c core/config/size.c core/escape.c \
-	core/learn/progress.c core/learn/verdict.c core/records/json.c core/emit/outfile.c core/run/interrupt.c \
-	core/run/stats.c
+	core/learn/progress.c core/learn/verdict.c core/records/json.c core/io/outfile.c core/interrupt.c \
+	core/stats.c
 EXTRA_DIST += $(fuzz_lesson_sources)
 fuzz_journal_sources = fuzz/fuzz_journal.c core/records/ondisk.c core/records/record.c core/records/json.c \
-	core/records/validate.c core/emit/field.c core/escape.c core/run/stats.c core/fail.c
+	core/records/validate.c core/emit/field.c core/escape.c core/stats.c core/fail.c
 fuzz_nccltests_sources = fuzz/fuzz_nccltests.c core/records/nccltests.c core/records/json.c core/escape.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \

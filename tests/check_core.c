@@ -6,8 +6,9 @@
 #include "exitcode.h"
 #include "plugins/match.h"
 #include "plugins/registry.h"
+#include "records/schema.h"
 #include "emit/json.h"
-#include "run/stats.h"
+#include "stats.h"
 #include "config/size.h"
 #include "schema.h"
 #include "testutil.h"
@@ -414,7 +415,7 @@ static char *render_with(enum format f, int samples)
 	static char buf[65536];
 	struct device_info dev = { .cc_major = 9, .peak_gbps = 3000 };
 	snprintf(dev.name, sizeof dev.name, "%s", devname ? devname : "Test GPU \"9\"");
-	struct report r = { .format = f, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
+	struct report r = { .format = f, .schema = RECORD_SCHEMA, .dev = &dev, .jobs = jobs, .njobs = 3, .command = "gpulab run 'reduce.*'",
 			    .samples = samples, .stop = STOP_DEFAULTS, .interruption = interruption, .wide = wide,
 			    .batch = batch, .clk = clk };
 	FILE *out = fmemopen(buf, sizeof buf, "w");

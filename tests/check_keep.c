@@ -8,9 +8,9 @@
  * code. */
 #include "config.h"
 
-#include "emit/journal.h"
-#include "emit/outfile.h"
 #include "exitcode.h"
+#include "io/journal.h"
+#include "io/outfile.h"
 #include "records/json.h"
 #include "records/ondisk.h"
 #include "records/record.h"
@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -705,7 +706,7 @@ START_TEST(trap_mid_sweep_keeps_the_points_before)
 END_TEST
 
 /* The fsyncs of this process, seen by a stand-in for libc's (the linker
- * takes it for emit/outfile.c's calls too): what each synced, by name,
+ * takes it for io/outfile.c's calls too): what each synced, by name,
  * and a failure (EIO) to return when asked. */
 static char synced[4][PATH_MAX];
 static int nsynced, fsync_fails;
@@ -751,7 +752,7 @@ START_TEST(each_entry_synced_before_the_next)
 	configure(0);
 	atomic_store(&datasyncs_done, 0);
 	atomic_store(&datasync_ms, 300);
-	ck_assert_int_eq(journal_open(&j, record, 0, err, sizeof err), 0);
+	ck_assert_int_eq(journal_open(&j, record, ondisk_is_record, err, sizeof err), 0);
 	journal_header(&j, strdup("{\"h\": 1}\n"), 9);
 	for (int k = 1; k <= 4; k++) {
 		ck_assert_int_eq(journal_append(&j, "{\"p\": 1}\n", 9, err, sizeof err), 0);
@@ -801,6 +802,41 @@ START_TEST(commit_syncs_the_file_then_its_directory)
 	ck_assert_str_eq(read_text(record, text, sizeof text), "{}\n");
 	ck_assert_int_eq(count_temporaries(dir), 0);
 	fsync_fails = 0;
+}
+END_TEST
+
+/* A file written whole elsewhere and moved into place (learn keeps a
+ * lesson's record so) meets the refusals any target does, its source
+ * left where it was; a lock file (the learner's progress) is held by one
+ * descriptor at a time, and made without being written. */
+START_TEST(move_and_lock_go_through_io)
+{
+	char from[4200], to[4200], fifo[4200], lock[4200], err[512], text[64];
+	struct stat st;
+	configure(0);
+	snprintf(from, sizeof from, "%s/run.json", dir);
+	snprintf(fifo, sizeof fifo, "%s/fifo.json", dir);
+	snprintf(to, sizeof to, "%s/kept.json", dir);
+	write_file(dir, "run.json", "{}\n");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(outfile_move(from, fifo, err, sizeof err), EXIT_USAGE);
+	ck_assert_str_eq(err, "is a FIFO, not a file a record may replace: nothing was run");
+	ck_assert_int_eq(outfile_move(from, dir, err, sizeof err), EXIT_USAGE);
+	ck_assert_int_eq(stat(from, &st), 0);
+	ck_assert_int_eq(outfile_move(from, to, err, sizeof err), 0);
+	ck_assert_str_eq(read_text(to, text, sizeof text), "{}\n");
+	ck_assert_int_eq(stat(from, &st), -1);
+	snprintf(lock, sizeof lock, "%s/progress.lock", dir);
+	int held = outfile_lock_file(lock), other = open(lock, O_RDONLY);
+	ck_assert_int_ge(held, 0);
+	ck_assert_int_ge(other, 0);
+	ck_assert_int_eq(flock(other, LOCK_EX | LOCK_NB), -1);
+	ck_assert_int_eq(fstat(held, &st), 0);
+	ck_assert_int_eq(st.st_size, 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	close(held);
+	ck_assert_int_eq(flock(other, LOCK_EX | LOCK_NB), 0);
+	close(other);
 }
 END_TEST
 
@@ -1667,6 +1703,7 @@ int main(void)
 	tcase_add_test(t, trap_in_the_gate_writes_no_record);
 	tcase_add_test(t, trap_mid_sweep_keeps_the_points_before);
 	tcase_add_test(t, commit_syncs_the_file_then_its_directory);
+	tcase_add_test(t, move_and_lock_go_through_io);
 	tcase_add_test(t, each_entry_synced_before_the_next);
 	tcase_add_test(t, resume_refuses_what_it_cannot_take);
 	tcase_add_test(t, resume_reads_records_of_schema_1);

@@ -7,7 +7,7 @@
  * numpy.std(ddof=1) and numpy.percentile (linear, R's type 7), on the
  * same samples as here: lcg() below is the same generator written in
  * Python, so the doubles are bit for bit the same. */
-#include "run/stats.h"
+#include "stats.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The house rules of core/ (docs/hacking.md), checked from the source.
 
-core/ is layered, top to bottom: cli, session, draw, records, emit, run,
-plugins, config, and the ground floor (the files directly in core/).  A
+core/ is layered, top to bottom: cli, learn, session, draw, compare,
+records, emit, run, plugins, config, io, and the ground floor (the files
+directly in core/).  A
 file may include and call only its own layer and those below.  This fails on:
   - a file in a folder that is in no layer (every such file);
   - an include of a header in a higher layer, a quoted include resolved
@@ -14,7 +15,15 @@ file may include and call only its own layer and those below.  This fails on:
     connected components;
   - a name defined as a function twice in core/ (static or not, a header's
     static inline, a C++ method, in one file or two), or as a function and
-    a type (struct, union, enum, class, typedef, using).
+    a type (struct, union, enum, class, typedef, using);
+  - a file written outside io/ (docs/hacking.md): a call that creates,
+    replaces, renames or truncates one (rename, creat, mkstemp, truncate,
+    link, symlink; not tmpfile, whose file has no name; fopen, freopen or fdopen in a mode with w, a
+    or +; open or openat with O_WRONLY, O_RDWR, O_CREAT, O_TRUNC or
+    O_APPEND, but of "/dev/null"), but those WRITES_ELSEWHERE names;
+  - a room using what only some rooms above may (ONLY_FOR): a journal
+    (io/journal.h) is the record's alone, records/'s; and emit/ may not
+    include or call io/ at all: it formats, and writes no file of its own.
 A definition is a name, after a type, whose parameter list is followed by
 '{': at any indentation and with its type on the line before (GNU style).
 A call is a name followed by '(' outside comments and strings and not
@@ -30,7 +39,7 @@ import os
 import re
 import sys
 
-LAYERS = ["cli", "learn", "session", "draw", "compare", "records", "emit", "run", "plugins", "config", ""]  # top to bottom; "" = core/ itself
+LAYERS = ["cli", "learn", "session", "draw", "compare", "records", "emit", "run", "plugins", "config", "io", ""]  # top to bottom; "" = core/ itself
 # Files that implement one header each way, of which one is built: not namesakes.
 ALTERNATIVES = [{"core/run/profile_cupti.cu", "core/run/profile_none.c"}]
 SOURCES = (".c", ".h", ".cu", ".cuh")
@@ -41,6 +50,24 @@ PLUGIN_SHARED = {
     ("plugins/multigpu/ring.cuh", "plugins/reduce/best.cuh"),  # its vec4<T>
     ("plugins/try/log.c", "core/escape.h"),  # escapes as the core does: escape.c built into the plugin
 }
+
+# Units of core/ that only some rooms may include or call, beside their
+# own: a journal is the record's alone (records/output.c writes a run's,
+# records/upgrade.c rewrites one), so that the record has one owner.
+ONLY_FOR = {"core/io/journal": ("records",)}
+# Rooms that may not use another room below them at all: emit/ formats,
+# and the file what it formats goes to is its caller's.
+NEVER = {"emit": ("io",)}
+# Files written outside io/, each (file, its first argument): none but a
+# scratch file no one reads as gpulab's output.
+WRITES_ELSEWHERE = {
+    ("core/learn/grade.c", "g->errfile"),  # a graded child's stderr, its last line read back, then removed
+}
+WRITE_CALL = re.compile(r"\b(rename|renameat2?|creat|mkstemps?|mkostemps?|truncate|ftruncate|link|linkat|"
+                        r"symlink|symlinkat)\s*\(")
+OPEN_CALL = re.compile(r"\b(fopen|freopen|fdopen|open|openat)\s*\(")
+WRITE_FLAG = re.compile(r"\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)\b")
+STRING = re.compile(r'"((?:\\.|[^"\\\n])*)"')
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 NAME_PAREN = re.compile(r"\b(%s)\s*\(" % IDENT)
@@ -59,6 +86,21 @@ KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "typeof", "__typ
 AFTER_PARAMS = re.compile(r"(?:\s+|\b(?:const|noexcept|override|final|volatile)\b|&)*")
 
 
+def room_of(path):
+    """The folder under core/ that path is in ("" for the ground floor)."""
+    parts = os.path.relpath(path, "core").split(os.sep)
+    return parts[0] if len(parts) > 1 else ""
+
+
+def may_use(f, g):
+    """Why f may not include or call g, though g is not above it; or None."""
+    if unit(g) in ONLY_FOR and room_of(f) not in ONLY_FOR[unit(g)] + (room_of(g),):
+        return "which only %s may use: the record has one owner" % ", ".join(r + "/" for r in ONLY_FOR[unit(g)])
+    if room_of(g) in NEVER.get(room_of(f), ()):
+        return "and %s/ may not use %s/: it formats, and writes no file of its own" % (room_of(f), room_of(g))
+    return None
+
+
 def layer_of(path):
     """Rank of the layer path is in (0 is the top, cli), or None."""
     parts = os.path.relpath(path, "core").split(os.sep)
@@ -75,6 +117,35 @@ def strip(text):
     """The code without comments and string or character literals (as "")."""
     pat = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
     return pat.sub(lambda m: "\n" * m.group(0).count("\n") if m.group(0).startswith("/") else '""', text)
+
+
+def uncomment(text):
+    """The text without comments, its string literals kept."""
+    pat = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+    return pat.sub(lambda m: "\n" * m.group(0).count("\n") if m.group(0).startswith("/") else m.group(0), text)
+
+
+def writes(text):
+    """(call, its first argument) of each call in text that writes a file:
+    creates, replaces, renames or truncates one (see the top)."""
+    code, out = uncomment(text), []
+    for m in WRITE_CALL.finditer(code):
+        if re.match(IDENT + "$", before(code, m.start())) and before(code, m.start()) not in NOT_A_TYPE:
+            continue                 # a declaration or a definition, not a call
+        args = code[m.end():close_paren(code, m.end()) - 1]
+        out.append((m.group(1), args.split(",")[0].strip()))
+    for m in OPEN_CALL.finditer(code):
+        if re.match(IDENT + "$", before(code, m.start())) and before(code, m.start()) not in NOT_A_TYPE:
+            continue
+        args = code[m.end():close_paren(code, m.end()) - 1]
+        first = args.split(",")[0].strip()
+        if m.group(1) not in ("open", "openat"):
+            modes = STRING.findall(args)
+            if modes and re.search(r"[wa+]", modes[-1]):
+                out.append((m.group(1), first))
+        elif WRITE_FLAG.search(args) and first != '"/dev/null"':
+            out.append((m.group(1), first))
+    return out
 
 
 def without_preprocessor(code):
@@ -297,6 +368,8 @@ def check(verbose=False):
             includes += 1
             if layer_of(target) < layer_of(f):
                 errors.append("%s includes %s, a layer above it" % (f, target))
+            elif may_use(f, target):
+                errors.append("%s includes %s, %s" % (f, target, may_use(f, target)))
 
     defined, callable_, typed = {}, {}, {}
     for f in files:
@@ -323,6 +396,15 @@ def check(verbose=False):
         for g, names in sorted(callees.items()):
             if layer_of(g) < layer_of(f):
                 errors.append("%s calls %s in %s, a layer above it" % (f, ", ".join(sorted(names)), g))
+            elif may_use(f, g):
+                errors.append("%s calls %s in %s, %s" % (f, ", ".join(sorted(names)), g, may_use(f, g)))
+
+    for f in ranked:
+        if room_of(f) == "io":
+            continue
+        for call, first in writes(text[f]):
+            if (f, first) not in WRITES_ELSEWHERE:
+                errors.append("%s writes a file outside io/: %s(%s...); write it through io/outfile.h" % (f, call, first))
 
     graph = {}
     for f, callees in calls.items():

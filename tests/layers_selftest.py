@@ -134,6 +134,33 @@ CASES = {
     "a plugin's quoted include found nowhere": (
         {"plugins/other/other.cu": '#include "missing.h"\n'},
         ["plugins/other/other.cu includes missing.h, found nowhere in its folder"]),
+    "a journal written from emit/ (the record has one owner, records/)": (
+        {"core/io/journal.h": "int journal_append(const char *text);\n",
+         "core/io/journal.c": '#include "io/journal.h"\nint journal_append(const char *text)\n{\n\treturn !text;\n}\n',
+         "core/records/output.c": '#include "io/journal.h"\nint output_point(void)\n{\n\treturn journal_append("");\n}\n',
+         "core/emit/lines.c": '#include "io/journal.h"\nint lines_point(void)\n{\n\treturn journal_append("");\n}\n'},
+        ["core/emit/lines.c includes core/io/journal.h, which only records/ may use: the record has one owner",
+         "core/emit/lines.c calls journal_append in core/io/journal.c, which only records/ may use: "
+         "the record has one owner"]),
+    "emit/ using io/ at all": (
+        {"core/io/outfile.h": "int outfile_open(const char *path);\n",
+         "core/draw/page.c": '#include "io/outfile.h"\n',
+         "core/emit/table.c": '#include "io/outfile.h"\n'},
+        ["core/emit/table.c includes core/io/outfile.h, and emit/ may not use io/: "
+         "it formats, and writes no file of its own"]),
+    "a file written outside io/": (
+        {"core/io/outfile.c": "int outfile_put(const char *p)\n{\n\tFILE *f = fopen(p, \"w\");\n"
+                              "\treturn rename(p, \"q\") + !f;\n}\n",
+         "core/draw/page.c": "/* not fopen(p, \"w\") in a comment, nor rename(a, b) */\n"
+                             "int page_save(const char *p)\n{\n\tFILE *f = fopen(p, \"wb\"), *r = fopen(p, \"r\");\n"
+                             "\tint fd = open(p, O_WRONLY | O_CREAT, 0644), null = open(\"/dev/null\", O_WRONLY);\n"
+                             "\tint in = open(p, O_RDONLY);\n"
+                             "\treturn rename(p, \"x\") + fd + null + in + !f + !r;\n}\n",
+         "core/learn/grade.c": "int grade_child(struct grade *g)\n{\n"
+                               "\treturn open(g->errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n}\n"},
+        ["core/draw/page.c writes a file outside io/: rename(p...); write it through io/outfile.h",
+         "core/draw/page.c writes a file outside io/: fopen(p...); write it through io/outfile.h",
+         "core/draw/page.c writes a file outside io/: open(p...); write it through io/outfile.h"]),
     "files in a folder of no layer": (
         {"core/misc/a.c": "int misc_a(void) { return 0; }\n", "core/misc/b.h": "int misc_b(void);\n"},
         ["core/misc/a.c is in a folder of no layer; add it to LAYERS here and to docs/hacking.md",

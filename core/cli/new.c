@@ -12,6 +12,7 @@
 #include "config/settings.h"
 #include "emit/facts.h"
 #include "exitcode.h"
+#include "io/outfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -65,13 +66,15 @@ static int new_name_taken(const struct options *o, const char *name, char *where
 
 /* text with every "skeleton" replaced by name, and "@pkgconfigdir@" by
  * the directory of this gpulab's gpulab.pc (so that the Makefile finds
- * it under any prefix, with no PKG_CONFIG_PATH), written to path. */
-static int new_write(const char *path, const char *text, const char *name)
+ * it under any prefix, with no PKG_CONFIG_PATH), written to path whole or
+ * not at all (io/outfile.h): 0, or -1 with why in err. */
+static int new_write(const char *path, const char *text, const char *name, char *err, size_t len)
 {
 	static const char dirword[] = "@pkgconfigdir@";
-	FILE *f = fopen(path, "wx");
-	if (!f)
+	struct outfile o;
+	if (outfile_open(&o, path, err, len))
 		return -1;
+	FILE *f = o.f;
 	for (;;) {
 		const char *a = strstr(text, "skeleton"), *b = strstr(text, dirword);
 		const char *at = a && (!b || a < b) ? a : b;
@@ -81,7 +84,7 @@ static int new_write(const char *path, const char *text, const char *name)
 		text = at + (at == a ? strlen("skeleton") : strlen(dirword));
 	}
 	fputs(text, f);
-	return fclose(f) == 0 ? 0 : -1;
+	return outfile_commit(&o, err, len) ? -1 : 0;
 }
 
 /* The template file `file` of dir, whole, into buf; -1 with errno. */
@@ -108,7 +111,7 @@ static int new_read(const char *dir, const char *file, char *buf, size_t len)
 static int new_copy(const char *dir, const char *name, char *failed, size_t len)
 {
 	static char text[NEW_FILE_MAX];
-	char out[NEW_NFILES][PATH_MAX];
+	char out[NEW_NFILES][PATH_MAX], why[PATH_MAX + 256];
 	size_t i;
 	for (i = 0; i < NEW_NFILES; i++) {
 		const char *f = new_files[i];
@@ -119,9 +122,8 @@ static int new_copy(const char *dir, const char *name, char *failed, size_t len)
 				 strerror(errno));
 			break;
 		}
-		if (new_write(out[i], text, name)) {
-			snprintf(failed, len, "%s: %s", out[i], strerror(errno));
-			unlink(out[i]);
+		if (new_write(out[i], text, name, why, sizeof why)) {
+			snprintf(failed, len, "%s: %s", out[i], why);
 			break;
 		}
 	}

@@ -8,7 +8,7 @@
 #include "draw/choose.h"
 #include "draw/chart.h"
 #include "escape.h"
-#include "emit/outfile.h"
+#include "io/outfile.h"
 #include "draw/numbers.h"
 #include "draw/plot.h"
 #include "compare/compare.h"

@@ -8,7 +8,7 @@
  * `gpulab compare` computes.  A .svg FILE is the first chart alone.
  *
  * Every record is read and checked before a byte is written, and the
- * file is written whole or not at all (outfile.h).
+ * file is written whole or not at all (io/outfile.h).
  */
 #ifndef GPULAB_HTML_H
 #define GPULAB_HTML_H

@@ -7,7 +7,7 @@
 #include "emit/list_doc.h"
 #include "emit/row.h"
 #include "run/group.h"
-#include "run/stats.h"
+#include "stats.h"
 #include "escape.h"
 
 #include <limits.h>
@@ -117,7 +117,7 @@ static const char *sample_text(struct sample_texts *c, double v)
 
 static size_t samples_bound(unsigned keep)
 {
-	return keep ? keep : REPORT_SAMPLES_KEPT;
+	return keep ? keep : JSON_SAMPLES_KEPT;
 }
 
 void report_samples_kept(FILE *out, unsigned keep)
@@ -318,7 +318,7 @@ void json_run_head(const struct report *r, const char *schema, const char *sep, 
 
 static void print_json(const struct report *r, FILE *out)
 {
-	json_run_head(r, REPORT_SCHEMA, "\n  ", 1, out);
+	json_run_head(r, r->schema, "\n  ", 1, out);
 	fputs(",\n  \"results\": [\n", out);
 	for (size_t i = 0; i < r->njobs; i++) {
 		fputs("    ", out);

@@ -1,7 +1,7 @@
 /* The run's report as JSON (emit/json.c): the whole record, at the end,
- * as a writer (emit/writer.h); a row and the run's members, which the
- * journal's lines are made of too (emit/journal_lines.c); and the samples
- * a record keeps. */
+ * as a writer (emit/writer.h), under the schema the report names; a row
+ * and the run's members, which the journal's lines are made of too (by
+ * records/output.c, which writes them); and the samples a record keeps. */
 #ifndef GPULAB_EMIT_JSON_H
 #define GPULAB_EMIT_JSON_H
 
@@ -10,6 +10,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
+
+/* A point's samples kept in a record unless --samples all: a uniform
+ * random subset of this many where it took more. */
+#define JSON_SAMPLES_KEPT 4096
 
 extern const struct writer report_json;
 
@@ -22,7 +26,7 @@ void json_row(const struct report *r, size_t i, FILE *out);
  * document's; a journal says it in its closing line). */
 void json_run_head(const struct report *r, const char *schema, const char *sep, int ended, FILE *out);
 
-/* "samples_ms"'s array: at most keep of v's samples (0: REPORT_SAMPLES_KEPT,
+/* "samples_ms"'s array: at most keep of v's samples (0: JSON_SAMPLES_KEPT,
  * UINT_MAX: all, --samples all), a uniform random subset in the order
  * taken (report_sample_kept), seeded by n, so that the same samples keep
  * the same subset.  Each exact (emit_json_double).  runs, the median,

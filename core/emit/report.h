@@ -1,26 +1,13 @@
 /* The report of a run: what every writer of it (emit/writer.h) is given,
- * the rows' jobs and what is said around them; and the record's schema.
- * The files that write it include this, and result.h, which picks the
- * writer, is above them. */
+ * the rows' jobs and what is said around them.  The record's schema is
+ * records/'s (records/schema.h), which writes and reads every record:
+ * the JSON document names the one it is given. */
 #ifndef GPULAB_EMIT_REPORT_H
 #define GPULAB_EMIT_REPORT_H
 
 #include "run/clocks.h"
 #include "run/device.h"
 #include "run/job.h"
-
-/* The JSON record's format, documented by docs/record.schema.json; the
- * number changes with any change a reader must know of. */
-#define REPORT_SCHEMA "gpulab-record/1.4"
-/* The journal -o writes (docs/record.md, "On disk"): a header line, a
- * line per point, a closing line. */
-#define REPORT_JOURNAL_SCHEMA "gpulab-record/2.0"
-/* A point's samples kept in a record unless --samples all: a uniform
- * random subset of this many where it took more. */
-#define REPORT_SAMPLES_KEPT 4096
-/* What a reader takes: this major, and any minor of it ("gpulab-record/1"
- * or "gpulab-record/1.N"), since a minor only adds fields. */
-#define REPORT_SCHEMA_MAJOR "gpulab-record/1"
 
 /* Where the table's columns are, fixed before the first row is printed,
  * and what it has printed so far (report_begin fills it). */
@@ -35,6 +22,7 @@ struct rank_place;
 
 struct report {
 	enum format format;
+	const char *schema;         /* JSON: the record's schema name (records/schema.h) */
 	const struct device_info *dev;
 	int cold;
 	unsigned batch;             /* --batch: runs per timed sample; 0 or 1: one */
@@ -43,7 +31,7 @@ struct report {
 	const struct clocks *clk;   /* NULL without a GPU */
 	const char *command;        /* the command line, as typed */
 	int samples;                /* JSON: the samples of every row */
-	unsigned samples_keep;      /* --samples N or all: the most a point keeps; 0: REPORT_SAMPLES_KEPT,
+	unsigned samples_keep;      /* --samples N or all: the most a point keeps; 0: JSON_SAMPLES_KEPT,
 				     * UINT_MAX: all */
 	int wide;                   /* table: every column (--wide); else those that fit 100 */
 	struct stopping stop;       /* the noise criterion the rows without -r ran to */

@@ -6,7 +6,7 @@
 #include "emit/field.h"
 
 #include "escape.h"
-#include "run/stats.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@ int cut_short(const struct job *j)
 	return measured(j) && x->stopped_by == STOP_TIMEOUT && !(isfinite(x->median_lo) && isfinite(x->median_hi));
 }
 
-/* A measured row whose median is uncertain (run/stats.h), or not known
+/* A measured row whose median is uncertain (stats.h), or not known
  * to be sure (cut_short): NOISY.  Not one whose single runs are spread,
  * over enough of them to pin the median down. */
 int noisy(const struct job *j)

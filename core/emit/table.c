@@ -8,7 +8,7 @@
 #include "emit/row.h"
 #include "escape.h"
 #include "wrap.h"
-#include "run/stats.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdarg.h>

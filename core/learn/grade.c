@@ -27,7 +27,7 @@
 #include "learn/learn.h"
 #include "records/record.h"
 #include "records/upgrade.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -21,6 +21,7 @@
 #include "wrap.h"
 #include "exitcode.h"
 #include "fail.h"
+#include "io/outfile.h"
 #include "learn/learn.h"
 #include "learn/lesson.h"
 #include "learn/map.h"
@@ -74,12 +75,12 @@ static int learn_tmp_make(struct learn_tmp *t)
  * place of the last one, and said where. */
 static void learn_tmp_keep(struct learn_tmp *t, const struct lesson *l, const char *suffix)
 {
-	char path[4400 + LESSON_MAX_NAME];
+	char path[4400 + LESSON_MAX_NAME], why[512];
 	snprintf(path, sizeof path, "%.*s/%s%s.json", (int)(strrchr(t->dir, '/') - t->dir), t->dir, l->name, suffix);
-	if (rename(t->record, path) == 0)
+	if (outfile_move(t->record, path, why, sizeof why) == 0)
 		printf("Its record: %s\n", path);
 	else
-		fail(0, "learn: cannot keep the record as %s: %s", path, strerror(errno));
+		fail(0, "learn: cannot keep the record as %s: %s", path, why);
 }
 
 static void learn_tmp_remove(struct learn_tmp *t)

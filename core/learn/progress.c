@@ -2,7 +2,7 @@
 
 #include "learn/progress.h"
 
-#include "emit/outfile.h"
+#include "io/outfile.h"
 #include "exitcode.h"
 #include "learn/verdict.h"
 
@@ -237,7 +237,7 @@ static int progress_take_lock(struct progress *p, char *err, size_t errlen)
 			return rc;
 	}
 	snprintf(lock, sizeof lock, "%s.lock", p->path);
-	if ((p->lock = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 || flock(p->lock, LOCK_EX))
+	if ((p->lock = outfile_lock_file(lock)) < 0)
 		return snprintf(err, errlen, "learn: cannot lock %s: %s", lock, strerror(errno)), EXIT_CONFIG;
 	return 0;
 }

@@ -4,7 +4,7 @@
  * for each lesson, whether its claim was seen, the last verdict and
  * figure, and whether its task was passed, with the best figure.
  *
- * Written whole or not at all (emit/outfile.h: a temporary beside it,
+ * Written whole or not at all (io/outfile.h: a temporary beside it,
  * renamed into its place), under a lock (progress.lock beside it, flock)
  * held from reading it to writing it, so two gpulab at once never lose
  * each other's step.  A file that cannot be read as one is refused with

@@ -1,21 +1,21 @@
 #include "records/ondisk.h"
 
 #include "emit/field.h"
+#include "records/schema.h"
 #include "records/validate.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define JOURNAL_MAJOR "gpulab-record/2"
+#include <unistd.h>
 
 /* Does the object's schema name a journal (gpulab-record/2 or 2.N)? */
 static int journal_schema(const struct json *head)
 {
 	const char *s = json_string(json_get(head, "schema"));
-	size_t n = strlen(JOURNAL_MAJOR);
-	return json_type(head) == JSON_OBJECT && s && !strncmp(s, JOURNAL_MAJOR, n) && (!s[n] || s[n] == '.');
+	size_t n = strlen(RECORD_JOURNAL_MAJOR);
+	return json_type(head) == JSON_OBJECT && s && !strncmp(s, RECORD_JOURNAL_MAJOR, n) && (!s[n] || s[n] == '.');
 }
 
 /* Where text opens as a record's header does, {"schema": "gpulab-record/
@@ -24,7 +24,7 @@ static int journal_schema(const struct json *head)
  * line (16 MB of it) is not parsed twice. */
 static size_t schema_at(const char *text, size_t len)
 {
-	static const char *const parts[] = { "{", "\"schema\"", ":", "\"gpulab-record/" };
+	static const char *const parts[] = { "{", "\"schema\"", ":", "\"" RECORD_SCHEMA_PREFIX };
 	size_t at = 0;
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		size_t n = strlen(parts[i]);
@@ -371,4 +371,19 @@ void ondisk_write_tree(FILE *out, const struct json *v)
 	} else {
 		fputs("null", out); /* null, and a packed array's node memory could not be had for */
 	}
+}
+
+int ondisk_is_record(int fd, char *err, size_t len)
+{
+	char head[4097];
+	ssize_t n = pread(fd, head, sizeof head - 1, 0);
+	if (n == 0)
+		return 1; /* an empty file: nothing lost */
+	head[n > 0 ? n : 0] = 0;
+	const char *p = head + strspn(head, " \t\r\n");
+	if (n > 0 && *p == '{' && strstr(p, "\"" RECORD_SCHEMA_PREFIX))
+		return 1;
+	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
+		      "another file)");
+	return 0;
 }

@@ -63,4 +63,11 @@ const char *ondisk_warning(const char *path, const struct ondisk *d, char *buf, 
  * \u0000 in it). */
 void ondisk_write_tree(FILE *out, const struct json *v);
 
+/* Does the open file fd hold a gpulab record (its first 4 KiB a JSON
+ * object naming a "gpulab-record/" schema), or nothing at all?  1, or 0
+ * with why in err: a journal replaces nothing else (a `-o code.cu` once
+ * replaced a C file).  What journal_open is given to accept a target by
+ * (io/journal.h). */
+int ondisk_is_record(int fd, char *err, size_t len);
+
 #endif

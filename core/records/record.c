@@ -1,9 +1,9 @@
 #include "records/record.h"
 
 #include "exitcode.h"
-#include "emit/report.h"
 #include "fail.h"
 #include "records/ondisk.h"
+#include "records/schema.h"
 #include "records/validate.h"
 
 #include <math.h>
@@ -92,7 +92,7 @@ static int schema_of_major(const char *schema, const char *major)
 
 int record_schema_known(const char *schema)
 {
-	return schema_of_major(schema, REPORT_SCHEMA_MAJOR) || schema_of_major(schema, "gpulab-record/2");
+	return schema_of_major(schema, RECORD_SCHEMA_MAJOR) || schema_of_major(schema, RECORD_JOURNAL_MAJOR);
 }
 
 int record_take(struct record *r, struct json *doc, char *err, size_t len)

@@ -10,7 +10,7 @@
 
 #include "records/json.h"
 #include "records/ondisk.h"
-#include "run/stats.h"
+#include "stats.h"
 
 #include <stddef.h>
 

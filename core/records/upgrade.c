@@ -1,9 +1,9 @@
 #include "records/upgrade.h"
 
 #include "emit/field.h"
-#include "emit/journal.h"
 #include "emit/json.h"
 #include "exitcode.h"
+#include "io/journal.h"
 #include "records/ondisk.h"
 #include "records/record.h"
 
@@ -26,7 +26,7 @@ static int journal_says(const char *key)
 /* The header: doc's members, with ch's changes (NULL: none). */
 static void journal_head(FILE *f, const struct json *doc, unsigned samples_keep, const struct head_change *ch)
 {
-	const char *schema = json_get(doc, "grade") ? RECORD_GRADE_SCHEMA : REPORT_JOURNAL_SCHEMA; /* upgraded, still grade's */
+	const char *schema = json_get(doc, "grade") ? RECORD_GRADE_SCHEMA : RECORD_JOURNAL_SCHEMA; /* upgraded, still grade's */
 	fprintf(f, "{\"schema\": \"%s\"", ch ? ch->schema : schema);
 	for (size_t i = 0; i < json_len(doc); i++) {
 		const char *key = json_key(doc, i);
@@ -122,7 +122,7 @@ static int rewrite(const char *in, const char *out, unsigned samples_keep, const
 	char *body = NULL, *end = NULL, why[1024];
 	size_t nbody = 0, nend = 0;
 	const char *target = out ? out : in;
-	int rc = journal_open(&j, target, 0, why, sizeof why); /* the writers' lock before FILE is read */
+	int rc = journal_open(&j, target, ondisk_is_record, why, sizeof why); /* the writers' lock before FILE is read */
 	if (rc) {
 		snprintf(err, len, "%s: %s", target, why);
 		return rc;

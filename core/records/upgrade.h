@@ -2,7 +2,7 @@
  * `gpulab record upgrade FILE [-o OUT] [--samples all]`: a record of any
  * schema a reader takes (1.x documents, 2.x journals) rewritten as the
  * journal `run -o` writes (docs/record.md, "On disk"), with at most
- * REPORT_SAMPLES_KEPT samples a point (a uniform subset; all with
+ * JSON_SAMPLES_KEPT samples a point (a uniform subset; all with
  * --samples all).  In place, FILE is replaced atomically (a temporary
  * beside it, renamed over it with its permissions, under the writers'
  * lock); with -o, OUT is written so and FILE left alone.  A run that did
@@ -11,13 +11,12 @@
 #ifndef GPULAB_UPGRADE_H
 #define GPULAB_UPGRADE_H
 
+#include "records/schema.h"
+
 #include <stddef.h>
 
 /* 0; or EXIT_USAGE / EXIT_NOMEM with one line, naming the file, in err. */
 int record_upgrade(const char *in, const char *out, unsigned samples_keep, char *err, size_t len);
-
-/* A journal with gpulab grade's member: 2.0's fields and grade. */
-#define RECORD_GRADE_SCHEMA "gpulab-record/2.1"
 
 /* What a rewrite changes in the header: its schema, its command, and a
  * member key (added, or in place of one of that name) whose value is

@@ -67,7 +67,7 @@ struct result {
 	unsigned nsamples;
 	double noise;                       /* relative standard deviation of the samples */
 	int converged;                      /* stopped with noise <= the limit, or at an exact count */
-	double median_lo, median_hi;        /* the GPU median's 95% interval (run/stats.h); NaN: too few samples */
+	double median_lo, median_hi;        /* the GPU median's 95% interval (stats.h); NaN: too few samples */
 	int lost;                           /* the run left the device unusable (a sticky CUDA
 					     * error): no later point can run */
 	int by_peer;                        /* under a launcher: failed because another rank did */

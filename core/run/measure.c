@@ -2,8 +2,8 @@
 
 #include "exitcode.h"
 #include "run/group.h"
-#include "run/interrupt.h"
-#include "run/stats.h"
+#include "interrupt.h"
+#include "stats.h"
 #include "run/watchdog.h"
 
 #include <math.h>
@@ -207,7 +207,7 @@ static int hold_run(struct bench *b, struct job *j, long slot)
 }
 
 /* measure's answer where a signal stopped the point between two samples
- * (run/interrupt.h): it is not run, and no later one is. */
+ * (interrupt.h): it is not run, and no later one is. */
 #define HALTED (-2)
 
 /* timed_run's answer where the sample must be taken again: a spin gave

@@ -6,7 +6,7 @@
 
 #include "exitcode.h"
 #include "fail.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <stdio.h>
 
@@ -110,7 +110,6 @@ int session_finish(const struct options *o, struct report *r, struct job *jobs, 
 	report_end(r, stdout);
 	fflush(stdout);
 	if (why[0])
-		say_stopped(o, jobs, n, why, by_signal, out->path && journal_committed(&out->j),
-			    out->path && journal_replaces(&out->j));
+		say_stopped(o, jobs, n, why, by_signal, output_committed(out), output_replaces(out));
 	return exit_code(jobs, n, by_signal, worst);
 }

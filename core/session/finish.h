@@ -8,8 +8,8 @@
 
 #include "config/options.h"
 #include "emit/writer.h"
+#include "records/output.h"
 #include "run/job.h"
-#include "session/output.h"
 
 /* After the last point, a signal or a lost device: the run's exit code. */
 int session_finish(const struct options *o, struct report *r, struct job *jobs, size_t n, int worst,

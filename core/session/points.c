@@ -5,7 +5,7 @@
 #include "session/points.h"
 
 #include "exitcode.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 #include "session/plan.h"
 #include "session/ranks.h"
 

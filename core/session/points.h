@@ -7,9 +7,9 @@
 
 #include "config/options.h"
 #include "emit/writer.h"
+#include "records/output.h"
 #include "run/measure.h"
 #include "run/job.h"
-#include "session/output.h"
 
 /* Every point still to run, marked "not run" until it has: a record
  * written meanwhile says it was not reached. */

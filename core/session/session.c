@@ -6,14 +6,15 @@
 
 #include "emit/writer.h"
 #include "fail.h"
+#include "records/output.h"
 #include "records/resume.h"
+#include "records/schema.h"
 #include "run/measure.h"
 #include "run/clocks.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 #include "run/profile.h"
 #include "session/finish.h"
 #include "session/gpu.h"
-#include "session/output.h"
 #include "session/plan.h"
 #include "session/points.h"
 #include "session/ranks.h"
@@ -49,7 +50,7 @@ static int run_all(const struct options *o, struct job *jobs, size_t n, const st
 		clocks_open(&clk, d.bus_id);
 	struct bench b = { .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .unheld = o->profile, .verify = o->verify, .prof = prof,
 			   .clk = gpu ? &clk : NULL, .stop = o->stop, .watchdog_s = o->watchdog, .group = g };
-	struct report r = { .format = o->format, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
+	struct report r = { .format = o->format, .schema = RECORD_SCHEMA, .dev = gpu ? &d : NULL, .cold = o->cold, .batch = o->batch, .jobs = jobs,
 			    .njobs = n, .clk = gpu ? &clk : NULL, .command = o->command_line, .samples = o->samples,
 			    .samples_keep = o->samples_keep, .wide = o->wide, .stop = o->stop, .ranks = places,
 			    .nranks = g ? g->size : 0 };

@@ -1,14 +1,18 @@
 /*
- * --output FILE as a session writes it (session/output.h): the journal
+ * --output FILE, the record a run writes (records/output.h): the journal
  * begun with the points kept, appended to as each point is done, and
- * ended.
+ * ended; its lines made here.
  */
-#include "session/output.h"
+#include "records/output.h"
 
+#include "emit/field.h"
+#include "emit/json.h"
 #include "emit/row.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "fail.h"
+#include "records/ondisk.h"
+#include "records/schema.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -20,7 +24,7 @@ int output_open(struct record_out *out, const char *path, int resuming)
 	char err[PATH_MAX + 512];
 	int rc;
 	*out = (struct record_out){ .path = path, .writable = 1 };
-	if (path && (rc = journal_open(&out->j, path, resuming, err, sizeof err)))
+	if (path && (rc = journal_open(&out->j, path, resuming ? NULL : ondisk_is_record, err, sizeof err)))
 		return fail(rc, "--output %s: %s", path, err);
 	return 0;
 }
@@ -49,13 +53,43 @@ static char *line_close(struct line *l)
 	return l->text;
 }
 
+/* --- the journal's lines ------------------------------------------------- */
+
+/* The header line: what the record says of the whole run, under the
+ * journal's schema; how it ended is the closing line's. */
+static void record_head_line(const struct report *r, FILE *out)
+{
+	json_run_head(r, RECORD_JOURNAL_SCHEMA, " ", 0, out);
+	fputs("}\n", out);
+}
+
+/* Row i's line: as run, or as kept from the record resumed. */
+static void record_point_line(const struct report *r, size_t i, FILE *out)
+{
+	json_row(r, i, out);
+	fputc('\n', out);
+}
+
+/* The closing line, naming the points the journal holds. */
+static void record_end_line(const struct report *r, size_t points, FILE *out)
+{
+	fprintf(out, "{\"end\": {\"interrupted\": %s", r->interruption ? "true" : "false");
+	emit_json_string(out, "interruption", r->interruption);
+	fprintf(out, ", \"points\": %zu}}\n", points);
+}
+
+/* The rows of a resumed record kept: its points this run has, then those
+ * no point of this run is (r->extra). */
 static void kept_rows(const struct report *r, FILE *f)
 {
 	for (size_t i = 0; i < r->njobs; i++)
 		if (r->jobs[i].kept)
 			fprintf(f, "%s\n", r->jobs[i].kept);
-	report_journal_extras(r, f);
+	for (size_t i = 0; i < r->nextra; i++)
+		fprintf(f, "%s\n", r->extra[i]);
 }
+
+/* --- the journal, as the session goes ------------------------------------ */
 
 /* What the journal starts with, written with its first entry: the
  * header, and the points a resumed record kept. */
@@ -70,7 +104,7 @@ int output_begin(struct record_out *out, const struct report *r, unsigned sample
 	out->json.samples_keep = samples_keep;
 	out->carries = resumed;
 	if (line_open(&l)) {
-		report_journal_header(&out->json, l.f);
+		record_head_line(&out->json, l.f);
 		kept_rows(&out->json, l.f);
 	}
 	if (line_close(&l)) {
@@ -131,7 +165,7 @@ int output_point(struct record_out *out, size_t i)
 	if (!out->path)
 		return 0;
 	if (line_open(&l))
-		report_journal_point(&out->json, i, l.f);
+		record_point_line(&out->json, i, l.f);
 	line_close(&l);
 	return output_lines(out, l.text, l.n, 1, measured(&out->json.jobs[i]));
 }
@@ -164,13 +198,23 @@ int output_end(struct record_out *out, const struct report *r, int by_signal)
 	if (line_open(&l)) {
 		for (size_t i = 0; i < r->njobs; i++)
 			if (r->jobs[i].res.outcome == OUTCOME_NOT_RUN && !r->jobs[i].kept) {
-				report_journal_point(&out->json, i, l.f);
+				record_point_line(&out->json, i, l.f);
 				k++;
 			}
-		report_journal_end(&out->json, out->lines + out->held_lines + k, l.f);
+		record_end_line(&out->json, out->lines + out->held_lines + k, l.f);
 	}
 	line_close(&l);
 	return output_lines(out, l.text, l.n, k, 1);
+}
+
+int output_committed(const struct record_out *out)
+{
+	return out->path && journal_committed(&out->j);
+}
+
+int output_replaces(const struct record_out *out)
+{
+	return out->path && journal_replaces(&out->j);
 }
 
 void output_close(struct record_out *out)

@@ -45,19 +45,23 @@ int outfile_commit(struct outfile *o, char *err, size_t len);
 /* Close and remove the temporary, leaving path alone. */
 void outfile_abandon(struct outfile *o);
 
-/* --- the pieces, for the journal (emit/journal.h) ---------------------- */
+/* A file written whole elsewhere (a run's record, in a directory of its
+ * own) put at `to`, checked as any target is (outfile_target) and
+ * renamed, its directory synced: 0, or EXIT_USAGE with why in err. */
+int outfile_move(const char *from, const char *to, char *err, size_t len);
+
+/* A lock file at path, made (0600) where missing and never written,
+ * locked (flock, waiting for another holder) until closed: its
+ * descriptor, or -1 with errno. */
+int outfile_lock_file(const char *path);
+
+/* --- the pieces, for the journal (io/journal.h) ------------------------ */
 
 /* Create the temporary tmp (O_EXCL), or take over one this user's
  * killed run left (another user's, a link or a file with another name
  * is refused), locked, empty, with the permissions (never the owner) of
  * `like` where that exists: its descriptor, or -1 with why in err. */
 int outfile_temporary(const char *tmp, const char *like, char *err, size_t len);
-
-/* Does the open file fd hold a gpulab record (its first 4 KiB a JSON
- * object naming a "gpulab-record/" schema), or nothing at all?  1, or 0
- * with why in err: a journal replaces nothing else (a `-o code.cu` once
- * replaced a C file). */
-int outfile_is_record(int fd, char *err, size_t len);
 
 /* Lock the existing file path (not created): its descriptor; -2 where
  * there is none; -1 with why in err where another holds it. */

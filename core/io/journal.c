@@ -1,8 +1,8 @@
-#include "emit/journal.h"
+#include "io/journal.h"
 
 #include "exitcode.h"
 #include "fail.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int journal_open(struct journal *j, const char *path, int resuming, char *err, size_t len)
+int journal_open(struct journal *j, const char *path, journal_accepts *accepts, char *err, size_t len)
 {
 	int rc;
 	*j = (struct journal){ .fd = -1, .old = -1 };
@@ -29,7 +29,7 @@ int journal_open(struct journal *j, const char *path, int resuming, char *err, s
 	/* then the target: a writer past its first entry holds it; and it
 	 * must be a record, since a journal replaces nothing else */
 	if ((j->old = outfile_lock_existing(j->path, err, len)) == -1
-	    || (j->old >= 0 && !resuming && !outfile_is_record(j->old, err, len))) {
+	    || (j->old >= 0 && accepts && !accepts(j->old, err, len))) {
 		if (j->old >= 0)
 			close(j->old);
 		j->old = -1;

@@ -1,6 +1,6 @@
 /* Summaries and the Mann-Whitney U test, following scipy.stats (see
  * stats.h); the comments say where and why this departs from it. */
-#include "run/stats.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdint.h>

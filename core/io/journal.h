@@ -4,7 +4,7 @@
  * rewritten, and a closing line when the run ends.
  *
  * journal_open, before anything runs, checks and locks the target
- * (emit/outfile.h: no device, FIFO, socket or directory; a link
+ * (io/outfile.h: no device, FIFO, socket or directory; a link
  * followed; one writer at a time, the holder's PID named) and opens its
  * temporary.  Nothing good is replaced by nothing: the header and the
  * first entry go to the temporary, synced and renamed over the target
@@ -30,7 +30,11 @@
 #ifndef GPULAB_JOURNAL_H
 #define GPULAB_JOURNAL_H
 
-#include "emit/outfile.h"
+#include "io/outfile.h"
+
+/* What an existing target must hold to be replaced: 1, or 0 with why in
+ * err.  The journal's writer says (records/schema.h: a gpulab record). */
+typedef int journal_accepts(int fd, char *err, size_t len);
 
 #include <pthread.h>
 #include <stddef.h>
@@ -52,10 +56,10 @@ struct journal {
 };
 
 /* Check and lock path, open its temporary: 0, or EXIT_USAGE with why in
- * err (the caller names the path).  An existing path must be a gpulab
- * record (outfile_is_record), unless `resuming`: --resume reads it as
- * one, and says itself what it cannot take. */
-int journal_open(struct journal *j, const char *path, int resuming, char *err, size_t len);
+ * err (the caller names the path).  An existing path must be one that
+ * `accepts` takes (NULL: any, as --resume, which reads it as a record
+ * and says itself what it cannot take). */
+int journal_open(struct journal *j, const char *path, journal_accepts *accepts, char *err, size_t len);
 
 /* The header line (and what goes with it), written with the first
  * entry: text is the journal's from then on, freed by journal_close. */

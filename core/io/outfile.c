@@ -1,7 +1,7 @@
-#include "emit/outfile.h"
+#include "io/outfile.h"
 
 #include "exitcode.h"
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,21 +165,6 @@ int outfile_temporary(const char *tmp, const char *like, char *err, size_t len)
 	return -1;
 }
 
-int outfile_is_record(int fd, char *err, size_t len)
-{
-	char head[4097];
-	ssize_t n = pread(fd, head, sizeof head - 1, 0);
-	if (n == 0)
-		return 1; /* an empty file: nothing lost */
-	head[n > 0 ? n : 0] = 0;
-	const char *p = head + strspn(head, " \t\r\n");
-	if (n > 0 && *p == '{' && strstr(p, "\"gpulab-record/"))
-		return 1;
-	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
-		      "another file)");
-	return 0;
-}
-
 int outfile_sync(int fd, int data_only)
 {
 	/* EINVAL: a file system that cannot sync (a pipe, some FUSE mounts) */
@@ -255,4 +240,29 @@ void outfile_abandon(struct outfile *o)
 	fclose(o->f);
 	o->f = NULL;
 	interrupt_temporary(NULL);
+}
+
+int outfile_move(const char *from, const char *to, char *err, size_t len)
+{
+	char real[PATH_MAX];
+	int rc = outfile_target(to, real, sizeof real, err, len);
+	if (rc)
+		return rc;
+	if (rename(from, real) != 0)
+		return snprintf(err, len, "%s", strerror(errno)), EXIT_USAGE;
+	if (outfile_sync_dir(real))
+		return snprintf(err, len, "moved, but its directory cannot be synced: %s", strerror(errno)), EXIT_USAGE;
+	return 0;
+}
+
+int outfile_lock_file(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600), e;
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
 }

@@ -1,4 +1,4 @@
-#include "run/interrupt.h"
+#include "interrupt.h"
 
 #include "exitcode.h"
 

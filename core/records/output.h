@@ -1,19 +1,24 @@
 /*
- * --output FILE as a session writes it: the journal (emit/journal.h)
- * begun with the points a resumed record kept, appended to as each point
- * is done, and ended with the points not run and the closing line.
+ * --output FILE, the record a run writes as it goes: a journal
+ * (docs/record.md, "On disk"; records/schema.h's RECORD_JOURNAL_SCHEMA)
+ * of a header line and the points a resumed record kept, a line appended
+ * as each point is done, and the points not run with the closing line,
+ * naming the points it holds.  Its lines are made here from the report
+ * (their members are emit/json.c's, as the JSON document's) and written
+ * through io/journal.h, the one file a run writes; the session says when.
+ * It holds the lines of a run until one of its points is measured, so
+ * that a run that measures none leaves an earlier record as it was.
  */
-#ifndef GPULAB_SESSION_OUTPUT_H
-#define GPULAB_SESSION_OUTPUT_H
+#ifndef GPULAB_RECORDS_OUTPUT_H
+#define GPULAB_RECORDS_OUTPUT_H
 
-#include "emit/journal.h"
-#include "emit/journal_lines.h"
-#include "emit/writer.h"
+#include "emit/report.h"
+#include "io/journal.h"
 
 /* --output FILE: checked and locked before anything runs (a device, a
  * FIFO, a directory, another run's record: one line, exit 2, nothing
  * run); the journal it becomes is appended to as each point is done
- * (emit/journal.h). */
+ * (io/journal.h). */
 struct record_out {
 	const char *path;   /* -o as given, for messages; NULL: no record */
 	struct journal j;
@@ -45,6 +50,11 @@ int output_point(struct record_out *out, size_t i);
  * to its end, unless it carries all that record's measured points; it
  * writes one where there was none. */
 int output_end(struct record_out *out, const struct report *r, int by_signal);
+
+/* Is FILE this run's record now (its first entry written)?  Was there a
+ * record at FILE when it was opened?  Both 0 without --output. */
+int output_committed(const struct record_out *out);
+int output_replaces(const struct record_out *out);
 
 void output_close(struct record_out *out);
 
