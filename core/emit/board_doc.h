@@ -14,8 +14,10 @@
 #define GPULAB_EMIT_BOARD_DOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define BOARD_SCHEMA "gpulab-board/1"
+#define BOARD_NONE SIZE_MAX
 
 /* One grade record, in time order (its "date"; ties in the order named). */
 struct board_record {
@@ -27,6 +29,7 @@ struct board_record {
 /* A student in one record of the board's GPU. */
 struct board_try {
 	int present;          /* graded in that record */
+	int test;             /* that record is grade --test's: no share, pass or fail */
 	int measured;         /* ranked there, with a share */
 	int passed;           /* a test-mode record's: the gate passed */
 	size_t grade_rank;    /* grade's rank in that record; 0: none */
@@ -38,8 +41,9 @@ struct board_student {
 	const char *name;
 	size_t rank;              /* on the board, by best share; 0: never measured */
 	struct board_try *tries;  /* one per record of the board (struct board_gpu's), in its order */
-	double first, best, latest; /* shares: the first measured, the best, the last record's; NaN: none */
-	size_t first_at, best_at, latest_at; /* which of tries (the best: the first time it was reached) */
+	double first, best, latest; /* shares: the first measured, the best, the last ranked record's; NaN: none */
+	size_t first_at, best_at, latest_at; /* which of tries (the best: the first time it was reached);
+					      * latest_at BOARD_NONE: in no ranked record */
 };
 
 /* One GPU model's board. */
@@ -63,7 +67,7 @@ struct board_doc {
  * record's (two measured tries apart)?  *by: latest - first. */
 static inline int board_changed(const struct board_student *s, double *by)
 {
-	if (s->first_at == s->latest_at || !s->tries[s->latest_at].measured || !s->rank)
+	if (!s->rank || s->latest_at == BOARD_NONE || s->first_at == s->latest_at || !s->tries[s->latest_at].measured)
 		return 0;
 	*by = s->latest - s->first;
 	return 1;

@@ -96,8 +96,9 @@ static void standing_text_end(void *doc, FILE *out)
 	for (size_t d = 0; d < b->ngpus; d++) {
 		const struct board_gpu *g = &b->gpus[d];
 		char dev[64];
-		fprintf(out, "\n%s: %zu record%s, %.10s to %.10s\n", escape_into(dev, sizeof dev, g->device), g->nrecords,
-			g->nrecords == 1 ? "" : "s", standing_date(b, g, 0), standing_date(b, g, g->nrecords - 1));
+		fprintf(out, "\n%s: %zu record%s, %.10s", escape_into(dev, sizeof dev, g->device), g->nrecords,
+			g->nrecords == 1 ? "" : "s", standing_date(b, g, 0));
+		fprintf(out, g->nrecords > 1 ? " to %.10s\n" : "\n", standing_date(b, g, g->nrecords - 1));
 		fprintf(out, "%4s  %-24s %6s  %-10s %6s %7s %8s  %s\n", "rank", "student", "best", "on", "first", "latest",
 			"change", "history");
 		for (size_t i = 0; i < g->nstudents; i++)
@@ -193,7 +194,7 @@ static void standing_json_student(FILE *out, const struct board_doc *b, const st
 	emit_json_number(out, "first", s->rank > 0, s->first);
 	emit_json_string(out, "first_date", s->rank ? standing_date(b, g, s->first_at) : NULL);
 	emit_json_number(out, "latest", isfinite(s->latest), s->latest);
-	emit_json_string(out, "latest_date", standing_date(b, g, s->latest_at));
+	emit_json_string(out, "latest_date", s->latest_at != BOARD_NONE ? standing_date(b, g, s->latest_at) : NULL);
 	emit_json_number(out, "change", changed, by);
 	fputs(", \"history\": [", out);
 	for (size_t r = 0; r < g->nrecords; r++) {

@@ -135,6 +135,7 @@ static struct board_try standing_try(const struct record *r, const struct json *
 	struct board_try t = { .present = 1, .share = NAN, .failure = json_string(json_get(k, "failure")) };
 	uint64_t rank = 0;
 	if (test) {
+		t.test = 1;
 		t.passed = !t.failure;
 		return t;
 	}
@@ -182,14 +183,16 @@ static struct board_student *standing_student(struct board_owned *own, struct bo
 }
 
 /* A student's first measured share, their best (where first reached)
- * and their latest record's, over the board's n records. */
+ * and their latest ranked record's (a test's has no share to say), over
+ * the board's n records. */
 static void standing_summary(struct board_student *s, size_t n)
 {
 	int seen = 0;
 	s->first = s->best = s->latest = NAN;
+	s->latest_at = BOARD_NONE;
 	for (size_t i = 0; i < n; i++) {
 		const struct board_try *t = &s->tries[i];
-		if (!t->present)
+		if (!t->present || t->test)
 			continue;
 		s->latest_at = i;
 		s->latest = t->measured ? t->share : NAN;
