@@ -318,6 +318,15 @@ START_TEST(page_per_gpu)
 	ck_assert_msg(o.status == 0, "%s", o.err);
 	read_text(path, page, sizeof page);
 	ck_assert(!strstr(page, "<b>") && strstr(page, "data-student=\"&lt;b&gt;\""));
+	/* and so is a date (the fuzzer's find: a day was cut, not escaped) */
+	snprintf(path, sizeof path, "%s/dated.html", dir);
+	gpulab("board", edited(dir, "dated.json", W1, "2026-10-01", "2<script>\\u001b"), "-o", path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	read_text(path, page, sizeof page);
+	ck_assert(!strstr(page, "<script") && strstr(page, "<td class=\"text\">2&lt;script&gt;\ufffd</td>"));
+	gpulab("board", edited(dir, "dated.json", W1, "2026-10-01", "2<script>\\u001b"), NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	ck_assert(strstr(o.out, "\nNVIDIA H200: 1 record, 2<script>\\x1b\n"));
 }
 END_TEST
 

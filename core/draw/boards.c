@@ -13,6 +13,13 @@
 #define SPARK_BLUE "#0072B2"
 #define SPARK_RED "#a33b00"
 
+/* The day of date (board_day), as HTML text. */
+static void day_html(FILE *out, const char *date)
+{
+	char day[11];
+	fput_html(out, board_day(day, date));
+}
+
 /* The top of the board's pictures: its best share, and at least the
  * reference (1), so that every student's is drawn to one scale. */
 static double spark_top(const struct board_gpu *g)
@@ -45,7 +52,9 @@ static void spark_words(FILE *out, const struct board_doc *b, const struct board
 		const struct board_try *t = &s->tries[r];
 		if (!t->present)
 			continue;
-		fprintf(out, "%s%.10s: ", said++ ? "; " : "", b->records[g->records[r]].date);
+		fputs(said++ ? "; " : "", out);
+		day_html(out, b->records[g->records[r]].date);
+		fputs(": ", out);
 		if (t->measured)
 			fprintf(out, "%.0f%%", 100 * t->share);
 		else
@@ -120,7 +129,9 @@ static void student_row(FILE *out, const struct board_doc *b, const struct board
 	fput_html(out, s->name);
 	fputs("</td>", out);
 	share_cell(out, s->rank > 0, s->best);
-	fprintf(out, "<td class=\"text\">%.10s</td>", s->rank ? b->records[g->records[s->best_at]].date : "\u2013");
+	fputs("<td class=\"text\">", out);
+	day_html(out, s->rank ? b->records[g->records[s->best_at]].date : "\u2013");
+	fputs("</td>", out);
 	share_cell(out, s->rank > 0, s->first);
 	share_cell(out, isfinite(s->latest), s->latest);
 	if (board_changed(s, &by))
@@ -159,7 +170,9 @@ static void gpu_section(FILE *out, const struct board_doc *b, size_t gi)
 		const struct board_record *rec = &b->records[g->records[r]];
 		fputs(r ? ", <span title=\"" : " <span title=\"", out);
 		fput_html(out, rec->path);
-		fprintf(out, "\">%.10s%s</span>", rec->date, rec->test ? " (test: the gate alone)" : "");
+		fputs("\">", out);
+		day_html(out, rec->date);
+		fprintf(out, "%s</span>", rec->test ? " (test: the gate alone)" : "");
 	}
 	fputs(".</p>\n<table class=\"standings\"><caption>Each student's share of the reference: the best, the first, "
 	      "the latest, and every record's (the dashed line: as fast as the reference)</caption>\n<tr><th>rank</th>"

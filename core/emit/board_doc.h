@@ -63,6 +63,19 @@ struct board_doc {
 	void *owned;                        /* what the reader keeps alive (records/board_read.c) */
 };
 
+/* The day of an ISO date ("2026-10-08T09:00:00Z": "2026-10-08"), its
+ * first 10 bytes, into day[11]: raw text still, to escape as printed. */
+static inline const char *board_day(char day[11], const char *date)
+{
+	size_t n = 0;
+	while (n < 10 && date[n])
+		n++;
+	for (size_t i = 0; i < n; i++)
+		day[i] = date[i];
+	day[n] = 0;
+	return day;
+}
+
 /* Did student s change from their first measured share to their latest
  * record's (two measured tries apart)?  *by: latest - first. */
 static inline int board_changed(const struct board_student *s, double *by)

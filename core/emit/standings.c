@@ -56,16 +56,24 @@ static const char *standing_date(const struct board_doc *b, const struct board_g
 	return b->records[g->records[at]].date;
 }
 
+/* The day of date, escaped for a terminal, into buf (at least 44 bytes:
+ * ten bytes each escaped as \\xNN at the most). */
+static const char *standing_day(char *buf, size_t len, const char *date)
+{
+	char day[11];
+	return escape_into(buf, len, board_day(day, date));
+}
+
 /* --- for people --------------------------------------------------------------------------- */
 
 static void standing_people_row(FILE *out, const struct board_doc *b, const struct board_gpu *g,
 				const struct board_student *s)
 {
-	char name[26], best[16], first[16], latest[16], change[24] = "-", rank[16] = "-", history[1024], on[16] = "-";
+	char name[26], best[16], first[16], latest[16], change[24] = "-", rank[16] = "-", history[1024], on[48] = "-";
 	double by;
 	if (s->rank) {
 		snprintf(rank, sizeof rank, "%zu", s->rank);
-		snprintf(on, sizeof on, "%.10s", standing_date(b, g, s->best_at));
+		standing_day(on, sizeof on, standing_date(b, g, s->best_at));
 	}
 	if (board_changed(s, &by))
 		snprintf(change, sizeof change, "%+.0f pt", 100 * by);
@@ -91,14 +99,17 @@ static void standing_improved(FILE *out, const struct board_gpu *g)
 static void standing_text_end(void *doc, FILE *out)
 {
 	const struct board_doc *b = doc;
+	char challenge[64];
 	fprintf(out, "gpulab board %s: %zu record%s, %zu GPU model%s; a share is of the reference, a change in points "
-		"of it\n", b->challenge, b->nrecords, b->nrecords == 1 ? "" : "s", b->ngpus, b->ngpus == 1 ? "" : "s");
+		"of it\n", escape_into(challenge, sizeof challenge, b->challenge), b->nrecords, b->nrecords == 1 ? "" : "s", b->ngpus, b->ngpus == 1 ? "" : "s");
 	for (size_t d = 0; d < b->ngpus; d++) {
 		const struct board_gpu *g = &b->gpus[d];
-		char dev[64];
-		fprintf(out, "\n%s: %zu record%s, %.10s", escape_into(dev, sizeof dev, g->device), g->nrecords,
-			g->nrecords == 1 ? "" : "s", standing_date(b, g, 0));
-		fprintf(out, g->nrecords > 1 ? " to %.10s\n" : "\n", standing_date(b, g, g->nrecords - 1));
+		char dev[64], day[48];
+		fprintf(out, "\n%s: %zu record%s, %s", escape_into(dev, sizeof dev, g->device), g->nrecords,
+			g->nrecords == 1 ? "" : "s", standing_day(day, sizeof day, standing_date(b, g, 0)));
+		if (g->nrecords > 1)
+			fprintf(out, " to %s", standing_day(day, sizeof day, standing_date(b, g, g->nrecords - 1)));
+		fputc('\n', out);
 		fprintf(out, "%4s  %-24s %6s  %-10s %6s %7s %8s  %s\n", "rank", "student", "best", "on", "first", "latest",
 			"change", "history");
 		for (size_t i = 0; i < g->nstudents; i++)
@@ -121,7 +132,9 @@ static void standing_cells(const struct board_doc *b, FILE *out, void (*cell)(FI
 			const struct board_gpu *g = &b->gpus[d];
 			const struct board_student *s = &g->students[i];
 			int changed = board_changed(s, &by);
-			snprintf(rank, sizeof rank, s->rank ? "%zu" : "", s->rank);
+			rank[0] = 0;
+			if (s->rank)
+				snprintf(rank, sizeof rank, "%zu", s->rank);
 			change[0] = 0;
 			if (changed && pct)
 				snprintf(change, sizeof change, "%+.0f pt", 100 * by);

@@ -59,20 +59,24 @@ static const char *standing_challenge(const struct record *r)
 	return json_string(json_get(json_get(r->doc, "grade"), "challenge"));
 }
 
-/* The records at paths, each checked; one challenge among them. */
-static int standing_load(struct board_owned *own, struct board_record *heads, char *const *paths, size_t n, char *err,
-			 size_t len)
+/* The records, each checked; one challenge among them.  docs[i] is
+ * own->recs[i]'s from here on (NULL in docs), even on failure. */
+static int standing_load(struct board_owned *own, struct board_record *heads, char *const *paths, struct json **docs,
+			 size_t n, char *err, size_t len)
 {
 	int rc = 0;
 	for (size_t i = 0; !rc && i < n; i++) {
 		own->recs[i].path = paths[i];
 		own->nrecs = i + 1;
-		if ((rc = record_load(&own->recs[i], err, len)) || (rc = standing_head(&own->recs[i], &heads[i], err, len)))
+		rc = record_take(&own->recs[i], docs[i], err, len);
+		docs[i] = NULL;
+		if (rc || (rc = standing_head(&own->recs[i], &heads[i], err, len)))
 			break;
-		if (strcmp(standing_challenge(&own->recs[i]), standing_challenge(&own->recs[0])))
-			return snprintf(err, len, "%s: a grade of \"%s\", but %s is of \"%s\": a board is of one challenge", paths[i],
-					standing_challenge(&own->recs[i]), paths[0], standing_challenge(&own->recs[0])),
-			       EXIT_USAGE;
+		if (strcmp(standing_challenge(&own->recs[i]), standing_challenge(&own->recs[0]))) {
+			snprintf(err, len, "%s: a grade of \"%s\", but %s is of \"%s\": a board is of one challenge", paths[i],
+				 standing_challenge(&own->recs[i]), paths[0], standing_challenge(&own->recs[0]));
+			rc = EXIT_USAGE;
+		}
 	}
 	return rc;
 }
@@ -277,7 +281,7 @@ static int standing_arrange(struct board_doc *b, struct board_owned *own, const 
 	return rc;
 }
 
-int board_read(struct board_doc *b, char *const *paths, size_t n, char *err, size_t len)
+int board_take(struct board_doc *b, char *const *paths, struct json **docs, size_t n, char *err, size_t len)
 {
 	struct board_owned *own = calloc(1, sizeof *own);
 	struct board_record *heads = calloc(n + 1, sizeof *heads);
@@ -287,12 +291,33 @@ int board_read(struct board_doc *b, char *const *paths, size_t n, char *err, siz
 	b->owned = own;
 	if (!own || !heads || !order || !(own->recs = calloc(n + 1, sizeof *own->recs)))
 		rc = EXIT_NOMEM;
-	else if (!(rc = standing_load(own, heads, paths, n, err, len)))
+	else if (!(rc = standing_load(own, heads, paths, docs, n, err, len)))
 		rc = standing_arrange(b, own, heads, order);
 	if (rc == EXIT_NOMEM)
 		snprintf(err, len, "out of memory reading the records");
+	for (size_t i = 0; i < n; i++)
+		json_free(docs[i]);
 	free(heads);
 	free(order);
+	return rc;
+}
+
+int board_read(struct board_doc *b, char *const *paths, size_t n, char *err, size_t len)
+{
+	struct json **docs = calloc(n + 1, sizeof *docs);
+	int rc = 0;
+	memset(b, 0, sizeof *b);
+	if (!docs)
+		return snprintf(err, len, "out of memory reading the records"), EXIT_NOMEM;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!(docs[i] = record_read(paths[i], err, len)))
+			rc = EXIT_USAGE;
+	if (rc)
+		for (size_t i = 0; i < n; i++)
+			json_free(docs[i]);
+	else
+		rc = board_take(b, paths, docs, n, err, len);
+	free(docs);
 	return rc;
 }
 

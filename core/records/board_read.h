@@ -8,6 +8,7 @@
 #define GPULAB_RECORDS_BOARD_READ_H
 
 #include "emit/board_doc.h"
+#include "records/json.h"
 
 #include <stddef.h>
 
@@ -17,6 +18,11 @@
  * than the first record's); EXIT_NOMEM.  board_free() in every case. */
 int board_read(struct board_doc *b, char *const *paths, size_t n, char *err, size_t len);
 void board_free(struct board_doc *b);
+
+/* The same for the n records already read as trees (record_read), paths
+ * naming them in messages: b owns docs from then on, even on failure
+ * (each is set NULL or freed).  board_read is this after reading. */
+int board_take(struct board_doc *b, char *const *paths, struct json **docs, size_t n, char *err, size_t len);
 
 /* A kernel file's student: its name without the directory and ".cu",
  * into buf. */
