@@ -67,6 +67,8 @@ page history history "$records/h200-grade-reduce-2.json" "$records/h200-grade-re
 # gpulab board: a class over five records, one board per GPU model, each
 # student's history a small chart (issue 55)
 page_of board class class "$records"/board/h200-week*.json "$records/board/h100-week2.json"
+# report of grade records on two GPU models: the same boards, never one history
+page report_class class "$records/board/h200-week1.json" "$records/board/h100-week2.json"
 page compare compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json"
 page compare_many compare_many "$records/h200-reduce-sweep.json" "$records/h200-reduce-sweep.json"
 sed '0,/"cold": false, /s||"cold": false, "batch": 20, |' "$records/h200-reduce-2p24.json" > "$dir/batch.json"

@@ -330,6 +330,36 @@ START_TEST(page_per_gpu)
 }
 END_TEST
 
+/* gpulab report of grade records on two GPU models: not one history
+ * (nor a comparison), but a board each, as gpulab board draws them. */
+START_TEST(report_never_ranks_two_gpus_together)
+{
+	char *dir = temp_dir(), path[4200], page[1 << 17];
+	snprintf(path, sizeof path, "%s/two.html", dir);
+	gpulab("report", W1, H100, "-o", path, NULL);
+	ck_assert_msg(o.status == 0 && !o.err[0], "%d %s", o.status, o.err);
+	read_text(path, page, sizeof page);
+	ck_assert_int_eq(occurrences(page, "<section class=\"history\""), 1);
+	ck_assert(strstr(page, "<h2>The class over time, a board per GPU model</h2>"));
+	ck_assert_int_eq(occurrences(page, "<section class=\"gpu-board\""), 2);
+	ck_assert_int_eq(occurrences(page, "<section class=\"record\""), 2);
+	ck_assert(!strstr(page, "class=\"comparison\"") && !strstr(page, "<table class=\"history\""));
+	ck_assert(strstr(page, "<tr data-student=\"alice\" data-rank=\"1\" data-best=\"0.5\">"));
+	/* one GPU model: the history as before */
+	gpulab("report", W1, W2, "-o", path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	read_text(path, page, sizeof page);
+	ck_assert(strstr(page, "<table class=\"history\"") && !strstr(page, "class=\"gpu-board\""));
+	/* a record report draws but board refuses: the line, on the page */
+	gpulab("report", W1, edited(dir, "undated.json", H100, "\"date\": \"2026-10-09T14:00:00Z\", ", ""), "-o", path,
+	       NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	read_text(path, page, sizeof page);
+	ck_assert(strstr(page, "<p>No board: ") && strstr(page, "undated.json: no &quot;date&quot;: a board orders its "
+								 "records by it.</p>"));
+}
+END_TEST
+
 /* A record a board cannot use: one line naming it and what is wrong, exit 2. */
 START_TEST(hostile_records_refused)
 {
@@ -387,6 +417,7 @@ int main(void)
 	tcase_add_test(t, csv_and_markdown);
 	tcase_add_test(t, json_document);
 	tcase_add_test(t, page_per_gpu);
+	tcase_add_test(t, report_never_ranks_two_gpus_together);
 	tcase_add_test(t, hostile_records_refused);
 	suite_add_tcase(s, t);
 	return run_suite(s, 0);

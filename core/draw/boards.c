@@ -1,6 +1,8 @@
 #include "draw/boards.h"
 
 #include "escape.h"
+#include "exitcode.h"
+#include "records/board_read.h"
 
 #include <math.h>
 #include <string.h>
@@ -193,4 +195,22 @@ void boards_draw(FILE *out, const struct board_doc *b)
 	      out);
 	for (size_t gi = 0; gi < b->ngpus; gi++)
 		gpu_section(out, b, gi);
+}
+
+int boards_of_records(FILE *out, char *const *paths, size_t n)
+{
+	struct board_doc b;
+	char err[4096];
+	int rc = board_read(&b, paths, n, err, sizeof err);
+	fputs("<section class=\"history\" id=\"history\">\n<h2>The class over time, a board per GPU model</h2>\n", out);
+	if (!rc) {
+		boards_draw(out, &b);
+	} else if (rc != EXIT_NOMEM) {
+		fputs("<p>No board: ", out);
+		fput_html(out, err);
+		fputs(".</p>\n", out);
+	}
+	fputs("</section>\n", out);
+	board_free(&b);
+	return rc == EXIT_NOMEM ? rc : 0;
 }

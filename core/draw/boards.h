@@ -13,4 +13,10 @@
 /* The boards, a <section class="gpu-board"> each, for a page's body. */
 void boards_draw(FILE *out, const struct board_doc *b);
 
+/* gpulab report of grade records on several GPU models: the boards of
+ * the n records at paths read again by gpulab board's reader, in a
+ * section; where it refuses them (a record without its date), a line
+ * that says why.  0, or EXIT_NOMEM. */
+int boards_of_records(FILE *out, char *const *paths, size_t n);
+
 #endif

@@ -370,6 +370,20 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *war
 	return 0;
 }
 
+/* gpulab board's boards of the n records (draw/boards.h): 0 or EXIT_NOMEM. */
+static int class_boards(FILE *out, const struct plot *pl, size_t n)
+{
+	char **paths = malloc(n * sizeof *paths);
+	int rc;
+	if (!paths)
+		return EXIT_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		paths[i] = (char *)pl[i].rec.path;
+	rc = boards_of_records(out, paths, n);
+	free(paths);
+	return rc;
+}
+
 /* The page's head, styled, allowing no script and fetching nothing, and
  * its title as its first heading. */
 static void page_head(FILE *out, const char *title)
@@ -394,6 +408,8 @@ static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
 	if (board_is_history(pl, n))
 		rc = board_history(out, pl, n); /* a class on several days: not two runs to pair up */
+	else if (board_is_class(pl, n))
+		rc = class_boards(out, pl, n);  /* on several GPU models: never ranked together */
 	else if (n == 2)
 		rc = comparison(out, &pl[0], &pl[1], warn);
 	for (size_t i = 0; !rc && i < n; i++)
