@@ -384,6 +384,11 @@ START_TEST(hostile_records_refused)
 	expect_error(EXIT_USAGE, line);
 	gpulab("board", NULL);
 	expect_error(EXIT_USAGE, "board: name grade records of one challenge");
+	struct board_doc b;
+	char err[256] = "";
+	ck_assert_int_eq(board_read(&b, NULL, 0, err, sizeof err), EXIT_USAGE);
+	ck_assert_str_eq(err, "no records: a board is of grade records (gpulab grade -o writes them)");
+	board_free(&b);
 	gpulab("board", W1, "-o", "x.html", "--format", "csv", NULL);
 	expect_error(EXIT_USAGE, "board: -o draws the page, --format prints the board: one or the other");
 	gpulab("board", W1, "-o", "x.svg", NULL);

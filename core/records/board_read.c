@@ -291,10 +291,14 @@ int board_take(struct board_doc *b, char *const *paths, struct json **docs, size
 	b->owned = own;
 	if (!own || !heads || !order || !(own->recs = calloc(n + 1, sizeof *own->recs)))
 		rc = EXIT_NOMEM;
+	else if (n == 0)
+		rc = EXIT_USAGE;
 	else if (!(rc = standing_load(own, heads, paths, docs, n, err, len)))
 		rc = standing_arrange(b, own, heads, order);
 	if (rc == EXIT_NOMEM)
 		snprintf(err, len, "out of memory reading the records");
+	if (n == 0)
+		snprintf(err, len, "no records: a board is of grade records (gpulab grade -o writes them)");
 	for (size_t i = 0; i < n; i++)
 		json_free(docs[i]);
 	free(heads);
