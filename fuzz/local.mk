@@ -3,7 +3,7 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options params json contract record compare resume lesson journal nccltests source
+FUZZ_NAMES = ini size options params json contract record compare resume lesson journal nccltests source board
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Werror=incompatible-pointer-types \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
@@ -20,10 +20,10 @@ fuzz_source_sources = fuzz/fuzz_source.c plugins/try/filter.c plugins/try/log.c 
 fuzz_writer_sources = core/emit/writer.c core/emit/table.c core/emit/csv.c core/emit/json.c core/emit/markdown.c \
 	core/emit/list.c core/emit/row.c core/emit/counters.c core/run/job.c core/run/metrics.c core/run/clocks.c \
 	core/config/options.c core/config/params.c core/config/size.c core/config/opterr.c \
-	core/emit/facts.c core/emit/ranking.c core/emit/configured.c core/wrap.c core/docs.c
+	core/emit/facts.c core/emit/ranking.c core/emit/standings.c core/emit/configured.c core/wrap.c core/docs.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
-	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c \
+	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c core/draw/boards.c \
 	core/draw/busbw.c core/records/nccltests.c core/escape.c \
 	core/io/outfile.c core/emit/field.c core/compare/compare.c core/interrupt.c \
 	core/stats.c $(fuzz_writer_sources)
@@ -40,10 +40,13 @@ EXTRA_DIST += $(fuzz_lesson_sources)
 fuzz_journal_sources = fuzz/fuzz_journal.c core/records/ondisk.c core/records/record.c core/records/json.c \
 	core/records/validate.c core/emit/field.c core/escape.c core/stats.c core/fail.c
 fuzz_nccltests_sources = fuzz/fuzz_nccltests.c core/records/nccltests.c core/records/json.c core/escape.c
+fuzz_board_sources = fuzz/fuzz_board.c core/records/board_read.c core/records/ondisk.c core/records/record.c \
+	core/records/json.c core/records/validate.c core/emit/standings.c core/emit/field.c core/draw/boards.c \
+	core/escape.c core/run/stats.c core/fail.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
 	$(fuzz_compare_sources) $(fuzz_resume_sources) $(fuzz_journal_sources) $(fuzz_nccltests_sources) \
-	$(fuzz_source_sources) \
+	$(fuzz_source_sources) $(fuzz_board_sources) \
 	fuzz/escaped.h fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
@@ -91,6 +94,9 @@ fuzz/fuzz_journal: $(fuzz_journal_sources:%=$(srcdir)/%)
 fuzz/fuzz_nccltests: $(fuzz_nccltests_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(fuzz_nccltests_sources:%=$(srcdir)/%) -lm
+fuzz/fuzz_board: $(fuzz_board_sources:%=$(srcdir)/%)
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) -o $@ $(fuzz_board_sources:%=$(srcdir)/%) -lm
 
 # One rule a target, so that `make -j fuzz` runs them side by side: each
 # still gets its FUZZ_SECONDS, and CI's twelve minutes of them in a row

@@ -5,7 +5,8 @@
 # to what the records say (tests/browser_check.py): at 1280 px no element
 # is wider than the page, and no number in a table has more than 5
 # significant digits; a grade record's board lists every kernel with its
-# rank or its failure.  Skips (77) without chromium, and says so.
+# rank or its failure; gpulab board's page has a board per GPU model,
+# each student ranked by their best share.  Skips (77) without chromium, and says so.
 # KEEP=DIR keeps the pages and screenshots there.
 set -u
 records=${srcdir:-..}/tests/records
@@ -34,14 +35,15 @@ chrome()
 		--user-data-dir="$dir/profile" "$@" 2>>"$dir/chromium.log"
 }
 
-# page NAME KIND RECORD...: the report of the records, its DOM (of the
-# probe's copy: the page with the script that measures its layout, its
-# policy against scripts dropped), its requests and its screenshot.
-page()
+# page_of COMMAND NAME KIND RECORD...: the page gpulab COMMAND (report,
+# board) draws of the records, its DOM (of the probe's copy: the page
+# with the script that measures its layout, its policy against scripts
+# dropped), its requests and its screenshot.
+page_of()
 {
-	name=$1 kind=$2
-	shift 2
-	"$GPULAB_BIN" report "$@" -o "$dir/$name.html" || { echo "FAIL: gpulab report $*"; failed=1; return; }
+	command=$1 name=$2 kind=$3
+	shift 3
+	"$GPULAB_BIN" "$command" "$@" -o "$dir/$name.html" || { echo "FAIL: gpulab $command $*"; failed=1; return; }
 	$check probe "$dir/$name.html" "$dir/$name.probe.html" || failed=1
 	chrome --dump-dom --window-size=1280,1400 --log-net-log="$dir/$name.netlog" "file://$dir/$name.probe.html" > "$dir/$name.dom"
 	$check dom "$dir/$name.dom" "$kind" "$@" || failed=1
@@ -51,6 +53,7 @@ page()
 	$check png "$dir/$name.png" || failed=1
 	echo "checked $name"
 }
+page() { page_of report "$@"; }
 
 page ladder bars "$records/h200-reduce-2p24.json"
 page transpose bars "$records/h200-transpose-8192.json"
@@ -61,6 +64,11 @@ page sweep sweep "$records/h200-reduce-sweep.json"
 page sweep24 sweep "$records/h200-reduce-sweep24.json"
 page board board "$records/h200-grade-reduce-1.json"
 page history history "$records/h200-grade-reduce-2.json" "$records/h200-grade-reduce-1.json"
+# gpulab board: a class over five records, one board per GPU model, each
+# student's history a small chart (issue 55)
+page_of board class class "$records"/board/h200-week*.json "$records/board/h100-week2.json"
+# report of grade records on two GPU models: the same boards, never one history
+page report_class class "$records/board/h200-week1.json" "$records/board/h100-week2.json"
 page compare compare "$records/h200-reduce-2p24.json" "$records/h200-reduce-2p24-new.json"
 page compare_many compare_many "$records/h200-reduce-sweep.json" "$records/h200-reduce-sweep.json"
 sed '0,/"cold": false, /s||"cold": false, "batch": 20, |' "$records/h200-reduce-2p24.json" > "$dir/batch.json"

@@ -244,6 +244,41 @@ def dom_history(dom, records):
           f"improved: {said}, not {better}")
 
 
+def dom_class(dom, records):
+    """gpulab board's page: a section per GPU model, by name; on each, its students ranked by their best share in
+    its ranked records (higher first, ties by name), those never measured after, unranked; a dot per share measured."""
+    boards = {}
+    for rec in map(journal, records):
+        device = (rec.get("device") or {}).get("name") or "no GPU"
+        test = rec["grade"].get("mode") == "test"
+        for k in rec["grade"]["kernels"]:
+            name = k["kernel"].rsplit("/", 1)[-1]
+            name = name[:-3] if name.endswith(".cu") and len(name) > 3 else name
+            shares = boards.setdefault(device, {}).setdefault(name, [])
+            if not test and k["rank"] is not None and k.get("ref_share") is not None:
+                shares.append(float(k["ref_share"]))
+    sections = dom.find("section", **{"class": "gpu-board"})
+    check([s["attrs"]["data-device"] for s in sections] == sorted(boards),
+          f"boards {[s['attrs'].get('data-device') for s in sections]}, not the records' GPUs {sorted(boards)}")
+    for section, device in zip(sections, sorted(boards)):
+        students = boards[device]
+        ranked = sorted((n for n in students if students[n]), key=lambda n: (-max(students[n]), n))
+        want = ranked + sorted(n for n in students if not students[n])
+        rows = [e for e in dom.find("tr") if "data-student" in e["attrs"] and within(e, section)]
+        check([r["attrs"]["data-student"] for r in rows] == want,
+              f"{device}: rows {[r['attrs']['data-student'] for r in rows]}, not {want}")
+        for row in rows:
+            name = row["attrs"]["data-student"]
+            students.setdefault(name, [])
+            rank = str(ranked.index(name) + 1) if name in ranked else None
+            check(row["attrs"].get("data-rank") == rank, f"{device}: {name} ranked {row['attrs'].get('data-rank')}, not {rank}")
+            if rank:
+                check(float(row["attrs"]["data-best"]) == max(students[name]), f"{device}: {name}'s best")
+            dots = [e for e in dom.find("circle", **{"class": "try"}) if within(e, row)]
+            check(sorted(float(d["attrs"]["data-share"]) for d in dots) == sorted(students[name]),
+                  f"{device}: {name}'s history has {len(dots)} dots for {len(students[name])} shares")
+
+
 def within(e, ancestor):
     while e is not None and e is not ancestor:
         e = e["parent"]
@@ -270,7 +305,7 @@ def dom(path, kind, records):
     dom_common(parser)
     {"bars": dom_bars, "sweep": dom_sweep, "compare": dom_compare, "compare_many": dom_compare_many,
      "compare_warned": dom_compare_warned, "hostile": dom_hostile, "board": dom_board,
-     "history": dom_history, "counters": dom_counters}[kind](parser, records)
+     "history": dom_history, "counters": dom_counters, "class": dom_class}[kind](parser, records)
 
 
 # The page allows no script (its Content-Security-Policy), so the probe is

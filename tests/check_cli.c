@@ -222,7 +222,7 @@ START_TEST(help_from_rows)
 	gpulab("help", "report", NULL);
 	ck_assert_msg(strstr(o.out, "\n  -o, --output FILE    the page (.html) or the chart (.svg) to write\n"), "%s", o.out);
 	gpulab("help", "frobnicate", NULL);
-	expect_error(EXIT_USAGE, "help: no command 'frobnicate' (list, info, metrics, run, compare, report, try, learn, grade, "
+	expect_error(EXIT_USAGE, "help: no command 'frobnicate' (list, info, metrics, run, compare, report, try, learn, grade, board, "
 				 "config, new, check, record, help, version)\n");
 }
 END_TEST

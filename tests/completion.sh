@@ -71,7 +71,7 @@ cd "$dir" || exit 99
 touch base.json new.json mine.cu notes.txt run.ini
 mkdir records
 
-expect 'check compare config grade help info learn list metrics new record report run try version' ''
+expect 'board check compare config grade help info learn list metrics new record report run try version' ''
 expect 'compare config' co
 expect 'upgrade' record ''
 expect '--config --help --output --samples --version -h -o' record upgrade -

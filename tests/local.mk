@@ -163,6 +163,13 @@ tests_check_report_SOURCES = tests/check_report.c tests/schema.c tests/schema.h 
 tests_check_report_CFLAGS = $(TEST_CFLAGS)
 tests_check_report_LDADD = core/libcore.a $(CHECK_LIBS) -lm
 TESTS += tests/check_report
+# gpulab board (issue 55): a class's grade records (tests/records/board) as
+# one board per GPU model; no GPU needed.
+check_PROGRAMS += tests/check_board
+tests_check_board_SOURCES = tests/check_board.c $(TEST_UTIL)
+tests_check_board_CFLAGS = $(TEST_CFLAGS)
+tests_check_board_LDADD = core/libcore.a $(CHECK_LIBS) -lm
+TESTS += tests/check_board
 EXTRA_DIST += tests/records bench/gpulab_record.py
 # check_report draws busbw from a committed ranked record beside nccl-tests' figures
 EXTRA_DIST += docs/records/bench-ranks-1.json docs/records/bench-ranks-nccl-tests.txt

@@ -79,6 +79,7 @@ json_case()
 	learn) echo "gpulab-learn/1" ;;
 	config) echo "gpulab-config/1 fake.keyed -n 2^11" ;;
 	grade) echo "gpulab-grade/1 gated $tmp/subs -n 64" ;;
+	board) echo "gpulab-board/1 $records/board/h200-week1.json $records/board/h100-week2.json $records/board/h200-week2.json" ;;
 	check) echo "gpulab-check/1 $GPULAB_TEST_PLUGINS/fake.so" ;;
 	*) echo "?" ;;
 	esac

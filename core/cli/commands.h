@@ -45,7 +45,7 @@ struct command_row {
 
 /* Each command's row, beside its work. */
 extern const struct command_row row_list, row_info, row_metrics, row_config, row_run, row_try, row_learn,
-	row_grade, row_compare, row_report, row_record, row_new, row_check, row_help, row_version;
+	row_grade, row_board, row_compare, row_report, row_record, row_new, row_check, row_help, row_version;
 
 /* The command called name, or NULL (cli/table.c). */
 const struct command_row *command_named(const char *name);

@@ -59,7 +59,8 @@ const struct command_row row_report = {
 	.usage = "report RECORD.json... --nccl-tests FILE -o FILE.html|FILE.svg",
 	.about = "Records as one HTML page of charts and tables that fetches nothing; two\n"
 		 "records also get NEW against BASE point by point; grade's records are a\n"
-		 "leaderboard, and several of one challenge who improved. A record whose\n"
+		 "leaderboard, and several of one challenge who improved (on several GPU\n"
+		 "models, a board each, as gpulab board draws them). A record whose\n"
 		 "rows note busbw (the multigpu collectives) also gets busbw against the\n"
 		 "size. FILE.svg is the first chart alone.\n",
 	.max_args = -1,

@@ -6,7 +6,7 @@
 
 static const struct command_row *const command_table[] = {
 	&row_list, &row_info,  &row_metrics, &row_run,    &row_compare, &row_report, &row_try, &row_learn,
-	&row_grade, &row_config, &row_new,   &row_check, &row_record,  &row_help,   &row_version,
+	&row_grade, &row_board, &row_config, &row_new,   &row_check, &row_record,  &row_help,   &row_version,
 };
 
 const struct command_row *command_at(size_t i)

@@ -193,12 +193,39 @@ int board_write(FILE *out, const struct plot *pl, const char *id)
 
 /* --- several records: the class over time ------------------------------------------ */
 
-int board_is_history(const struct plot *pl, size_t n)
+/* Are the n records all grade's, of one challenge, more than one? */
+static int one_challenge(const struct plot *pl, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!board_is_grade(&pl[i]) || strcmp(challenge_of(&pl[i]), challenge_of(&pl[0])))
 			return 0;
 	return n > 1;
+}
+
+/* Is record i on record 0's GPU model (or both on none)? */
+static int same_model(const struct plot *pl, size_t i)
+{
+	const char *a = json_string(json_get(json_get(pl[0].rec.doc, "device"), "name"));
+	const char *b = json_string(json_get(json_get(pl[i].rec.doc, "device"), "name"));
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static int one_model(const struct plot *pl, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!same_model(pl, i))
+			return 0;
+	return 1;
+}
+
+int board_is_history(const struct plot *pl, size_t n)
+{
+	return one_challenge(pl, n) && one_model(pl, n);
+}
+
+int board_is_class(const struct plot *pl, size_t n)
+{
+	return one_challenge(pl, n) && !one_model(pl, n);
 }
 
 /* A kernel in record pl: its grade entry (NULL where not graded there). */

@@ -4,6 +4,7 @@
 
 #include "exitcode.h"
 #include "draw/board.h"
+#include "draw/boards.h"
 #include "draw/busbw.h"
 #include "draw/choose.h"
 #include "draw/chart.h"
@@ -41,6 +42,7 @@ static const char css[] =
 	"table{max-width:100%}td.text{overflow-wrap:anywhere}.metrics td.text{overflow-wrap:normal}p.same{margin:16px 0 4px}\n"
 	"details{margin:4px 0 16px}details summary{cursor:pointer;color:#005a8c}\n"
 	"table.board td.flag{text-align:left}dl.failures div{margin:6px 0}dl.failures dd{margin-left:24px}\n"
+	"td.spark{padding:2px 6px}td.spark svg{display:block}p.improved{margin:4px 0 16px}\n"
 	"ul.warnings{border-left:4px solid #a33b00;padding:4px 4px 4px 28px;color:#a33b00}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}figure,table{break-inside:avoid}"
 	".plot{flex-basis:100%}section+section{break-before:page}}\n";
@@ -368,19 +370,46 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *war
 	return 0;
 }
 
+/* gpulab board's boards of the n records (draw/boards.h): 0 or EXIT_NOMEM. */
+static int class_boards(FILE *out, const struct plot *pl, size_t n)
+{
+	char **paths = malloc(n * sizeof *paths);
+	int rc;
+	if (!paths)
+		return EXIT_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		paths[i] = (char *)pl[i].rec.path;
+	rc = boards_of_records(out, paths, n);
+	free(paths);
+	return rc;
+}
+
+/* The page's head, styled, allowing no script and fetching nothing, and
+ * its title as its first heading. */
+static void page_head(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
+	text(out, title);
+	fputs("</title>\n<style>", out);
+	fputs(css, out);
+	fputs("</style></head>\n<body>\n<h1>", out);
+	text(out, title);
+	fputs("</h1>\n", out);
+}
+
 /* The page, with the comparison's warnings to warn (NULL: none). */
 static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 {
 	int rc = 0;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpulab report</title>\n<style>",
-	      out);
-	fputs(css, out);
-	fprintf(out, "</style></head>\n<body>\n<h1>gpulab report</h1>\n<p>Made by gpulab %s from %zu record%s. "
+	page_head(out, "gpulab report");
+	fprintf(out, "<p>Made by gpulab %s from %zu record%s. "
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
 	if (board_is_history(pl, n))
 		rc = board_history(out, pl, n); /* a class on several days: not two runs to pair up */
+	else if (board_is_class(pl, n))
+		rc = class_boards(out, pl, n);  /* on several GPU models: never ranked together */
 	else if (n == 2)
 		rc = comparison(out, &pl[0], &pl[1], warn);
 	for (size_t i = 0; !rc && i < n; i++)
@@ -468,5 +497,29 @@ int report_write(char *const *paths, size_t n, const char *out_path, const char 
 		plot_free(&pl[i]);
 	free(pl);
 	nccl_figures_free(&nt);
+	return rc;
+}
+
+int board_page_write(const struct board_doc *b, const char *path, char *err, size_t len)
+{
+	struct outfile f;
+	char why[512], title[512];
+	int rc;
+	if (!ends_with(path, ".html") && !ends_with(path, ".htm")) {
+		snprintf(err, len, "board: -o %s: the page is a .html file", path);
+		return EXIT_USAGE;
+	}
+	if ((rc = outfile_open(&f, path, why, sizeof why))) {
+		snprintf(err, len, "-o %s: %s", path, why);
+		return rc;
+	}
+	snprintf(title, sizeof title, "gpulab board %s", b->challenge);
+	page_head(f.f, title);
+	fprintf(f.f, "<p>Made by gpulab %s from %zu grade record%s.</p>\n<main>\n", PACKAGE_VERSION, b->nrecords,
+		b->nrecords == 1 ? "" : "s");
+	boards_draw(f.f, b);
+	fputs("</main>\n</body></html>\n", f.f);
+	if ((rc = outfile_commit(&f, why, sizeof why)))
+		snprintf(err, len, "-o %s: %s", path, why);
 	return rc;
 }

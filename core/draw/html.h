@@ -29,4 +29,11 @@ struct plot;
 /* The page of the n records pl, to out: 0 or EXIT_NOMEM. */
 int report_html(FILE *out, struct plot *pl, size_t n);
 
+struct board_doc;
+
+/* gpulab board -o FILE.html: the boards of b (draw/boards.h) as one page
+ * like the report's, written whole or not at all.  0; or EXIT_USAGE (a
+ * FILE not .html, or one that cannot be written) with one line in err. */
+int board_page_write(const struct board_doc *b, const char *path, char *err, size_t len);
+
 #endif

@@ -8,6 +8,7 @@
 #include "emit/list_doc.h"
 #include "emit/markdown.h"
 #include "emit/ranking.h"
+#include "emit/standings.h"
 #include "emit/table.h"
 
 /* What is printed: the run's report, a comparison, the list, the
@@ -15,7 +16,7 @@
  * new's summary.  A format a command does not print is NULL: its row
  * (cli/) refuses it before anything runs. */
 enum printed { PRINTED_REPORT, PRINTED_COMPARE, PRINTED_LIST, PRINTED_METRICS, PRINTED_INFO, PRINTED_NEW, PRINTED_CONFIG,
-	       PRINTED_CHECK, PRINTED_GRADE, PRINTED };
+	       PRINTED_CHECK, PRINTED_GRADE, PRINTED_BOARD, PRINTED };
 
 /* Every writer, by what it prints and the format: the one place a
  * format is decided. */
@@ -35,6 +36,8 @@ static const struct writer *writer_for(enum printed what, enum format f)
 		[PRINTED_CHECK] = { [FORMAT_JSON] = &check_json },
 		[PRINTED_GRADE] = { [FORMAT_TABLE] = &ranking_table, [FORMAT_CSV] = &ranking_csv, [FORMAT_JSON] = &ranking_json,
 				    [FORMAT_MD] = &ranking_markdown },
+		[PRINTED_BOARD] = { [FORMAT_TABLE] = &standings_table, [FORMAT_CSV] = &standings_csv,
+				    [FORMAT_JSON] = &standings_json, [FORMAT_MD] = &standings_markdown },
 		[PRINTED_CONFIG] = { [FORMAT_TABLE] = &configured_table, [FORMAT_JSON] = &configured_json },
 	};
 	return by_format[what][f];
@@ -118,4 +121,9 @@ const struct writer *check_writer(enum format f)
 const struct writer *grade_writer(enum format f)
 {
 	return writer_for(PRINTED_GRADE, f);
+}
+
+const struct writer *board_writer(enum format f)
+{
+	return writer_for(PRINTED_BOARD, f);
 }

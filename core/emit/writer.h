@@ -92,6 +92,9 @@ const struct writer *check_writer(enum format f);
 /* `gpulab grade`'s ranking's for format f (emit/ranking.h). */
 const struct writer *grade_writer(enum format f);
 
+/* `gpulab board`'s for format f (emit/standings.h). */
+const struct writer *board_writer(enum format f);
+
 /* `gpulab config`'s writer for format f (emit/configured.h). */
 const struct writer *config_writer(enum format f);
 
