@@ -23,7 +23,7 @@ fuzz_writer_sources = core/emit/writer.c core/emit/table.c core/emit/csv.c core/
 	core/emit/facts.c core/emit/ranking.c core/emit/configured.c core/wrap.c core/docs.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
 	core/records/ondisk.c core/records/validate.c core/fail.c \
-	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/numbers.c core/draw/tables.c core/draw/board.c \
+	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/summary.c core/draw/numbers.c core/draw/tables.c core/draw/board.c \
 	core/draw/busbw.c core/records/nccltests.c core/escape.c \
 	core/emit/outfile.c core/emit/field.c core/compare/compare.c core/run/interrupt.c \
 	core/run/stats.c $(fuzz_writer_sources)

@@ -58,10 +58,11 @@ const struct command_row row_learn = {
 	.about = "The lessons: each states one of the book's claims, runs the experiment that\n"
 		 "tests it on this GPU, and says whether it holds; your progress is kept.\n"
 		 "Alone, the map of lessons and the next one (learn.md, below). The lesson\n"
-		 "sets what runs: it takes none of run's sizes, keys or outputs.\n",
+		 "sets what runs: it takes none of run's sizes, keys or outputs. With\n"
+		 "--format json, the map, or a lesson with its run's verdict, as one document.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_SUBMIT) | STOP_OPTIONS,
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON), /* the map's; a lesson is for people */
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON), /* the map's and a lesson's; --submit is for people */
 	.examples = "gpulab learn\n"
 		    "gpulab learn divergence\n"
 		    "gpulab learn reduce-volatile-warp --submit mine.cu\n",

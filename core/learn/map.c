@@ -107,3 +107,78 @@ void learn_map(const struct lesson_set *s, const struct progress *p, enum format
 	else
 		learn_map_json(s, p, out);
 }
+
+/* The claims of docs/claims.md a lesson tests, "001.12 004.5", as an array. */
+static void lesson_claims_json(const char *claims, FILE *out)
+{
+	char id[64];
+	int n = 0;
+	fputs(", \"claims\": [", out);
+	for (const char *c = claims ? claims : ""; *(c += strspn(c, " \t")); c += strcspn(c, " \t")) {
+		snprintf(id, sizeof id, "%.*s", (int)strcspn(c, " \t"), c);
+		fputs(n++ ? ", " : "", out);
+		emit_json(out, id);
+	}
+	fputc(']', out);
+}
+
+/* What was measured and the verdict on it; null where none was told. */
+static void lesson_verdict_json(const struct lesson *l, const struct lesson_outcome *r, FILE *out)
+{
+	const struct figure_value *f = &r->f;
+	if (r->verdict < 0) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"verdict\": ", out);
+	emit_json(out, verdict_key((enum verdict)r->verdict));
+	emit_json_string(out, "words", verdict_words((enum verdict)r->verdict));
+	emit_json_number(out, "value", 1, f->value);
+	emit_json_number(out, "lo", isfinite(f->lo), f->lo); /* null: no interval */
+	emit_json_number(out, "hi", isfinite(f->hi), f->hi);
+	emit_json_string(out, "unit", l->unit);
+	emit_json_number(out, "p", isfinite(r->p), r->p);
+	emit_json_number(out, "a", isfinite(f->va), f->va);
+	emit_json_number(out, "b", isfinite(f->vb), f->vb);
+	emit_json_string(out, "device", f->device);
+	fputc('}', out);
+}
+
+/* `, "key": "value"` of each, null where a value is NULL, to the { 0 } that ends them. */
+struct lesson_field {
+	const char *key, *value;
+};
+
+static void lesson_fields_json(FILE *out, const struct lesson_field *f)
+{
+	for (; f->key; f++)
+		emit_json_string(out, f->key, f->value);
+}
+
+void learn_lesson_json(const struct lesson *l, const struct lesson_outcome *r, FILE *out)
+{
+	fputs("{\n  \"schema\": \"gpulab-lesson/1\",\n  \"name\": ", out);
+	emit_json(out, l->name);
+	fprintf(out, ", \"order\": %d", l->order);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "chapter", l->chapter }, { "topic", l->topic }, { 0 } });
+	fputs(",\n  \"claim\": ", out);
+	emit_json(out, r->claim);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "book", l->book }, { "notes", l->notes }, { 0 } });
+	lesson_claims_json(l->claims, out);
+	fputs(",\n  \"run\": ", out);
+	emit_json(out, l->run);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "figure", l->figure }, { "rule", l->rule }, { "why", r->why },
+							       { "because", r->because }, { "page", r->page }, { 0 } });
+	fputs(",\n  \"task\": {\"challenge\": ", out);
+	emit_json(out, l->challenge);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "text", r->task }, { "args", l->args }, { 0 } });
+	emit_json_number(out, "target_times", 1, l->target_times);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "target", l->target_ref.exercise }, { "require", l->require },
+							       { 0 } });
+	fprintf(out, "},\n  \"ran\": %s", r->ran ? "true" : "false");
+	lesson_fields_json(out, (const struct lesson_field[]){ { "error", r->error }, { "record", r->record },
+							       { "here", r->here }, { 0 } });
+	fputs(",\n  \"result\": ", out);
+	lesson_verdict_json(l, r, out);
+	fputs("\n}\n", out);
+}
