@@ -7,10 +7,10 @@ FUZZ_NAMES = ini size options params json contract record compare resume lesson 
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Werror=incompatible-pointer-types \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
-fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/params.c core/config/size.c core/config/trust.c
+fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/ini_text.c core/config/params.c core/config/size.c core/config/trust.c
 fuzz_size_sources = fuzz/fuzz_size.c core/config/size.c
 fuzz_options_sources = fuzz/fuzz_options.c core/config/options.c core/config/opterr.c core/config/params.c \
-	core/config/size.c core/escape.c core/config/sweep.c core/config/settings.c core/config/trust.c
+	core/config/size.c core/escape.c core/config/sweep.c core/config/settings.c core/config/ini_text.c core/config/trust.c
 fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
@@ -33,7 +33,7 @@ fuzz_compare_sources = fuzz/fuzz_compare.c core/compare/compare.c core/records/r
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/run/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/config/params.c core/config/size.c
-fuzz_lesson_sources = fuzz/fuzz_lesson.c core/learn/lesson.c core/config/params.c core/config/size.c core/escape.c \
+fuzz_lesson_sources = fuzz/fuzz_lesson.c core/learn/lesson.c core/config/ini_text.c core/config/params.c core/config/size.c core/escape.c \
 	core/learn/progress.c core/learn/verdict.c core/records/json.c core/emit/outfile.c core/run/interrupt.c \
 	core/run/stats.c
 EXTRA_DIST += $(fuzz_lesson_sources)

@@ -1,6 +1,7 @@
 /* Unit tests of the core's pieces that need neither GPU nor plugin file:
  * the size parser, the INI files and their precedence, exercise-name
  * matching, descriptor checks, and the report formats. */
+#include "config/ini_text.h"
 #include "config/settings.h"
 #include "emit/field.h"
 #include "exitcode.h"
@@ -160,6 +161,43 @@ START_TEST(config_search_order)
 	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), 0);
 	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "4");
 	config_free(&c);
+}
+END_TEST
+
+/* The handler of the one INI reader's test: the last key and value, and
+ * whether its line was indented. */
+static char ini_key[64], ini_value[256];
+static int ini_indented;
+
+static int ini_last(void *user, const char *section, const char *key, const char *value)
+{
+	(void)section;
+	snprintf(ini_key, sizeof ini_key, "%s", key);
+	snprintf(ini_value, sizeof ini_value, "%s", value);
+	ini_indented = ((struct ini_text *)user)->indented;
+	return 1;
+}
+
+/* One reader, two ways with an indented line: a lesson's continues the
+ * key above (inih hands the handler the key again, indented), a
+ * configuration's is refused where it is read, naming it. */
+START_TEST(one_ini_reader_two_ways)
+{
+	const char *text = "[s]\nkey = first\n\tsecond\n";
+	char err[512] = "";
+	struct ini_text t = { .file = "x.ini", .text = text, .len = strlen(text), .err = err, .errlen = sizeof err };
+	ck_assert_int_eq(ini_text_parse(&t, ini_last, &t, "key = value"), 0);
+	ck_assert_str_eq(ini_key, "key");
+	ck_assert_str_eq(ini_value, "second");
+	ck_assert_int_eq(ini_indented, 1);
+	ck_assert_int_eq(t.sections, 1);
+	t = (struct ini_text){ .file = "x.ini", .text = text, .len = strlen(text), .flat = 1, .err = err, .errlen = sizeof err };
+	ck_assert_int_eq(ini_text_parse(&t, ini_last, &t, "key = value"), -1);
+	ck_assert_str_eq(err, "x.ini:3: malformed line 'second' (expected key = value)");
+	const char *nul = "[s]\nkey = a\0b\n";
+	t = (struct ini_text){ .file = "x.ini", .text = nul, .len = 14, .err = err, .errlen = sizeof err };
+	ck_assert_int_eq(ini_text_parse(&t, ini_last, &t, "key = value"), -1);
+	ck_assert_str_eq(err, "x.ini:2: a NUL byte");
 }
 END_TEST
 
@@ -853,6 +891,7 @@ int main(void)
 	tcase_add_test(t, config_precedence);
 	tcase_add_test(t, config_search_order);
 	tcase_add_test(t, config_errors);
+	tcase_add_test(t, one_ini_reader_two_ways);
 	tcase_add_test(t, match_names);
 	tcase_add_test(t, match_unknown_suggests);
 	tcase_add_test(t, descriptor_checks);
