@@ -3,6 +3,7 @@
  * matching, descriptor checks, and the report formats. */
 #include "config/ini_text.h"
 #include "config/settings.h"
+#include "emit/facts.h"
 #include "emit/field.h"
 #include "exitcode.h"
 #include "plugins/match.h"
@@ -490,6 +491,38 @@ START_TEST(report_json_parses)
 }
 END_TEST
 
+/* info's GPUs as a table: CSV that parses, JSON's names as columns, and
+ * the Markdown row (a device is made here: none is needed). */
+START_TEST(info_as_a_table)
+{
+	struct device_info d = { .ordinal = 0, .cc_major = 9, .sms = 132, .warp_size = 32, .max_threads_per_block = 1024,
+				 .smem_per_block = 49152, .smem_per_sm = 233472, .l2_bytes = 62914560,
+				 .mem_bytes = 150754820096, .mem_clock_khz = 3201000, .bus_width_bits = 6144, .peak_gbps = 4915.5 };
+	char *text = NULL;
+	size_t len = 0;
+	int fields;
+	snprintf(d.name, sizeof d.name, "NVIDIA H200");
+	snprintf(d.bus_id, sizeof d.bus_id, "0000:18:00.0");
+	FILE *f = open_memstream(&text, &len);
+	writer_end(&info_csv, &(struct info_doc){ &d, 1 }, f);
+	fclose(f);
+	ck_assert_msg(csv_valid(text, &fields) && fields == 14 && count_lines(text) == 2, "%s", text);
+	ck_assert_str_eq(text, "ordinal,name,compute_capability,multiprocessors,warp_size,max_threads_per_block,"
+			       "shared_memory_per_block_bytes,shared_memory_per_sm_bytes,l2_bytes,global_memory_bytes,"
+			       "memory_clock_khz,bus_width_bits,peak_memory_gbps,pci_bus\n\"0\",\"NVIDIA H200\",\"9.0\",\"132\","
+			       "\"32\",\"1024\",\"49152\",\"233472\",\"62914560\",\"150754820096\",\"3201000\",\"6144\","
+			       "\"4915.5\",\"0000:18:00.0\"\n");
+	free(text);
+	f = open_memstream(&text, &len);
+	writer_end(&info_markdown, &(struct info_doc){ &d, 1 }, f);
+	fclose(f);
+	ck_assert_msg(strstr(text, "|---:|---|---|---:|") && strstr(text, "\n| 0 | NVIDIA H200 | 9.0 | 132 | 32 | 1024 | 49152 | "
+								      "233472 | 62914560 | 150754820096 | 3201000 | 6144 | 4915.5 | "
+								      "0000:18:00.0 |\n"), "%s", text);
+	free(text);
+}
+END_TEST
+
 START_TEST(report_csv_parses)
 {
 	int fields;
@@ -898,6 +931,7 @@ int main(void)
 	tcase_add_test(t, report_json_parses);
 	tcase_add_test(t, report_metric_source_fits);
 	tcase_add_test(t, report_csv_parses);
+	tcase_add_test(t, info_as_a_table);
 	tcase_add_test(t, report_table);
 	tcase_add_test(t, report_table_fits);
 	tcase_add_test(t, report_table_crowded_fits);

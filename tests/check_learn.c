@@ -714,6 +714,16 @@ START_TEST(learn_map_progress_and_verdicts)
 	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 3 seen, 0 tasks passed") && strstr(o.out, "claim seen: holds")
 		      && strstr(o.out, "claim seen: fails") && strstr(o.out, "claim seen: unsure")
 		      && strstr(o.out, "Next: gpulab learn holds"), "%s", o.out);
+	/* the map as a table: CSV that parses, a row a lesson; the Markdown row of a lesson seen */
+	int fields;
+	gpulab("learn", "--format", "csv", NULL);
+	ck_assert_msg(o.status == 0 && csv_valid(o.out, &fields) && fields == 10 && count_lines(o.out) == 4
+		      && !strncmp(o.out, "name,chapter,topic,state,seen,passed,verdict,figure,best,next\n\"holds\",", 70)
+		      && strstr(o.out, ",\"yes\",\"no\",\"fails\","), "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "--format", "md", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "|---|---|---|---|---|---|---|---:|---:|---|\n| holds | Chapter 3 | A topic | "
+						     "claim seen: holds, ") && strstr(o.out, " | yes | no | holds | "),
+		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "nope", NULL);
 	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.err, "gpulab: learn: no lesson 'nope'") && count_lines(o.err) == 1,
 		      "%d %s", o.status, o.err);

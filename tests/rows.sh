@@ -113,7 +113,8 @@ for c in $commands; do
 	"$G" help "$c" | grep -q '^      --format F .*csv' || continue
 	# shellcheck disable=SC2086
 	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
-		XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format csv >"$tmp/out" 2>"$tmp/err" </dev/null)
+		XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" GPULAB_LESSONS="$lessons" GPULAB_CONFIG= "$GPULAB_BIN" "$c" \
+		$words --format csv >"$tmp/out" 2>"$tmp/err" </dev/null)
 	got=$(python3 -c 'import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if r]
 print(len(rows) > 1 and len({len(r) for r in rows}) == 1)' "$tmp/out" 2>&1)

@@ -62,7 +62,7 @@ const struct command_row row_learn = {
 		 "--format json, the map, or a lesson with its run's verdict, as one document.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_SUBMIT) | STOP_OPTIONS,
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON), /* the map's and a lesson's; --submit is for people */
+	.formats = ALL_FORMATS, /* csv and md: the map's; json: the map's and a lesson's; --submit is for people */
 	.examples = "gpulab learn\n"
 		    "gpulab learn divergence\n"
 		    "gpulab learn reduce-volatile-warp --submit mine.cu\n",

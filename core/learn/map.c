@@ -100,10 +100,34 @@ static void learn_map_json(const struct lesson_set *s, const struct progress *p,
 	fputs("\n}\n", out);
 }
 
+/* The map as a table in CSV or Markdown: a row a lesson, the JSON's
+ * names as columns, the next one marked. */
+static void learn_map_cells(const struct lesson_set *s, const struct progress *p, const struct cell_style *c, FILE *out)
+{
+	static const char *const columns[] = { "name", "chapter", "topic", "state", "seen", "passed", "verdict", "figure:",
+					       "best:", "next" };
+	const struct lesson *next = learn_next(s, p);
+	char state[64], figure[32], best[32];
+	cells_header(out, c, columns, 10);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lesson *l = &s->v[i];
+		const struct progress_entry *e = progress_find(p, l->name);
+		snprintf(figure, sizeof figure, e && isfinite(e->figure) ? "%.4g" : "", e ? e->figure : 0);
+		snprintf(best, sizeof best, e && isfinite(e->best) ? "%.4g" : "", e ? e->best : 0);
+		cells_row(out, c, (const char *const[]){ l->name, l->chapter, l->topic, learn_state(e, state, sizeof state),
+							 e && e->seen ? "yes" : "no", e && e->passed ? "yes" : "no",
+							 e && e->verdict >= 0 ? verdict_key((enum verdict)e->verdict) : "",
+							 figure, best, l == next ? "yes" : "" }, 10);
+	}
+}
+
 void learn_map(const struct lesson_set *s, const struct progress *p, enum format f, FILE *out)
 {
+	const struct cell_style *c = cells_for(f);
 	if (report_for_people(f))
 		learn_map_text(s, p, out);
+	else if (c)
+		learn_map_cells(s, p, c, out);
 	else
 		learn_map_json(s, p, out);
 }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 /* The lessons in s with the progress p, the next one last: for people,
- * or as JSON where f is json (gpulab-learn/1). */
+ * as JSON where f is json (gpulab-learn/1), or a table in CSV or Markdown. */
 void learn_map(const struct lesson_set *s, const struct progress *p, enum format f, FILE *out);
 
 /* What one lesson's run came to, for its document: the lesson's texts
