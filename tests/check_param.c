@@ -624,6 +624,11 @@ START_TEST(options_type_generic_once)
 	ck_assert_ptr_eq(o.generic[GEN_N], last); /* grade's copy of the text */
 	ck_assert_ptr_eq(o.axes[GEN_N].text, last);
 	ck_assert_int_eq(o.nhanded, 0);
+	char spelled[64]; /* a sweep key as the command line gives it, spelled from the rows */
+	ck_assert_str_eq(options_key_spelling(GEN_N, "n", "2^20", spelled, sizeof spelled), "-n 2^20");
+	ck_assert_str_eq(options_key_spelling(GEN_BLOCK, "block", NULL, spelled, sizeof spelled), "-b");
+	ck_assert_str_eq(options_key_spelling(-1, "rows", "4", spelled, sizeof spelled), "-p rows=4");
+	ck_assert_str_eq(options_key_spelling(-1, "rows", NULL, spelled, sizeof spelled), "-p rows");
 	ck_assert_uint_eq(o.axes[GEN_N].n, 2);
 	ck_assert_uint_eq(o.axes[GEN_N].v[0].value.u, 8);
 	ck_assert_uint_eq(o.axes[GEN_N].v[1].value.u, 9);

@@ -13,7 +13,8 @@ int cmd_learn(const struct options *o)
 	if (o->npatterns > 1)
 		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
 	if (o->submit && !o->npatterns)
-		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
+		return fail(EXIT_USAGE, "learn: %s goes with a lesson, `gpulab learn LESSON %s FILE.cu`", options_long(OPT_SUBMIT),
+			    options_long(OPT_SUBMIT));
 	return learn_lessons(o);
 }
 

@@ -141,6 +141,16 @@ const char *options_flag(enum generic g)
 	return options_short((enum opt_id)g);
 }
 
+const char *options_key_spelling(int g, const char *key, const char *value, char *buf, size_t len)
+{
+	const char *flag = options_short(g >= 0 ? (enum opt_id)g : OPT_PARAM);
+	if (g >= 0)
+		snprintf(buf, len, "%s%s%s", flag, value ? " " : "", value ? value : "");
+	else
+		snprintf(buf, len, "%s %s%s%s", flag, key, value ? "=" : "", value ? value : "");
+	return buf;
+}
+
 /* "--name" and "-x" of every row, made once from the rows. */
 static struct {
 	char spelled[NOPTS][24], letter[NOPTS][3];

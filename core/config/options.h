@@ -183,6 +183,11 @@ const char *options_param(const struct options *o, const char *key);
 /* How the command line spells generic key g: "-n" ... "-w". */
 const char *options_flag(enum generic g);
 
+/* How the command line gives a sweep key a value: "-n 2^20" for generic
+ * key g (>= 0), "-p key=value" for an exercise's own key (g < 0); with
+ * value NULL the option alone, "-n" or "-p key".  Into buf. */
+const char *options_key_spelling(int g, const char *key, const char *value, char *buf, size_t len);
+
 /* Option id as a command line spells it: "--size"; its letter "-n",
  * or "--cold" where it has none.  What gpulab passes to the gpulab it
  * runs (grade, learn) is spelled so, from the rows. */

@@ -51,10 +51,8 @@ static const char *typed_from(struct sweep_key *k, const struct options *o, stru
 		*t = (struct typed_source){ h->v, h->n, h->type }, text = h->text;
 	else if (a && a->n)
 		*t = (struct typed_source){ a->v, a->n, generic_params[k->generic].type }, text = a->text;
-	if (text && k->generic >= 0)
-		snprintf(k->where, sizeof k->where, "%s %s", options_flag((enum generic)k->generic), text);
-	else if (text)
-		snprintf(k->where, sizeof k->where, "-p %s=%s", k->decl.key, text);
+	if (text)
+		options_key_spelling(k->generic, k->decl.key, text, k->where, sizeof k->where);
 	return text;
 }
 
@@ -69,7 +67,7 @@ static const char *source(struct sweep_key *k, const char *plugin, const struct 
 	if (cli)
 		return cli;
 	if ((cli = options_param(o, k->decl.key))) {
-		snprintf(k->where, sizeof k->where, "-p %s=%s", k->decl.key, cli);
+		options_key_spelling(-1, k->decl.key, cli, k->where, sizeof k->where);
 		return cli;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -180,10 +178,12 @@ static int take_axes(struct sweep *s, const char *plugin, const struct gpulab_ex
 /* The exercise's own keys, for a message: "-p rows, -p cols". */
 static void own_keys(const struct gpulab_exercise *e, char *buf, size_t len)
 {
+	char one[128];
 	buf[0] = 0;
 	for (const struct gpulab_param *p = e->params; p && p->key; p++)
 		if (p->type != GPULAB_PARAM_SEED)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s-p %s", buf[0] ? ", " : "", p->key);
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+				 options_key_spelling(-1, p->key, NULL, one, sizeof one));
 }
 
 int sweep_resolve(struct sweep *s, const char *plugin, const struct gpulab_exercise *e, const struct options *o,

@@ -12,11 +12,7 @@ static const char *const seen_words[] = { [SEEN_READ] = "read", [SEEN_MISSING] =
 /* How the command line gives key p: "-n", "-p tile". */
 static const char *configured_flag(const struct sweep_key *p, char *buf, size_t len)
 {
-	if (p->generic >= 0)
-		snprintf(buf, len, "%s", options_flag((enum generic)p->generic));
-	else
-		snprintf(buf, len, "-p %s", p->decl.key);
-	return buf;
+	return options_key_spelling(p->generic, p->decl.key, NULL, buf, len);
 }
 
 /* Where key p's value came from; -r not set says what stops a point instead. */

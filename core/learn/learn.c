@@ -273,7 +273,7 @@ static void learn_task(const struct lesson *l)
 		learn_wrap("  and keep          ", line);
 	}
 	printf("  start from        gpulab try %s --template > mine.cu\n", l->challenge);
-	printf("  submit            gpulab learn %s --submit mine.cu\n", l->name);
+	printf("  submit            gpulab learn %s %s mine.cu\n", l->name, options_long(OPT_SUBMIT));
 }
 
 /* Keep what this step did: the lock is taken, the file read again, and
@@ -495,8 +495,8 @@ int learn_lessons(const struct options *o)
 	if (!o->npatterns)
 		learn_map(&s, &p, o->format, stdout);
 	else if (o->submit && !report_for_people(o->format)) /* a submission is told as it goes, to people */
-		rc = fail(EXIT_USAGE, "learn: --submit prints for people; --format json is the map's and a lesson's "
-				      "(gpulab learn LESSON --format json)");
+		rc = fail(EXIT_USAGE, "learn: %s prints for people; %s json is the map's and a lesson's (gpulab learn "
+				      "LESSON %s json)", options_long(OPT_SUBMIT), options_long(OPT_FORMAT), options_long(OPT_FORMAT));
 	else if (!l)
 		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", o->patterns[0]);
 	else

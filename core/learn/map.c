@@ -69,7 +69,8 @@ static void learn_map_text(const struct lesson_set *s, const struct progress *p,
 	if (next)
 		fprintf(out, "\nNext: gpulab learn %s\n", next->name);
 	else
-		fprintf(out, "\nEvery task is passed. gpulab learn LESSON --submit FILE.cu tries for a better figure.\n");
+		fprintf(out, "\nEvery task is passed. gpulab learn LESSON %s FILE.cu tries for a better figure.\n",
+			options_long(OPT_SUBMIT));
 }
 
 static void learn_map_json(const struct lesson_set *s, const struct progress *p, FILE *out)

@@ -82,13 +82,10 @@ static void case_text(const struct check_case *c, char *buf, size_t len)
 	snprintf(buf, len, "its defaults");
 	for (int i = 0; i < c->n && at < len; i++) {
 		const struct check_key *k = &c->k[i];
-		char value[128];
+		char value[128], given[256];
 		param_format(&k->decl, &k->value, value, sizeof value);
-		if (k->generic >= 0)
-			at += (size_t)snprintf(buf + at, len - at, "%s%s %s", i ? " " : "", options_flag((enum generic)k->generic),
-					       value);
-		else
-			at += (size_t)snprintf(buf + at, len - at, "%s-p %s=%s", i ? " " : "", k->decl.key, value);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+				       options_key_spelling(k->generic, k->decl.key, value, given, sizeof given));
 	}
 }
 
