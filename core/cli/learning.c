@@ -15,7 +15,9 @@ int cmd_learn(const struct options *o)
 	if (o->submit && !o->npatterns)
 		return fail(EXIT_USAGE, "learn: %s goes with a lesson, `gpulab learn LESSON %s FILE.cu`", options_long(OPT_SUBMIT),
 			    options_long(OPT_SUBMIT));
-	return learn_lessons(o);
+	struct learn_ask q = { o->npatterns ? o->patterns[0] : NULL, o->submit, o->format, o->stop, o->watchdog, o->configs,
+			       o->nconfigs };
+	return learn_lessons(&q);
 }
 
 /* The exercise a challenge's rows are shared against, "plugin.exercise":

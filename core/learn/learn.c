@@ -97,7 +97,7 @@ static void learn_tmp_remove(struct learn_tmp *t)
  * library, must cost only the run: the lesson still ends and keeps what
  * it can.  It shares the terminal: ^C stops it (and gpulab learn, which
  * waits with the signals ignored, then stops too). */
-static int learn_run(const struct options *user, const char *command, char *const *first, int nfirst, const char *words,
+static int learn_run(const struct learn_ask *user, const char *command, char *const *first, int nfirst, const char *words,
 		     const char *record, int quiet)
 {
 	char buf[LESSON_MAX_TEXT], num[4][32];
@@ -327,7 +327,7 @@ struct experiment {
 	char error[1024], kept[4400 + LESSON_MAX_NAME];
 };
 
-static int learn_experiment(const struct options *o, const struct lesson *l, int quiet, struct experiment *x)
+static int learn_experiment(const struct learn_ask *q, const struct lesson *l, int quiet, struct experiment *x)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
@@ -336,7 +336,7 @@ static int learn_experiment(const struct options *o, const struct lesson *l, int
 	x->r = (struct lesson_outcome){ .verdict = -1, .p = NAN };
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
-	x->rc = learn_run(o, "run", NULL, 0, l->run, t.record, quiet);
+	x->rc = learn_run(q, "run", NULL, 0, l->run, t.record, quiet);
 	rec.path = t.record;
 	if (x->rc > 128) { /* stopped by a signal, or crashed: nothing to judge or keep */
 		learn_tmp_remove(&t);
@@ -366,7 +366,7 @@ static int learn_seen(const struct lesson *l, const struct experiment *x)
 	return x->rc ? x->rc : kept;
 }
 
-static int learn_lesson(const struct options *o, const struct lesson *l)
+static int learn_lesson(const struct learn_ask *q, const struct lesson *l)
 {
 	struct experiment x;
 	char where[LESSON_MAX_TEXT + 64], text[LESSON_MAX_TEXT + 4 * PATH_MAX];
@@ -377,7 +377,7 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 	learn_wrap("The notes: ", learn_notes_figure(l, where, sizeof where));
 	learn_wrap("\nOn this GPU: gpulab run ", l->run);
 	putchar('\n');
-	if ((rc = learn_experiment(o, l, 0, &x)))
+	if ((rc = learn_experiment(q, l, 0, &x)))
 		return rc;
 	if (!x.r.ran)
 		printf("\nThe experiment did not run%s.\n",
@@ -398,12 +398,12 @@ static int learn_lesson(const struct options *o, const struct lesson *l)
 
 /* gpulab learn LESSON --format json: the lesson, its experiment run
  * (its table not printed) and the verdict, as one document. */
-static int learn_lesson_doc(const struct options *o, const struct lesson *l)
+static int learn_lesson_doc(const struct learn_ask *q, const struct lesson *l)
 {
 	static char claim[LESSON_MAX_TEXT + 4 * PATH_MAX], why[sizeof claim], here[sizeof claim], task[sizeof claim],
 		because[sizeof claim], page[PATH_MAX + LESSON_MAX_TEXT];
 	struct experiment x;
-	int rc = learn_experiment(o, l, 1, &x);
+	int rc = learn_experiment(q, l, 1, &x);
 	if (rc)
 		return rc;
 	const struct figure_value *f = x.r.verdict >= 0 ? &x.r.f : NULL;
@@ -433,19 +433,19 @@ static int learn_require(const struct lesson *l, const struct record *rec)
 	return kept;
 }
 
-static int learn_submit(const struct options *o, const struct lesson *l)
+static int learn_submit(const struct learn_ask *q, const struct lesson *l)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
 	char err[1024], line[512], args[LESSON_MAX_TEXT + 128], kept_as[4400 + LESSON_MAX_NAME];
 	double times = NAN;
-	char *first[] = { l->challenge, (char *)o->submit };
+	char *first[] = { l->challenge, (char *)q->submit };
 	int rc, kept = 1;
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
 	/* the counter the task keeps is read in an untimed run of its own */
 	snprintf(args, sizeof args, "%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " --metrics " : "", l->req.metric);
-	rc = learn_run(o, "try", first, 2, args, t.record, 0);
+	rc = learn_run(q, "try", first, 2, args, t.record, 0);
 	rec.path = t.record;
 	if (rc > 128) {
 		learn_tmp_remove(&t);
@@ -476,7 +476,7 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 	return passed ? saved : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
 }
 
-int learn_lessons(const struct options *o)
+int learn_lessons(const struct learn_ask *q)
 {
 	struct lesson_set s;
 	struct progress p;
@@ -491,17 +491,17 @@ int learn_lessons(const struct options *o)
 		lessons_free(&s);
 		return fail(rc, "%s", err);
 	}
-	const struct lesson *l = o->npatterns ? lessons_find(&s, o->patterns[0]) : NULL;
-	if (!o->npatterns)
-		learn_map(&s, &p, o->format, stdout);
-	else if (o->submit && !report_for_people(o->format)) /* a submission is told as it goes, to people */
+	const struct lesson *l = q->lesson ? lessons_find(&s, q->lesson) : NULL;
+	if (!q->lesson)
+		learn_map(&s, &p, q->format, stdout);
+	else if (q->submit && !report_for_people(q->format)) /* a submission is told as it goes, to people */
 		rc = fail(EXIT_USAGE, "learn: %s prints for people; %s json is the map's and a lesson's (gpulab learn "
 				      "LESSON %s json)", options_long(OPT_SUBMIT), options_long(OPT_FORMAT), options_long(OPT_FORMAT));
 	else if (!l)
-		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", o->patterns[0]);
+		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", q->lesson);
 	else
-		rc = o->submit ? learn_submit(o, l) : report_for_people(o->format) ? learn_lesson(o, l)
-										 : learn_lesson_doc(o, l);
+		rc = q->submit ? learn_submit(q, l) : report_for_people(q->format) ? learn_lesson(q, l)
+										 : learn_lesson_doc(q, l);
 	progress_free(&p);
 	lessons_free(&s);
 	return rc;
