@@ -205,6 +205,17 @@ has "fake.chooser: plan() at -p lie=early: the exercise chose ways" "check --qui
 g check "$plugins/gridbug.so"; [ $rc -eq 4 ] || bad "check gridbug.so: exit $rc"
 has "gridbug.gridded: plan() refuses -n 4294967296 -b 1 without saying why (ctx->error)" "check gridbug.so"
 [ "$(grep -c gridded "$tmp/out")" -eq 1 ] || bad "check gridbug.so: gridded's problems: $(cat "$tmp/out")"
+# as a table: a row for each problem, with its plugin; CSV that parses, and Markdown's row
+g check --format csv "$plugins/gridbug.so" "$plugins/badabi.so"; [ $rc -eq 4 ] || bad "check --format csv: exit $rc"
+python3 -c 'import csv, sys
+r = list(csv.reader(open(sys.argv[1])))
+assert r[0] == ["file", "plugin", "abi", "exercises", "refused", "problem"] and len(r) == 4, r
+assert [x[1] for x in r[1:]] == ["gridbug", "gridbug", ""] and r[3][4] == "yes" and r[3][5] == "", r
+assert r[2][5] == "gridbug.gridded: plan() refuses -n 4294967296 -b 1 without saying why (ctx->error)", r' \
+	"$tmp/out" || bad "check --format csv: $(cat "$tmp/out")"
+g check --format md "$plugins/gridbug.so"; [ $rc -eq 4 ] || bad "check --format md: exit $rc"
+grep -qE '^\| [^|]*/gridbug\.so \| gridbug \| [0-9]+\.[0-9]+ \| [0-9]+ \| no \| gridbug\.gridded: plan\(\) refuses -n 4294967296 -b 1 without saying why \(ctx->error\) \|$' \
+	"$tmp/out" || bad "check --format md: $(cat "$tmp/out")"
 g check "$plugins/nocb.so"; [ $rc -eq 4 ] || bad "check nocb.so: exit $rc"; has "no verify callback" "check nocb.so"
 # refusals (no file, a directory, a source file, "") go to stderr as one
 # "gpulab:" line, stdout stays empty, exit 4 (issue 46, item 16)

@@ -170,8 +170,8 @@ START_TEST(dispatch_refusals_in_order)
 				 "--param, --format, --variable, --cflags, --config\n");
 	gpulab("metrics", "--template", NULL);
 	expect_error(EXIT_USAGE, "metrics: takes no --template; it takes --format, --config\n");
-	gpulab("info", "--format", "csv", "extra", NULL);
-	expect_error(EXIT_USAGE, "info: prints no --format csv; it prints table, json\n");
+	gpulab("report", "--format", "csv", "extra", NULL);
+	expect_error(EXIT_USAGE, "report: prints no --format csv; it prints table, json\n");
 	gpulab("metrics", "--format", "json", "extra", NULL);
 	expect_error(EXIT_USAGE, "metrics: unexpected argument 'extra' (gpulab metrics)\n");
 	gpulab("list", "--submit", "x.cu", NULL);
@@ -344,6 +344,16 @@ START_TEST(config_errors)
 				       "\"2^11\", \"from\": \"-n 2^11\", \"defaulted\": false}, ")
 		      && strstr(o.out, "\"refused\": \"takes no -n: its size is set by -p rows, -p cols\"}\n  ]\n}\n"),
 		      "%d %s %s", o.status, o.out, o.err);
+	/* as a table: CSV that parses, each row as wide as the header; a Markdown row as the key's */
+	int fields;
+	gpulab("config", "fake.keyed", "fake.shaped", "-n", "2^11", "--format", "csv", NULL);
+	ck_assert_msg(o.status == 0 && csv_valid(o.out, &fields) && fields == 5 && !strncmp(o.out, "what,name,key,value,from\n", 25)
+		      && strstr(o.out, "\n\"key\",\"fake.keyed\",\"-n\",\"2^11\",\"-n 2^11\"\n")
+		      && strstr(o.out, "\n\"refused\",\"fake.shaped\",\"\",\"\",\"takes no -n: its size is set by -p rows, -p cols\"\n"),
+		      "%d %s %s", o.status, o.out, o.err);
+	gpulab("config", "fake.keyed", "-n", "2^11", "--format", "md", NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "| what | name | key | value | from |\n|---|---|---|---|---|\n", 58)
+		      && strstr(o.out, "\n| key | fake.keyed | -n | 2^11 | -n 2^11 |\n"), "%d %s %s", o.status, o.out, o.err);
 	configure("[plugin fake]\nfile = fake.so\nthis is not ini\n");
 	gpulab("list", NULL);
 	expect_error(EXIT_CONFIG, "gpulab.ini:3: malformed line");

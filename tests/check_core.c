@@ -1,7 +1,9 @@
 /* Unit tests of the core's pieces that need neither GPU nor plugin file:
  * the size parser, the INI files and their precedence, exercise-name
  * matching, descriptor checks, and the report formats. */
+#include "config/ini_text.h"
 #include "config/settings.h"
+#include "emit/facts.h"
 #include "emit/field.h"
 #include "exitcode.h"
 #include "plugins/match.h"
@@ -161,6 +163,43 @@ START_TEST(config_search_order)
 	ck_assert_int_eq(config_load_all(&c, sys, NULL, 0, err, sizeof err), 0);
 	ck_assert_str_eq(config_get(&c, "p", "e", "n")->value, "4");
 	config_free(&c);
+}
+END_TEST
+
+/* The handler of the one INI reader's test: the last key and value, and
+ * whether its line was indented. */
+static char ini_key[64], ini_value[256];
+static int ini_indented;
+
+static int ini_last(void *user, const char *section, const char *key, const char *value)
+{
+	(void)section;
+	snprintf(ini_key, sizeof ini_key, "%s", key);
+	snprintf(ini_value, sizeof ini_value, "%s", value);
+	ini_indented = ((struct ini_text *)user)->indented;
+	return 1;
+}
+
+/* One reader, two ways with an indented line: a lesson's continues the
+ * key above (inih hands the handler the key again, indented), a
+ * configuration's is refused where it is read, naming it. */
+START_TEST(one_ini_reader_two_ways)
+{
+	const char *text = "[s]\nkey = first\n\tsecond\n";
+	char err[512] = "";
+	struct ini_text t = { .file = "x.ini", .text = text, .len = strlen(text), .err = err, .errlen = sizeof err };
+	ck_assert_int_eq(ini_text_parse(&t, ini_last, &t, "key = value"), 0);
+	ck_assert_str_eq(ini_key, "key");
+	ck_assert_str_eq(ini_value, "second");
+	ck_assert_int_eq(ini_indented, 1);
+	ck_assert_int_eq(t.sections, 1);
+	t = (struct ini_text){ .file = "x.ini", .text = text, .len = strlen(text), .flat = 1, .err = err, .errlen = sizeof err };
+	ck_assert_int_eq(ini_text_parse(&t, ini_last, &t, "key = value"), -1);
+	ck_assert_str_eq(err, "x.ini:3: malformed line 'second' (expected key = value)");
+	const char *nul = "[s]\nkey = a\0b\n";
+	t = (struct ini_text){ .file = "x.ini", .text = nul, .len = 14, .err = err, .errlen = sizeof err };
+	ck_assert_int_eq(ini_text_parse(&t, ini_last, &t, "key = value"), -1);
+	ck_assert_str_eq(err, "x.ini:2: a NUL byte");
 }
 END_TEST
 
@@ -450,6 +489,38 @@ START_TEST(report_json_parses)
 	ck_assert(!json_valid("{\"a\": 1,}"));
 	ck_assert(!json_valid("{\"a\": nan}"));
 	ck_assert(!json_valid("[1, 2"));
+}
+END_TEST
+
+/* info's GPUs as a table: CSV that parses, JSON's names as columns, and
+ * the Markdown row (a device is made here: none is needed). */
+START_TEST(info_as_a_table)
+{
+	struct device_info d = { .ordinal = 0, .cc_major = 9, .sms = 132, .warp_size = 32, .max_threads_per_block = 1024,
+				 .smem_per_block = 49152, .smem_per_sm = 233472, .l2_bytes = 62914560,
+				 .mem_bytes = 150754820096, .mem_clock_khz = 3201000, .bus_width_bits = 6144, .peak_gbps = 4915.5 };
+	char *text = NULL;
+	size_t len = 0;
+	int fields;
+	snprintf(d.name, sizeof d.name, "NVIDIA H200");
+	snprintf(d.bus_id, sizeof d.bus_id, "0000:18:00.0");
+	FILE *f = open_memstream(&text, &len);
+	writer_end(&info_csv, &(struct info_doc){ &d, 1 }, f);
+	fclose(f);
+	ck_assert_msg(csv_valid(text, &fields) && fields == 14 && count_lines(text) == 2, "%s", text);
+	ck_assert_str_eq(text, "ordinal,name,compute_capability,multiprocessors,warp_size,max_threads_per_block,"
+			       "shared_memory_per_block_bytes,shared_memory_per_sm_bytes,l2_bytes,global_memory_bytes,"
+			       "memory_clock_khz,bus_width_bits,peak_memory_gbps,pci_bus\n\"0\",\"NVIDIA H200\",\"9.0\",\"132\","
+			       "\"32\",\"1024\",\"49152\",\"233472\",\"62914560\",\"150754820096\",\"3201000\",\"6144\","
+			       "\"4915.5\",\"0000:18:00.0\"\n");
+	free(text);
+	f = open_memstream(&text, &len);
+	writer_end(&info_markdown, &(struct info_doc){ &d, 1 }, f);
+	fclose(f);
+	ck_assert_msg(strstr(text, "|---:|---|---|---:|") && strstr(text, "\n| 0 | NVIDIA H200 | 9.0 | 132 | 32 | 1024 | 49152 | "
+								      "233472 | 62914560 | 150754820096 | 3201000 | 6144 | 4915.5 | "
+								      "0000:18:00.0 |\n"), "%s", text);
+	free(text);
 }
 END_TEST
 
@@ -854,12 +925,14 @@ int main(void)
 	tcase_add_test(t, config_precedence);
 	tcase_add_test(t, config_search_order);
 	tcase_add_test(t, config_errors);
+	tcase_add_test(t, one_ini_reader_two_ways);
 	tcase_add_test(t, match_names);
 	tcase_add_test(t, match_unknown_suggests);
 	tcase_add_test(t, descriptor_checks);
 	tcase_add_test(t, report_json_parses);
 	tcase_add_test(t, report_metric_source_fits);
 	tcase_add_test(t, report_csv_parses);
+	tcase_add_test(t, info_as_a_table);
 	tcase_add_test(t, report_table);
 	tcase_add_test(t, report_table_fits);
 	tcase_add_test(t, report_table_crowded_fits);

@@ -677,6 +677,17 @@ START_TEST(learn_map_progress_and_verdicts)
 	gpulab("learn", "fails", NULL);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "does not hold here: ") && strstr(o.out, "against <= 1x"), "%d %s %s",
 		      o.status, o.out, o.err);
+	/* the lesson as one document: its texts, the run's table not printed, the verdict, the record kept */
+	gpulab("learn", "fails", "--format", "json", NULL);
+	snprintf(kept, sizeof kept, "\"record\": \"%s/records/fails.json\"", state_dir);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "{\n  \"schema\": \"gpulab-lesson/1\",\n  \"name\": \"fails\", ", 50)
+		      && occurrences(o.out, "\n}\n") == 1 && !strstr(o.out, "fake.sleepy  ") && strstr(o.out, kept)
+		      && strstr(o.out, "\"claim\": \"The first line of a claim and its second\"")
+		      && strstr(o.out, "\"claims\": [],") && strstr(o.out, "\"why\": \"Because.\"")
+		      && strstr(o.out, "\"task\": {\"challenge\": \"gated\", \"text\": \"Do it.\"")
+		      && strstr(o.out, "\"ran\": true, \"error\": null")
+		      && strstr(o.out, "\"result\": {\"verdict\": \"fails\", \"words\": \"does not hold\", \"value\": ")
+		      && strstr(o.out, "\"device\": \"this host\"}"), "%d %s %s", o.status, o.out, o.err);
 	/* the why cites the pages as installed, and `here` holds this run's own figures (issue 53, section 5) */
 	char text[8192];
 	snprintf(text, sizeof text, "%s", mutate("why = Because.\n", "why = Because ({docs}/try.md).\n"
@@ -703,6 +714,16 @@ START_TEST(learn_map_progress_and_verdicts)
 	ck_assert_msg(o.status == 0 && strstr(o.out, "3 lessons, 3 seen, 0 tasks passed") && strstr(o.out, "claim seen: holds")
 		      && strstr(o.out, "claim seen: fails") && strstr(o.out, "claim seen: unsure")
 		      && strstr(o.out, "Next: gpulab learn holds"), "%s", o.out);
+	/* the map as a table: CSV that parses, a row a lesson; the Markdown row of a lesson seen */
+	int fields;
+	gpulab("learn", "--format", "csv", NULL);
+	ck_assert_msg(o.status == 0 && csv_valid(o.out, &fields) && fields == 10 && count_lines(o.out) == 4
+		      && !strncmp(o.out, "name,chapter,topic,state,seen,passed,verdict,figure,best,next\n\"holds\",", 70)
+		      && strstr(o.out, ",\"yes\",\"no\",\"fails\","), "%d %s %s", o.status, o.out, o.err);
+	gpulab("learn", "--format", "md", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "|---|---|---|---|---|---|---|---:|---:|---|\n| holds | Chapter 3 | A topic | "
+						     "claim seen: holds, ") && strstr(o.out, " | yes | no | holds | "),
+		      "%d %s %s", o.status, o.out, o.err);
 	gpulab("learn", "nope", NULL);
 	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.err, "gpulab: learn: no lesson 'nope'") && count_lines(o.err) == 1,
 		      "%d %s", o.status, o.err);
@@ -755,9 +776,9 @@ START_TEST(learn_submit_records_the_task)
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, "{\n  \"schema\": \"gpulab-learn/1\",\n  \"lessons\": [\n", 46)
 		      && strstr(o.out, "\"seen\": false, \"passed\": true, \"verdict\": null, \"figure\": null, \"best\": ")
 		      && strstr(o.out, "\n  ],\n  \"next\": \"holds\"\n}\n"), "%d %s %s", o.status, o.out, o.err);
-	gpulab("learn", "holds", "--format", "json", NULL);
-	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: --format json is the map's") && count_lines(o.err) == 1,
-		      "%d %s", o.status, o.err);
+	gpulab("learn", "holds", "--submit", "good.cu", "--format", "json", NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "learn: --submit prints for people; --format json is the map's")
+		      && count_lines(o.err) == 1, "%d %s", o.status, o.err);
 	gpulab("learn", "--submit", "good.cu", NULL);
 	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "--submit goes with a lesson"), "%d %s", o.status, o.err);
 	gpulab("try", "gated", "good.cu", "--submit", "x.cu", NULL);

@@ -321,6 +321,71 @@ START_TEST(precedence)
 }
 END_TEST
 
+/* Values code hands over typed (check's plans, try's gate, --profile)
+ * win over the command line and the files, are narrowed by the
+ * exercise's declaration and never parsed again; a copy of the options
+ * owns the ones handed to it. */
+START_TEST(handed_values_win)
+{
+	char *cli[] = { "gpulab", "-n", "400", "-p", "depth=9", "run", "p.keyed", NULL };
+	char err[512];
+	given(layered, cli);
+	struct options copy = opt;
+	ck_assert_int_eq(options_hand(&copy, &generic_params[GEN_N], &(struct param_value){ .u = 2048 }, 1), 0);
+	ck_assert_int_eq(options_hand(&copy, &params[1], &(struct param_value){ .u = 2 }, 1), 0);
+	ck_assert_int_eq(options_hand_text(&copy, &generic_params[GEN_TYPE], "float,int", err, sizeof err), 0);
+	struct pick pk = { &plug, &ex[0], 1 };
+	struct sweep s;
+	ck_assert_int_eq(sweep_resolve(&s, "p", &ex[0], &copy, &cfg), 0);
+	ck_assert_uint_eq(sweep_points(&s), 2);
+	ck_assert_str_eq(s.keys[GEN_TYPE].values[0].text, "float");
+	ck_assert_str_eq(s.keys[GEN_TYPE].where, "-t float,int");
+	job_free(&job);
+	ck_assert_int_eq(job_plan(&job, &pk, &s, &copy, 0), 0);
+	sweep_free(&s);
+	expect("n", "2048", "-n 2048");
+	expect("depth", "2", "-p depth=2");
+	ck_assert_int_eq(seen_depth, 2);
+	ck_assert_int_eq(plan(0), 0); /* the original: its own command line still */
+	expect("n", "400", "-n 400");
+	expect("depth", "9", "-p depth=9");
+	/* past the exercise's largest n: that point refused, as a parsed one is */
+	ck_assert_int_eq(options_hand(&copy, &generic_params[GEN_N], &(struct param_value){ .u = 8192 }, 1), 0);
+	sweep_resolve(&s, "p", &ex[0], &copy, &cfg);
+	ck_assert_ptr_nonnull(s.keys[GEN_N].values[0].why);
+	ck_assert_msg(strstr(s.keys[GEN_N].values[0].why, "4096"), "%s", s.keys[GEN_N].values[0].why);
+	sweep_free(&s);
+	/* typed by a declaration other than the exercise's: refused, not misread */
+	struct gpulab_param as_depth = shape;
+	as_depth.key = "depth";
+	ck_assert_int_eq(options_hand(&copy, &as_depth, &(struct param_value){ .s = { 2, 2 } }, 1), 0);
+	sweep_resolve(&s, "p", &ex[0], &copy, &cfg);
+	const struct sweep_key *depth = &s.keys[s.nkeys - 1];
+	ck_assert_str_eq(depth->decl.key, "depth");
+	ck_assert_msg(depth->values[0].why && strstr(depth->values[0].why, "typed as a shape"), "%s", depth->values[0].why);
+	sweep_free(&s);
+	/* text handed over is typed there, once: a bad value, or too many, refused then */
+	ck_assert_int_eq(options_hand_text(&copy, &generic_params[GEN_N], "0", err, sizeof err), EXIT_USAGE);
+	ck_assert_msg(strstr(err, "from 1"), "%s", err);
+	ck_assert_int_eq(options_hand_text(&copy, &generic_params[GEN_N], "1,2,3,4,5", err, sizeof err), EXIT_USAGE);
+	ck_assert_msg(strstr(err, "n = 1,2,3,4,5: more than"), "%s", err);
+}
+END_TEST
+
+/* --profile: one run, no warm-up, handed over typed in the command line's place. */
+START_TEST(profile_hands_one_run)
+{
+	char *cli[] = { "gpulab", "--profile", "run", "p.keyed", NULL };
+	given(layered, cli);
+	ck_assert_int_eq(opt.nhanded, 2);
+	ck_assert_int_eq(plan(0), 0);
+	expect("reps", "1", "-r 1");
+	expect("warmup", "0", "-w 0");
+	ck_assert_uint_eq(job.reps, 1);
+	ck_assert_uint_eq(job.warmup, 0);
+}
+END_TEST
+
 START_TEST(later_file_same_section)
 {
 	char *none[] = { "gpulab", "run", "p.keyed", NULL }, err[512];
@@ -549,16 +614,21 @@ START_TEST(typed_axis_narrowed)
 }
 END_TEST
 
-/* options.c keeps -n typed; the last -n given wins, and its text is the
- * one the sweep matches the typed axis by. */
+/* options.c keeps -n typed, with its text; the last -n given wins. */
 START_TEST(options_type_generic_once)
 {
 	struct options o;
 	char err[512], n[] = "-n", first[] = "7", last[] = "2^3,9";
 	char *argv[] = { "gpulab", n, first, n, last, "run", "x", NULL };
 	ck_assert_int_eq(options_parse(&o, 7, argv, err, sizeof err), 0);
-	ck_assert_ptr_eq(o.generic[GEN_N], last);
+	ck_assert_ptr_eq(o.generic[GEN_N], last); /* grade's copy of the text */
 	ck_assert_ptr_eq(o.axes[GEN_N].text, last);
+	ck_assert_int_eq(o.nhanded, 0);
+	char spelled[64]; /* a sweep key as the command line gives it, spelled from the rows */
+	ck_assert_str_eq(options_key_spelling(GEN_N, "n", "2^20", spelled, sizeof spelled), "-n 2^20");
+	ck_assert_str_eq(options_key_spelling(GEN_BLOCK, "block", NULL, spelled, sizeof spelled), "-b");
+	ck_assert_str_eq(options_key_spelling(-1, "rows", "4", spelled, sizeof spelled), "-p rows=4");
+	ck_assert_str_eq(options_key_spelling(-1, "rows", NULL, spelled, sizeof spelled), "-p rows");
 	ck_assert_uint_eq(o.axes[GEN_N].n, 2);
 	ck_assert_uint_eq(o.axes[GEN_N].v[0].value.u, 8);
 	ck_assert_uint_eq(o.axes[GEN_N].v[1].value.u, 9);
@@ -607,6 +677,8 @@ int main(void)
 	tcase_add_test(t, seed_drawn_and_recorded);
 	tcase_add_test(t, sweep_axes);
 	tcase_add_test(t, sweep_order);
+	tcase_add_test(t, handed_values_win);
+	tcase_add_test(t, profile_hands_one_run);
 	tcase_add_test(t, typed_axis_narrowed);
 	tcase_add_test(t, options_type_generic_once);
 	suite_add_tcase(s, t);

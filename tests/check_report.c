@@ -327,6 +327,18 @@ START_TEST(two_records_compare)
 	ck_assert_msg(o.status == 0, "%s", o.err);
 	html = slurp(path);
 	ck_assert(!strstr(html, "class=\"comparison\"") && count(html, "<section class=\"record\"") == 2);
+	ck_assert_msg(!o.out[0], "%s", o.out); /* for people, the page alone */
+	/* --format json: what the page shows, from which records, as one document */
+	gpulab("report", sample("h200-reduce-2p24.json"), sample("h200-reduce-2p28.json"), "-o", path, "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"shows\": \"records\", \"paired\": 0,"), "%d %s %s", o.status, o.out,
+		      o.err);
+	gpulab("report", sample("h200-reduce-2p24.json"), sample("h200-reduce-2p24-new.json"), "-o", path, "--format", "json",
+	       NULL);
+	ck_assert_msg(o.status == 0 && !strncmp(o.out, "{\n  \"schema\": \"gpulab-report/1\",\n  \"output\": \"", 46)
+		      && strstr(o.out, "\"shows\": \"comparison\", \"paired\": 19,") && count(o.out, "\"points\": 19, \"measured\": 19}") == 2
+		      && strstr(o.out, "h200-reduce-2p24-new.json\", \"schema\": \"gpulab-record/1\", \"device\": \"NVIDIA H200\", "
+				       "\"grade\": false, \"finished\": true"), "%d %s %s", o.status, o.out, o.err);
+	ck_assert_int_eq(count(slurp(path), "<g class=\"ratio\""), 19); /* the page the same */
 }
 END_TEST
 

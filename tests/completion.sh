@@ -86,8 +86,8 @@ expect 'iters=' run divergence.math1 -p ''
 expect 'iters=' run -n 2^20 divergence.math1 -t float -p it
 expect 'float int' run reduce -t ''
 expect 'csv json md table' compare a.json b.json --format ''
-expect 'json table' info --format ''
-expect 'json table' learn --format ''
+expect 'csv json md table' info --format ''
+expect 'json table' report --format ''
 expect 'warp_execution_efficiency' run divergence.math1 --metrics warp_exec
 expect 'achieved_occupancy,sm_efficiency' run divergence.math1 --metrics achieved_occupancy,sm_eff
 expect 'base.json new.json records' compare ''

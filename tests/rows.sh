@@ -81,6 +81,7 @@ json_case()
 	grade) echo "gpulab-grade/1 gated $tmp/subs -n 64" ;;
 	board) echo "gpulab-board/1 $records/board/h200-week1.json $records/board/h100-week2.json $records/board/h200-week2.json" ;;
 	check) echo "gpulab-check/1 $GPULAB_TEST_PLUGINS/fake.so" ;;
+	report) echo "gpulab-report/1 $records/h200-reduce-2p24.json -o $tmp/work/page.html" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -113,12 +114,36 @@ for c in $commands; do
 	"$G" help "$c" | grep -q '^      --format F .*csv' || continue
 	# shellcheck disable=SC2086
 	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
-		XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format csv >"$tmp/out" 2>"$tmp/err" </dev/null)
+		XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" GPULAB_LESSONS="$lessons" GPULAB_CONFIG= "$GPULAB_BIN" "$c" \
+		$words --format csv >"$tmp/out" 2>"$tmp/err" </dev/null)
 	got=$(python3 -c 'import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if r]
 print(len(rows) > 1 and len({len(r) for r in rows}) == 1)' "$tmp/out" 2>&1)
 	[ "$got" = True ] && echo "ok: gpulab $c --format csv" || bad "gpulab $c $words --format csv: $got: $(head -3 "$tmp/out")"
 done
+
+# the documents of a command besides its first: a lesson of learn (on the
+# fake plugin, whose exercises run on the host)
+mkdir -p "$tmp/lessons" || exit 99
+printf '%s\n' '[lesson]' 'order = 1' 'chapter = Chapter 3' 'topic = A topic' 'claim = A claim.' 'book = 1.26x' \
+	'run = fake.sleepy fake.ok -n 64 -r 10' 'figure = speedup fake.sleepy fake.ok@n=64' 'rule = >= 1' 'unit = x' \
+	'why = Because.' 'docs = learn.md' '[task]' 'challenge = gated' 'target = 1.5x fake.sleepy' 'text = Do it.' \
+	>"$tmp/lessons/fake.ini" || exit 99
+while read -r c schema words; do
+	# shellcheck disable=SC2086
+	(cd "$tmp/work" && env GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$GPULAB_TEST_PLUGINS" XDG_CONFIG_HOME="$tmp/xdg" \
+		XDG_STATE_HOME="$tmp/state" GPULAB_LESSONS="$tmp/lessons" GPULAB_CONFIG= "$GPULAB_BIN" "$c" $words --format json \
+		>"$tmp/out" 2>"$tmp/err" </dev/null)
+	rc=$?
+	got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["schema"])' "$tmp/out" 2>&1)
+	if [ $rc -ne 0 ] || [ "$got" != "$schema" ]; then
+		bad "gpulab $c $words --format json: exit $rc, schema '$got', wanted '$schema': $(head -3 "$tmp/err")"
+	else
+		echo "ok: gpulab $c $words --format json: $got"
+	fi
+done <<EOF
+learn gpulab-lesson/1 fake
+EOF
 
 # the man page's commands and options are the rows': a command each has an
 # item in COMMANDS, an option each is spelled in COMMANDS or OPTIONS, and

@@ -90,7 +90,7 @@ static int check_file(const char *file, const struct options *o, struct check_sh
 	return bad;
 }
 
-/* --format json: the FILEs and the problems sink holds, as one document;
+/* --format json, csv or md: the FILEs and the problems sink holds, as one document;
  * 1 where the problems cannot be read back. */
 static int check_document(const struct writer *w, const struct check_shown *shown, size_t n, FILE *sink)
 {
@@ -145,7 +145,7 @@ const struct command_row row_check = {
 		 "GPU: plan() may not touch one.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_QUIET),
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
+	.formats = ALL_FORMATS,
 	.own = (const struct opt_help[]){ { OPT_QUIET, "no line for a plugin with no problem: a problem alone\n"
 						       "prints (for make check's log)" }, { 0 } },
 	.examples = "gpulab check hist.so\n"

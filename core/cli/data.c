@@ -66,7 +66,7 @@ const struct command_row row_info = {
 	.name = "info",
 	.summary = "the GPU: limits, caches, peak memory bandwidth",
 	.about = "Every GPU: its limits, caches, clocks and peak memory bandwidth.\n",
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
+	.formats = ALL_FORMATS,
 	.examples = "gpulab info\n"
 		    "CUDA_VISIBLE_DEVICES=1 gpulab info\n",
 	.run = cmd_info,
@@ -100,7 +100,7 @@ const struct command_row row_config = {
 		 "run's -n, -b, -t, -r, -w and -p, to show what they change.\n",
 	.max_args = -1,
 	.options = GENERIC_OPTIONS | OPT_BIT(OPT_VARIABLE) | OPT_BIT(OPT_CFLAGS),
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON),
+	.formats = ALL_FORMATS,
 	.examples = "gpulab config\n"
 		    "gpulab config reduce.best\n"
 		    "gpulab config reduce.best -n 2^20 --config mine.ini\n"

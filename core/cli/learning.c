@@ -13,8 +13,11 @@ int cmd_learn(const struct options *o)
 	if (o->npatterns > 1)
 		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
 	if (o->submit && !o->npatterns)
-		return fail(EXIT_USAGE, "learn: --submit goes with a lesson, `gpulab learn LESSON --submit FILE.cu`");
-	return learn_lessons(o);
+		return fail(EXIT_USAGE, "learn: %s goes with a lesson, `gpulab learn LESSON %s FILE.cu`", options_long(OPT_SUBMIT),
+			    options_long(OPT_SUBMIT));
+	struct learn_ask q = { o->npatterns ? o->patterns[0] : NULL, o->submit, o->format, o->stop, o->watchdog, o->configs,
+			       o->nconfigs };
+	return learn_lessons(&q);
 }
 
 /* The exercise a challenge's rows are shared against, "plugin.exercise":
@@ -58,10 +61,11 @@ const struct command_row row_learn = {
 	.about = "The lessons: each states one of the book's claims, runs the experiment that\n"
 		 "tests it on this GPU, and says whether it holds; your progress is kept.\n"
 		 "Alone, the map of lessons and the next one (learn.md, below). The lesson\n"
-		 "sets what runs: it takes none of run's sizes, keys or outputs.\n",
+		 "sets what runs: it takes none of run's sizes, keys or outputs. With\n"
+		 "--format json, the map, or a lesson with its run's verdict, as one document.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_SUBMIT) | STOP_OPTIONS,
-	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON), /* the map's; a lesson is for people */
+	.formats = ALL_FORMATS, /* csv and md: the map's; json: the map's and a lesson's; --submit is for people */
 	.examples = "gpulab learn\n"
 		    "gpulab learn divergence\n"
 		    "gpulab learn reduce-volatile-warp --submit mine.cu\n",

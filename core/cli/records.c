@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "compare/compare.h"
 #include "draw/html.h"
+#include "emit/writer.h"
 #include "exitcode.h"
 #include "records/upgrade.h"
 
@@ -48,7 +49,8 @@ const struct command_row row_compare = {
 static int cmd_report(const struct options *o)
 {
 	char err[1024];
-	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, o->nccl_tests, stderr, err, sizeof err);
+	FILE *summary = report_for_people(o->format) ? NULL : stdout; /* the page is for people; this, for scripts */
+	int rc = report_write(o->patterns, (size_t)o->npatterns, o->output, o->nccl_tests, stderr, summary, err, sizeof err);
 	return rc ? fail(rc, "%s", err) : 0;
 }
 
@@ -62,9 +64,11 @@ const struct command_row row_report = {
 		 "leaderboard, and several of one challenge who improved (on several GPU\n"
 		 "models, a board each, as gpulab board draws them). A record whose\n"
 		 "rows note busbw (the multigpu collectives) also gets busbw against the\n"
-		 "size. FILE.svg is the first chart alone.\n",
+		 "size. FILE.svg is the first chart alone. With --format json, once it is\n"
+		 "written, what it shows and the records read, as one document.\n",
 	.max_args = -1,
 	.options = OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_NCCL_TESTS),
+	.formats = FORMAT_BIT(FORMAT_TABLE) | FORMAT_BIT(FORMAT_JSON), /* table: the page alone, nothing printed */
 	.own = (const struct opt_help[]){ { OPT_OUTPUT, "the page (.html) or the chart (.svg) to write" }, { 0 } },
 	.examples = "gpulab report run.json -o run.html\n"
 		    "gpulab report base.json new.json -o cmp.html\n"

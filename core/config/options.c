@@ -141,6 +141,16 @@ const char *options_flag(enum generic g)
 	return options_short((enum opt_id)g);
 }
 
+const char *options_key_spelling(int g, const char *key, const char *value, char *buf, size_t len)
+{
+	const char *flag = options_short(g >= 0 ? (enum opt_id)g : OPT_PARAM);
+	if (g >= 0)
+		snprintf(buf, len, "%s%s%s", flag, value ? " " : "", value ? value : "");
+	else
+		snprintf(buf, len, "%s %s%s%s", flag, key, value ? "=" : "", value ? value : "");
+	return buf;
+}
+
 /* "--name" and "-x" of every row, made once from the rows. */
 static struct {
 	char spelled[NOPTS][24], letter[NOPTS][3];
@@ -185,6 +195,62 @@ static int set_generic(struct options *o, enum generic g, const char *arg, char 
 	}
 	o->generic[g] = arg;
 	return 0;
+}
+
+/* The slot of key: the one it was handed in before (the last given
+ * wins), or a new one; NULL where every slot is taken. */
+static struct handed_key *handed_slot(struct options *o, const char *key)
+{
+	for (int i = 0; i < o->nhanded; i++)
+		if (!strcmp(o->handed[i].key, key))
+			return &o->handed[i];
+	return o->nhanded < MAX_HANDED ? &o->handed[o->nhanded++] : NULL;
+}
+
+/* n typed values of key d->key, each with its text, into o. */
+static int hand_typed(struct options *o, const struct gpulab_param *d, const struct typed_value *v, size_t n)
+{
+	struct handed_key *h = n && n <= HANDED_VALUES ? handed_slot(o, d->key) : NULL;
+	if (!h)
+		return EXIT_USAGE;
+	*h = (struct handed_key){ .key = d->key, .type = d->type, .n = n };
+	memcpy(h->v, v, n * sizeof *v);
+	for (size_t i = 0, at = 0; i < n && at < sizeof h->text; i++)
+		at += (size_t)snprintf(h->text + at, sizeof h->text - at, "%s%s", i ? "," : "", v[i].text);
+	return 0;
+}
+
+int options_hand(struct options *o, const struct gpulab_param *d, const struct param_value *v, size_t n)
+{
+	struct typed_value t[HANDED_VALUES];
+	for (size_t i = 0; i < n && i < HANDED_VALUES; i++) {
+		t[i].value = v[i];
+		param_format(d, &v[i], t[i].text, sizeof t[i].text);
+	}
+	return hand_typed(o, d, t, n);
+}
+
+int options_hand_text(struct options *o, const struct gpulab_param *d, const char *text, char *why, size_t len)
+{
+	struct typed_axis a;
+	if (typed_axis_parse(d, text, &a, why, len) != PARSE_OK) {
+		typed_axis_free(&a);
+		return EXIT_USAGE;
+	}
+	int rc = hand_typed(o, d, a.v, a.n);
+	if (rc)
+		snprintf(why, len, "%s = %s: more than %d keys or %d values handed over", d->key, text, MAX_HANDED,
+			 HANDED_VALUES);
+	typed_axis_free(&a);
+	return rc;
+}
+
+const struct handed_key *options_handed(const struct options *o, const char *key)
+{
+	for (int i = 0; i < o->nhanded; i++)
+		if (!strcmp(o->handed[i].key, key))
+			return &o->handed[i];
+	return NULL;
 }
 
 void options_free(struct options *o)
@@ -380,7 +446,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		if ((rc = parse_one(o, c, optarg, err, errlen)))
 			return rc;
 	}
-	if (o->profile && (o->generic[GEN_REPS] || o->generic[GEN_WARMUP])) {
+	if (o->profile && (o->axes[GEN_REPS].n || o->axes[GEN_WARMUP].n)) {
 		snprintf(err, errlen, "--profile runs each exercise once: it takes no -r or -w");
 		return EXIT_USAGE;
 	}
@@ -393,8 +459,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		snprintf(err, errlen, "--resume: name the record to resume with -o FILE");
 		return EXIT_USAGE;
 	}
-	if (o->profile) /* one run, as if asked for on the command line */
-		o->generic[GEN_REPS] = "1", o->generic[GEN_WARMUP] = "0";
+	if (o->profile) { /* one run, in the command line's place */
+		options_hand(o, &generic_params[GEN_REPS], &(struct param_value){ .u = 1 }, 1);
+		options_hand(o, &generic_params[GEN_WARMUP], &(struct param_value){ .u = 0 }, 1);
+	}
 	/* the command's name, but under --version (whose command it is) and
 	 * where there is none (the general help): cli/ names the commands */
 	if (!o->version && optind < argc)

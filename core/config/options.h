@@ -51,6 +51,19 @@ struct keyval {
 
 struct gpulab_group;
 
+/* One key's values handed over typed, in the command line's place: a
+ * generic key's or an exercise's own, typed as `type` (the declaration
+ * the giver typed them by; the sweep narrows them by the exercise's). */
+#define MAX_HANDED 16
+#define HANDED_VALUES 4
+struct handed_key {
+	const char *key;
+	enum gpulab_param_type type;
+	size_t n;
+	struct typed_value v[HANDED_VALUES];
+	char text[256];   /* the values as one axis: "int,float" */
+};
+
 /* Every option, once: its id here and its row in options.c (spelling,
  * value, help line).  The first NGENERIC are the generic keys, in
  * enum generic's order. */
@@ -97,16 +110,22 @@ struct options {
 	uint64_t given;            /* OPT_BIT(id) of every option given: each command refuses those it does not take */
 	char **patterns;           /* run's exercise names; compare's and report's records; try's CHALLENGE and FILE */
 	int npatterns;
-	/* -n, -b, -t, -r and -w (or -p n=...) as given, checked against
-	 * the generic declarations; NULL where not given */
-	const char *generic[NGENERIC];
-	/* ... and typed once, here: config/sweep.c narrows these values by
-	 * each exercise's declaration, where generic[g] is still the text
-	 * they were typed from (code that sets generic[g] itself, as try's
-	 * gate and check do, has its text parsed there) */
+	/* -n, -b, -t, -r and -w as given, typed once here against the
+	 * generic declarations (axes[g].text is the text; .n is 0 where
+	 * not given): config/sweep.c only narrows these values by each
+	 * exercise's declaration */
 	struct typed_axis axes[NGENERIC];
-	struct keyval params[MAX_KEYVALS]; /* -p for the exercises' own keys */
+	/* axes[g].text, read by learn/grade.c alone, which passes the
+	 * user's -n ... on to the gpulab it runs; nothing reads a value here */
+	const char *generic[NGENERIC];
+	struct keyval params[MAX_KEYVALS]; /* -p: typed by the sweep, which alone knows each key's declaration */
 	int nparams;
+	/* Values that code hands a sweep in the command line's place,
+	 * typed (options_hand): --profile's one run, check's plans at the
+	 * keys' limits, try's gate cases.  Held here, not on the heap, so
+	 * that a copy of the options made for one case owns its own. */
+	struct handed_key handed[MAX_HANDED];
+	int nhanded;
 	int cold, verify, quiet;
 	unsigned batch;            /* --batch K: runs per timed sample; 1 without */
 	int profile;               /* --profile: -r 1 -w 0, for ncu and nsys */
@@ -144,11 +163,30 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 /* The typed axes. */
 void options_free(struct options *o);
 
+/* Hand key d->key's n values, typed as d declares them, to every sweep
+ * resolved from o, in the command line's place (the last given wins; a
+ * PATH's value points at text that must outlive o).  0, or EXIT_USAGE:
+ * more than MAX_HANDED keys or HANDED_VALUES values. */
+int options_hand(struct options *o, const struct gpulab_param *d, const struct param_value *v, size_t n);
+
+/* The same from text: the axis `text` typed once, here, as d declares
+ * it (for values declared as text: a gate's cases).  0, or EXIT_USAGE
+ * with why (a value d refuses, or too many). */
+int options_hand_text(struct options *o, const struct gpulab_param *d, const char *text, char *why, size_t len);
+
+/* The values handed over for key, or NULL. */
+const struct handed_key *options_handed(const struct options *o, const char *key);
+
 /* The value of a -p key, or NULL. */
 const char *options_param(const struct options *o, const char *key);
 
 /* How the command line spells generic key g: "-n" ... "-w". */
 const char *options_flag(enum generic g);
+
+/* How the command line gives a sweep key a value: "-n 2^20" for generic
+ * key g (>= 0), "-p key=value" for an exercise's own key (g < 0); with
+ * value NULL the option alone, "-n" or "-p key".  Into buf. */
+const char *options_key_spelling(int g, const char *key, const char *value, char *buf, size_t len);
 
 /* Option id as a command line spells it: "--size"; its letter "-n",
  * or "--cold" where it has none.  What gpulab passes to the gpulab it

@@ -1,6 +1,7 @@
 #include "config/settings.h"
 
 #include "exitcode.h"
+#include "config/ini_text.h"
 #include "config/params.h"
 #include "config/size.h"
 #include "config/trust.h"
@@ -8,9 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ini.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,89 +25,12 @@
  * could turn one name into another. */
 #define SETTINGS_MAX_SECTION 49
 
-/* inih does not hand line numbers to the handler in Debian's build, so the
- * reader counts them. */
+/* One file read: its lines through the one INI reader (config/ini_text.h),
+ * flat (no line continues another), into c. */
 struct parse {
+	struct ini_text t;
 	struct config *c;
-	FILE *fp;
-	const char *file;
-	int line;
-	int section_line;  /* the line of the section open now, where its faults are */
-	char *err;
-	size_t errlen;
-	int failed;
-	long bytes;        /* read so far, against CONFIG_MAX_BYTES */
 };
-
-/* Record one line in p->err naming file and line; returns 0. */
-static int parse_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The same at the line of the section open now: inih hands a section
- * to the handler only with its first key, lines below it. */
-static int section_fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* One line, as fgets would read it, but refusing what inih would misread:
- * a line longer than its buffer (inih would take the rest as a line of
- * its own, indented, so a continuation that sets the key again), and a
- * NUL byte (inih would end the line there).  Returns the length, or -1
- * with the fault recorded. */
-static int settings_getline(struct parse *p, char *str, int num)
-{
-	int n = 0, ch;
-	while ((ch = getc(p->fp)) != EOF) {
-		p->line += n == 0;
-		if (++p->bytes > CONFIG_MAX_BYTES)
-			return parse_fail(p, "larger than " CONFIG_MAX_NAME ", the most a configuration file may hold"), -1;
-		if (ch == 0)
-			return parse_fail(p, "a NUL byte"), -1;
-		if (ch == '\n') {
-			str[n++] = '\n';
-			break;
-		}
-		if (n >= num - 2)
-			return parse_fail(p, "line longer than %d bytes", num - 2), -1;
-		str[n++] = (char)ch;
-	}
-	if (ferror(p->fp))
-		return parse_fail(p, "cannot read: %s", strerror(errno)), -1;
-	str[n] = 0;
-	return n;
-}
-
-/* Leading blanks go, so that inih never sees a continuation line: it
- * would hand the handler the same key again with the indented text as
- * its value, so an indented key, or a second path, would replace the
- * key above it.  A section name inih would cut short is refused, and so
- * are the lines inih cannot read, here, where the line is at hand: inih
- * goes on past them, so a section never closed was reported as the
- * next line's "key outside a section", and a line with no '=' as a line
- * number alone. */
-static int settings_tidy_line(struct parse *p, char *line)
-{
-	size_t skip = strspn(line, " \t\v\f\r"), len;
-	if (skip)
-		memmove(line, line + skip, strlen(line + skip) + 1);
-	len = strcspn(line, "\r\n");
-	if (line[0] == '[')
-		p->section_line = p->line;
-	if (line[0] == '[' && strcspn(line + 1, "]") > SETTINGS_MAX_SECTION)
-		return parse_fail(p, "section name longer than %d bytes", SETTINGS_MAX_SECTION), -1;
-	if (line[0] == '[' && !memchr(line, ']', len))
-		return parse_fail(p, "malformed line: section '%.*s' never closed (no ']')", (int)(len < 60 ? len : 60), line), -1;
-	if (len && !strchr("[;#", line[0]) && strcspn(line, "=:") >= len)
-		return parse_fail(p, "malformed line '%.*s%s' (expected key = value)", (int)(len < 60 ? len : 60), line,
-				  len > 60 ? "..." : ""), -1;
-	return 0;
-}
-
-static char *reader(char *str, int num, void *stream)
-{
-	struct parse *p = stream;
-	if (p->failed || num < 3)
-		return NULL;
-	if (settings_getline(p, str, num) <= 0 || settings_tidy_line(p, str) != 0)
-		return NULL;
-	return str;
-}
 
 /* Why `value` is no good for generic key `key`, or NULL if it is. */
 static const char *generic_bad_value(const char *key, const char *value, char *why, size_t len)
@@ -167,65 +89,39 @@ int config_add(struct config *c, enum scope scope, const char *target,
 	return 0;
 }
 
-static void parse_vfail(struct parse *p, int line, const char *fmt, va_list ap)
-{
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	snprintf(p->err, p->errlen, "%s:%d: %s", p->file, line, msg);
-	p->failed = 1;
-}
-
-static int parse_fail(struct parse *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	parse_vfail(p, p->line, fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
-static int section_fail(struct parse *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	parse_vfail(p, p->section_line, fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse *p = user;
 	enum scope scope;
 	const char *target;
 
-	if (p->failed)
+	if (p->t.failed)
 		return 0;
 	if (!*key) /* inih takes "= 2K" for a key named "" */
-		return parse_fail(p, "a value with no key");
+		return ini_text_fail(&p->t, "a value with no key");
 	if (!*section)
-		return parse_fail(p, "key '%s' outside a section", key);
+		return ini_text_fail(&p->t, "key '%s' outside a section", key);
 	int kind = parse_section(section, &scope, &target);
 	if (kind == -1)
-		return section_fail(p, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
+		return ini_text_section_fail(&p->t, "unknown section [%s]; expected [defaults], [plugin NAME] or [exercise NAME.EXERCISE]",
 			    section);
 	if (kind == -2)
-		return section_fail(p, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
+		return ini_text_section_fail(&p->t, "bad name in [%s]: plugin and exercise names are made of a-z, 0-9 and _", section);
 	if (!strcmp(key, "file")) {
 		if (scope != SCOPE_PLUGIN)
-			return parse_fail(p, "'file' belongs in a [plugin NAME] section, not [%s]", section);
+			return ini_text_fail(&p->t, "'file' belongs in a [plugin NAME] section, not [%s]", section);
 	} else if (generic_index(key) >= 0 && scope == SCOPE_DEFAULTS) {
 		/* other sections are checked against the exercises' own
 		 * declarations once the plugins are loaded */
 		char buf[256];
 		const char *why = generic_bad_value(key, value, buf, sizeof buf);
 		if (why)
-			return parse_fail(p, "bad value '%s' for '%s': %s", value, key, why);
+			return ini_text_fail(&p->t, "bad value '%s' for '%s': %s", value, key, why);
 	} else if (scope == SCOPE_DEFAULTS) {
-		return parse_fail(p, "unknown key '%s' in [defaults] (allowed: n, block, type, reps, warmup)", key);
+		return ini_text_fail(&p->t, "unknown key '%s' in [defaults] (allowed: n, block, type, reps, warmup)", key);
 	}
-	if (config_add(p->c, scope, target, key, value, p->file, p->line) != 0)
-		return parse_fail(p, "out of memory");
+	if (config_add(p->c, scope, target, key, value, p->t.file, p->t.line) != 0)
+		return ini_text_fail(&p->t, "out of memory");
 	return 1;
 }
 
@@ -260,31 +156,47 @@ static FILE *settings_open(const char *path, int required, int *rc, char *err, s
 	return NULL;
 }
 
+/* fp's text whole, to free, or NULL with one line in err: a file that
+ * grew past CONFIG_MAX_BYTES while it was read is refused as one that
+ * was larger to begin with. */
+static char *settings_slurp(FILE *fp, const char *path, size_t *len, char *err, size_t errlen)
+{
+	char *text = malloc(CONFIG_MAX_BYTES + 1);
+	*len = text ? fread(text, 1, CONFIG_MAX_BYTES + 1, fp) : 0;
+	if (!text)
+		snprintf(err, errlen, "%s: out of memory", path);
+	else if (ferror(fp))
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	else if (*len > CONFIG_MAX_BYTES)
+		snprintf(err, errlen, "%s: larger than %s, the most a configuration file may hold", path, CONFIG_MAX_NAME);
+	else
+		return text;
+	free(text);
+	return NULL;
+}
+
 int config_load(struct config *c, const char *path, int required, char *err, size_t errlen)
 {
 	int rc;
+	size_t len;
 	FILE *fp = settings_open(path, required, &rc, err, errlen);
 	if (!fp)
 		return rc;
-	char **files = realloc(c->files, (c->nfiles + 1) * sizeof *files);
-	if (!files || !(files[c->nfiles] = strdup(path))) {
-		c->files = files;
-		fclose(fp);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return EXIT_CONFIG;
-	}
-	c->files = files;
-	struct parse p = { c, fp, c->files[c->nfiles], 0, 0, err, errlen, 0, 0 };
-	c->nfiles++;
-	int line = ini_parse_stream(reader, &p, handler, &p);
+	char *text = settings_slurp(fp, path, &len, err, errlen), **files = NULL;
 	fclose(fp);
-	if (p.failed)
-		return EXIT_CONFIG;
-	if (line != 0) {
-		snprintf(err, errlen, "%s:%d: malformed line (expected [section] or key = value)", path, line);
+	if (text && (!(files = realloc(c->files, (c->nfiles + 1) * sizeof *files)) || !(files[c->nfiles] = strdup(path))))
+		snprintf(err, errlen, "%s: out of memory", path);
+	c->files = files ? files : c->files;
+	if (!text || !files || !files[c->nfiles]) {
+		free(text);
 		return EXIT_CONFIG;
 	}
-	return 0;
+	struct parse p = { .t = { .file = c->files[c->nfiles], .text = text, .len = len, .flat = 1,
+				  .max_section = SETTINGS_MAX_SECTION, .err = err, .errlen = errlen }, .c = c };
+	c->nfiles++;
+	rc = ini_text_parse(&p.t, handler, &p, "[section] or key = value") ? EXIT_CONFIG : 0;
+	free(text);
+	return rc;
 }
 
 /* dir + sep + name into path, or EXIT_CONFIG naming `var`, the variable

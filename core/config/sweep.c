@@ -30,15 +30,44 @@ static int applies(const struct gpulab_exercise *e, const struct sweep_key *k, c
 	return exercise_parse(e, "type", text, &v, why, sizeof why) == PARSE_OK;
 }
 
-/* Where k's value comes from, highest first: its text, and k->where. */
+/* Values typed before the sweep: handed over by code, or the command
+ * line's generic axis (config/options.c typed it); n == 0: none, the
+ * key's text is parsed here. */
+struct typed_source {
+	const struct typed_value *v;
+	size_t n;
+	enum gpulab_param_type type;  /* the declaration they were typed as */
+};
+
+/* The values handed over for k, or the command line's axis of a generic
+ * key: typed already, with their text for k->where. */
+static const char *typed_from(struct sweep_key *k, const struct options *o, struct typed_source *t)
+{
+	const struct handed_key *h = options_handed(o, k->decl.key);
+	const struct typed_axis *a = k->generic >= 0 ? &o->axes[k->generic] : NULL;
+	const char *text = NULL;
+	*t = (struct typed_source){ 0 };
+	if (h)
+		*t = (struct typed_source){ h->v, h->n, h->type }, text = h->text;
+	else if (a && a->n)
+		*t = (struct typed_source){ a->v, a->n, generic_params[k->generic].type }, text = a->text;
+	if (text)
+		options_key_spelling(k->generic, k->decl.key, text, k->where, sizeof k->where);
+	return text;
+}
+
+/* Where k's value comes from, highest first: values typed before the
+ * sweep (into *t), then text: -p's, the INI files', the default.  Its
+ * text, and k->where. */
 static const char *source(struct sweep_key *k, const char *plugin, const struct gpulab_exercise *e,
-			  const struct options *o, const struct config *c)
+			  const struct options *o, const struct config *c, struct typed_source *t)
 {
 	static const enum scope scopes[] = { SCOPE_EXERCISE, SCOPE_PLUGIN, SCOPE_DEFAULTS };
-	int g = k->generic;
-	const char *flag = g >= 0 ? o->generic[g] : NULL, *cli = flag ? flag : options_param(o, k->decl.key);
-	if (cli) {
-		snprintf(k->where, sizeof k->where, flag ? "%s %s" : "-p %s=%s", flag ? options_flag(g) : k->decl.key, cli);
+	const char *cli = typed_from(k, o, t);
+	if (cli)
+		return cli;
+	if ((cli = options_param(o, k->decl.key))) {
+		options_key_spelling(-1, k->decl.key, cli, k->where, sizeof k->where);
 		return cli;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -96,33 +125,26 @@ static int take_values(struct sweep_key *k, const struct gpulab_exercise *e)
 	return 0;
 }
 
-/* The command line's axis for k, typed once by options.c, where k's
- * value is it: a generic key e declares none of its own by that name,
- * whose text is still the one typed (not an INI file's, nor one that
- * code set in its place, as try's gate and check do: those are parsed
- * by take_values). */
-static const struct typed_axis *given_axis(const struct sweep_key *k, const struct gpulab_exercise *e,
-					   const struct options *o)
-{
-	if (k->generic < 0 || exercise_generic_key(e, k->decl.key) < 0)
-		return NULL;
-	const struct typed_axis *a = &o->axes[k->generic];
-	return a->text && a->text == k->axis ? a : NULL;
-}
-
-/* k's values from a, narrowed by e's declaration of k: one out of its
- * range keeps why, as take_values would say it. */
-static int narrow_values(struct sweep_key *k, const struct gpulab_exercise *e, const struct typed_axis *a)
+/* k's values from t, typed before, narrowed by e's declaration of k:
+ * one out of its range keeps why, as take_values would say it. */
+static int narrow_values(struct sweep_key *k, const struct gpulab_exercise *e, const struct typed_source *t)
 {
 	char why[512];
 	if (!(k->values = calloc(k->nvalues, sizeof *k->values)))
 		return EXIT_NOMEM;
 	for (size_t i = 0; i < k->nvalues; i++) {
 		struct sweep_value *v = &k->values[i];
-		snprintf(v->text, sizeof v->text, "%s", a->v[i].text);
-		v->value = a->v[i].value;
-		if (exercise_narrow(e, (enum generic)k->generic, &a->v[i], why, sizeof why) != PARSE_OK
-		    && !(v->why = strdup(why)))
+		enum parse_result r;
+		snprintf(v->text, sizeof v->text, "%s", t->v[i].text);
+		v->value = t->v[i].value;
+		if (t->type != k->decl.type) /* a giver's mistake: typed by another declaration than e's */
+			r = PARSE_RANGE, snprintf(why, sizeof why, "typed as a %s, where %s is a %s", param_type_name(t->type),
+						  k->decl.key, param_type_name(k->decl.type));
+		else if (k->generic >= 0)
+			r = exercise_narrow(e, (enum generic)k->generic, &t->v[i], why, sizeof why);
+		else
+			r = param_narrow(&k->decl, &v->value, why, sizeof why);
+		if (r != PARSE_OK && !(v->why = strdup(why)))
 			return EXIT_NOMEM;
 	}
 	return 0;
@@ -137,17 +159,17 @@ static int take_axes(struct sweep *s, const char *plugin, const struct gpulab_ex
 	s->points = 1;
 	for (size_t i = 0; i < s->nkeys; i++) {
 		struct sweep_key *k = &s->keys[i];
-		k->axis = source(k, plugin, e, o, c);
-		const struct typed_axis *given = given_axis(k, e, o);
+		struct typed_source typed;
+		k->axis = source(k, plugin, e, o, c, &typed);
 		/* values out of range are refused point by point */
-		if (given)
-			k->nvalues = given->n;
+		if (typed.n)
+			k->nvalues = typed.n;
 		else if (param_axis(&k->decl, k->axis, &k->nvalues, why, sizeof why) == PARSE_MALFORMED)
 			return refuse_all(s, EXIT_PARAM, "%s: %s", k->where, why);
 		if (s->points > PARAM_MAX_POINTS / k->nvalues)
 			return refuse_all(s, EXIT_USAGE, "a sweep of more than %d points; sweep fewer values", PARAM_MAX_POINTS);
 		s->points *= k->nvalues;
-		if (given ? narrow_values(k, e, given) : take_values(k, e))
+		if (typed.n ? narrow_values(k, e, &typed) : take_values(k, e))
 			return refuse_all(s, EXIT_NOMEM, "out of memory");
 	}
 	return 0;
@@ -156,10 +178,12 @@ static int take_axes(struct sweep *s, const char *plugin, const struct gpulab_ex
 /* The exercise's own keys, for a message: "-p rows, -p cols". */
 static void own_keys(const struct gpulab_exercise *e, char *buf, size_t len)
 {
+	char one[128];
 	buf[0] = 0;
 	for (const struct gpulab_param *p = e->params; p && p->key; p++)
 		if (p->type != GPULAB_PARAM_SEED)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s-p %s", buf[0] ? ", " : "", p->key);
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+				 options_key_spelling(-1, p->key, NULL, one, sizeof one));
 }
 
 int sweep_resolve(struct sweep *s, const char *plugin, const struct gpulab_exercise *e, const struct options *o,
@@ -170,7 +194,8 @@ int sweep_resolve(struct sweep *s, const char *plugin, const struct gpulab_exerc
 	/* session/plan.c asks too, of every chosen exercise at once: no one
 	 * taking -n is a usage error of the command; here, one exercise that
 	 * does not is refused alone, its row saying why, and the others run */
-	if ((o->generic[GEN_N] || (options_param(o, "n") && !exercise_param(e, "n"))) && !exercise_takes(e, GEN_N)) {
+	int n_given = o->axes[GEN_N].n || ((options_param(o, "n") || options_handed(o, "n")) && !exercise_param(e, "n"));
+	if (n_given && !exercise_takes(e, GEN_N)) {
 		own_keys(e, keys, sizeof keys);
 		return refuse_all(s, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");
 	}

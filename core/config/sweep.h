@@ -1,11 +1,15 @@
 /*
  * A sweep resolved once: for one exercise, every key it takes (the
- * generic ones first, then its own), where its value comes from (the
- * command line, then the INI files' [exercise], [plugin] and [defaults]
- * sections, then the declared default), and every value of its axis
- * parsed and checked, typed: a generic key's from the command line was
- * typed once by options.c, and is only narrowed here by the exercise's
- * declaration (its largest n, its types).  run/job.c plans a point from
+ * generic ones first, then its own), where its value comes from (values
+ * code handed over in the command line's place, the command line, then
+ * the INI files' [exercise], [plugin] and [defaults] sections, then the
+ * declared default), and every value of its axis parsed and checked,
+ * typed.  What came typed is only narrowed here by the exercise's
+ * declaration (its largest n, its types): a generic key's from the
+ * command line (options.c typed it), and values handed over typed
+ * (options_hand: --profile's, check's plans', try's gate's).  Text is
+ * parsed here, once: -p's (only the exercise's declaration says its
+ * type), the INI files', the defaults.  run/job.c plans a point from
  * these values: nothing is parsed twice.  Point k takes value k % n0 of the first key's
  * axis, then (k / n0) % n1 of the second's, and so on: n varies fastest,
  * so each run of rows reads as a curve.

@@ -5,6 +5,7 @@
 #include "exitcode.h"
 #include "draw/board.h"
 #include "draw/boards.h"
+#include "draw/summary.h"
 #include "draw/busbw.h"
 #include "draw/choose.h"
 #include "draw/chart.h"
@@ -467,8 +468,8 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 	return rc;
 }
 
-int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, char *err,
-		 size_t len)
+int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, FILE *summary,
+		 char *err, size_t len)
 {
 	struct plot *pl;
 	struct nccl_figures nt = { 0 };
@@ -493,6 +494,8 @@ int report_write(char *const *paths, size_t n, const char *out_path, const char 
 	}
 	if (!rc)
 		rc = write_out(pl, n, out_path, warn, err, len);
+	if (!rc && summary)
+		report_summary_json(summary, pl, n, out_path, ends_with(out_path, ".svg"));
 	for (size_t i = 0; i < n; i++)
 		plot_free(&pl[i]);
 	free(pl);

@@ -20,9 +20,11 @@
  * nccl-tests output that is not one, an output that cannot be written)
  * or EXIT_NOMEM, with one line in err.  nccl_tests (NULL: none) is
  * nccl-tests' output, drawn beside every record's busbw.  Warnings (a
- * .svg that shows only the first of several charts) go to warn. */
-int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, char *err,
-		 size_t len);
+ * .svg that shows only the first of several charts) go to warn.  Once
+ * it is written, summary (NULL: none) gets what was drawn from what, as
+ * one JSON document (draw/summary.h). */
+int report_write(char *const *paths, size_t n, const char *out_path, const char *nccl_tests, FILE *warn, FILE *summary,
+		 char *err, size_t len);
 
 struct plot;
 

@@ -12,11 +12,7 @@ static const char *const seen_words[] = { [SEEN_READ] = "read", [SEEN_MISSING] =
 /* How the command line gives key p: "-n", "-p tile". */
 static const char *configured_flag(const struct sweep_key *p, char *buf, size_t len)
 {
-	if (p->generic >= 0)
-		snprintf(buf, len, "%s", options_flag((enum generic)p->generic));
-	else
-		snprintf(buf, len, "-p %s", p->decl.key);
-	return buf;
+	return options_key_spelling(p->generic, p->decl.key, NULL, buf, len);
 }
 
 /* Where key p's value came from; -r not set says what stops a point instead. */
@@ -28,6 +24,20 @@ static const char *configured_where(const struct sweep_key *p, char *buf, size_t
 	else
 		snprintf(buf, len, "%s", p->where);
 	return buf;
+}
+
+/* The next of the plugin directories at *p ("a:b:c") into one, or NULL
+ * past the last; an empty one is passed over. */
+static const char *configured_dir(const char **p, char *one, size_t len)
+{
+	while (**p) {
+		size_t n = strcspn(*p, ":");
+		snprintf(one, len, "%.*s", (int)n, *p);
+		*p += n + ((*p)[n] == ':');
+		if (n)
+			return one;
+	}
+	return NULL;
 }
 
 /* --- for people ------------------------------------------------------------------------ */
@@ -104,15 +114,9 @@ static void configured_json_begin(void *doc, FILE *out)
 		fputc('}', out);
 	}
 	fputs("\n  ],\n  \"plugin_directories\": [", out);
-	size_t n = 0;
-	for (const char *p = d->dirs ? d->dirs : ""; *p;) {
-		size_t len = strcspn(p, ":");
-		char one[4096];
-		snprintf(one, sizeof one, "%.*s", (int)len, p);
-		if (len)
-			fputs(n++ ? ", " : "", out), emit_json(out, one);
-		p += len + (p[len] == ':');
-	}
+	char one[4096];
+	for (const char *p = d->dirs ? d->dirs : "", *dir, *sep = ""; (dir = configured_dir(&p, one, sizeof one)); sep = ", ")
+		fputs(sep, out), emit_json(out, dir);
 	fputc(']', out);
 	emit_json_string(out, "plugin_directories_error", d->dirs ? NULL : d->dirs_error);
 	fputs(",\n  \"exercises\": [", out);
@@ -149,3 +153,60 @@ static void configured_json_end(void *doc, FILE *out)
 
 const struct writer configured_json = { .begin = configured_json_begin, .row = configured_json_row,
 					.end = configured_json_end };
+
+/* --- as a table in CSV or Markdown: a row for each file seen, plugin directory and key ----- */
+
+static const char *const configured_columns[] = { "what", "name", "key", "value", "from" };
+
+static void configured_cells_begin(const struct configured *d, FILE *out, const struct cell_style *c)
+{
+	char one[4096];
+	cells_header(out, c, configured_columns, 5);
+	for (size_t i = 0; i < d->c->nseen; i++) {
+		const struct seen *s = &d->c->seen[i];
+		const char *path = s->state == SEEN_UNSET && !strcmp(s->path, s->role) ? "" : s->path;
+		cells_row(out, c, (const char *const[]){ "file", s->role, seen_words[s->state], path, s->why }, 5);
+	}
+	for (const char *p = d->dirs ? d->dirs : "", *dir; (dir = configured_dir(&p, one, sizeof one));)
+		cells_row(out, c, (const char *const[]){ "plugin directory", "", "", dir, "" }, 5);
+	if (!d->dirs)
+		cells_row(out, c, (const char *const[]){ "plugin directory", "", "", "", d->dirs_error }, 5);
+}
+
+static void configured_cells_row(const struct configured *d, FILE *out, const struct cell_style *c)
+{
+	char flag[128], where[512];
+	for (size_t k = 0; k < d->s->nkeys; k++) {
+		const struct sweep_key *p = &d->s->keys[k];
+		if (p->axis)
+			cells_row(out, c, (const char *const[]){ "key", d->name, configured_flag(p, flag, sizeof flag), p->axis,
+								 configured_where(p, where, sizeof where) }, 5);
+	}
+	if (d->refused)
+		cells_row(out, c, (const char *const[]){ "refused", d->name, "", "", d->refused }, 5);
+}
+
+static void configured_csv_begin(void *doc, FILE *out)
+{
+	configured_cells_begin(doc, out, &csv_cells);
+}
+
+static void configured_csv_row(void *doc, size_t i, FILE *out)
+{
+	(void)i;
+	configured_cells_row(doc, out, &csv_cells);
+}
+
+static void configured_md_begin(void *doc, FILE *out)
+{
+	configured_cells_begin(doc, out, &md_cells);
+}
+
+static void configured_md_row(void *doc, size_t i, FILE *out)
+{
+	(void)i;
+	configured_cells_row(doc, out, &md_cells);
+}
+
+const struct writer configured_csv = { .begin = configured_csv_begin, .row = configured_csv_row },
+		    configured_markdown = { .begin = configured_md_begin, .row = configured_md_row };

@@ -19,6 +19,6 @@ struct configured {
 	size_t shown;            /* exercises printed so far */
 };
 
-extern const struct writer configured_table, configured_json;
+extern const struct writer configured_table, configured_json, configured_csv, configured_markdown;
 
 #endif

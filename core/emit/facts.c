@@ -35,29 +35,21 @@ static void metrics_json_end(void *doc, FILE *out)
 
 const struct writer metrics_json = { .end = metrics_json_end };
 
-/* The names as a table of four columns: name, what, metric, per (CSV or
- * Markdown: a cell each, escaped as that format escapes). */
-static void metrics_cells(FILE *out, void (*cell)(FILE *, const char *), const char *sep, const char *open,
-			  const char *close)
+/* The names as a table of four columns: name, what, metric, per. */
+static void metrics_cells(FILE *out, const struct cell_style *c)
 {
+	static const char *const columns[] = { "name", "what", "metric", "per" };
 	size_t n;
 	const struct metric_alias *a = metrics_aliases(&n);
-	for (size_t i = 0; i < n; i++) {
-		const char *v[] = { a[i].name, a[i].what, a[i].metric, a[i].per ? a[i].per : "" };
-		fputs(open, out);
-		for (size_t k = 0; k < 4; k++)
-			fputs(k ? sep : "", out), cell(out, v[k]);
-		fputs(close, out);
-	}
+	cells_header(out, c, columns, 4);
+	for (size_t i = 0; i < n; i++)
+		cells_row(out, c, (const char *const[]){ a[i].name, a[i].what, a[i].metric, a[i].per }, 4);
 }
-
-static const char *const metrics_columns[] = { "name", "what", "metric", "per" };
 
 static void metrics_csv_end(void *doc, FILE *out)
 {
 	(void)doc;
-	fputs("name,what,metric,per\n", out);
-	metrics_cells(out, emit_csv, ",", "", "\n");
+	metrics_cells(out, &csv_cells);
 }
 
 const struct writer metrics_csv = { .end = metrics_csv_end };
@@ -65,8 +57,7 @@ const struct writer metrics_csv = { .end = metrics_csv_end };
 static void metrics_md_end(void *doc, FILE *out)
 {
 	(void)doc;
-	md_header(out, metrics_columns, 4);
-	metrics_cells(out, md_cell, " | ", "| ", " |\n");
+	metrics_cells(out, &md_cells);
 }
 
 const struct writer metrics_markdown = { .end = metrics_md_end };
@@ -102,6 +93,41 @@ static void info_json_end(void *doc, FILE *out)
 }
 
 const struct writer info_json = { .end = info_json_end };
+
+/* The GPUs as a table: a row each, the JSON document's names as columns. */
+static void info_cells(const struct info_doc *d, FILE *out, const struct cell_style *c)
+{
+	static const char *const columns[] = { "ordinal:", "name", "compute_capability", "multiprocessors:", "warp_size:",
+					       "max_threads_per_block:", "shared_memory_per_block_bytes:",
+					       "shared_memory_per_sm_bytes:", "l2_bytes:", "global_memory_bytes:",
+					       "memory_clock_khz:", "bus_width_bits:", "peak_memory_gbps:", "pci_bus" };
+	enum { N = sizeof columns / sizeof columns[0] };
+	char v[N][40];
+	cells_header(out, c, columns, N);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct device_info *g = &d->v[i];
+		snprintf(v[0], 40, "%d", g->ordinal), snprintf(v[2], 40, "%d.%d", g->cc_major, g->cc_minor);
+		snprintf(v[3], 40, "%d", g->sms), snprintf(v[4], 40, "%d", g->warp_size);
+		snprintf(v[5], 40, "%d", g->max_threads_per_block), snprintf(v[6], 40, "%zu", g->smem_per_block);
+		snprintf(v[7], 40, "%zu", g->smem_per_sm), snprintf(v[8], 40, "%zu", g->l2_bytes);
+		snprintf(v[9], 40, "%zu", g->mem_bytes), snprintf(v[10], 40, "%d", g->mem_clock_khz);
+		snprintf(v[11], 40, "%d", g->bus_width_bits), json_double_text(v[12], 40, g->peak_gbps);
+		cells_row(out, c, (const char *const[]){ v[0], g->name, v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
+							 v[11], v[12], g->bus_id }, N);
+	}
+}
+
+static void info_csv_end(void *doc, FILE *out)
+{
+	info_cells(doc, out, &csv_cells);
+}
+
+static void info_md_end(void *doc, FILE *out)
+{
+	info_cells(doc, out, &md_cells);
+}
+
+const struct writer info_csv = { .end = info_csv_end }, info_markdown = { .end = info_md_end };
 
 /* --- `gpulab new`'s summary ---------------------------------------------------------------- */
 
@@ -167,3 +193,40 @@ static void check_json_end(void *doc, FILE *out)
 }
 
 const struct writer check_json = { .end = check_json_end };
+
+/* The FILEs as a table: a row for each problem, with its file's plugin,
+ * and one with no problem for a file that has none. */
+static void check_cells(const struct check_doc *d, FILE *out, const struct cell_style *c)
+{
+	static const char *const columns[] = { "file", "plugin", "abi", "exercises:", "refused", "problem" };
+	char abi[32], n[32];
+	cells_header(out, c, columns, 6);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct check_shown *f = &d->v[i];
+		int shown = 0;
+		snprintf(abi, sizeof abi, f->plugin[0] ? "%u.%u" : "", f->abi, f->abi_minor);
+		snprintf(n, sizeof n, f->plugin[0] ? "%zu" : "", f->exercises);
+		for (size_t at = 0; at < d->len;) {
+			const char *file = d->problems + at, *what = file + strlen(file) + 1;
+			if (what >= d->problems + d->len)
+				break; /* a child cut short mid-line */
+			if (!strcmp(file, f->file) && ++shown)
+				cells_row(out, c, (const char *const[]){ f->file, f->plugin, abi, n, f->refused ? "yes" : "no", what }, 6);
+			at = (size_t)(what + strlen(what) + 1 - d->problems);
+		}
+		if (!shown)
+			cells_row(out, c, (const char *const[]){ f->file, f->plugin, abi, n, f->refused ? "yes" : "no", "" }, 6);
+	}
+}
+
+static void check_csv_end(void *doc, FILE *out)
+{
+	check_cells(doc, out, &csv_cells);
+}
+
+static void check_md_end(void *doc, FILE *out)
+{
+	check_cells(doc, out, &md_cells);
+}
+
+const struct writer check_csv = { .end = check_csv_end }, check_markdown = { .end = check_md_end };

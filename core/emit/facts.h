@@ -1,5 +1,6 @@
 /* What metrics, info, new and check print, as writers (emit/writer.h): the
- * terminal's text, or one JSON document (docs/json.md).  Each document
+ * terminal's text, one JSON document (docs/json.md), or a table in CSV or
+ * Markdown.  Each document
  * is handed whole, and the writer's end step prints it. */
 #ifndef GPULAB_EMIT_FACTS_H
 #define GPULAB_EMIT_FACTS_H
@@ -38,8 +39,9 @@ struct check_doc {
 	size_t len;
 };
 
-extern const struct writer check_json;
+extern const struct writer check_json, check_csv, check_markdown;
 
-extern const struct writer metrics_table, metrics_json, metrics_csv, metrics_markdown, info_json, new_table, new_json;
+extern const struct writer metrics_table, metrics_json, metrics_csv, metrics_markdown, info_json, info_csv,
+	info_markdown, new_table, new_json;
 
 #endif

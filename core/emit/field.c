@@ -103,3 +103,29 @@ void md_header(FILE *out, const char *const *names, size_t n)
 		fputs(names[k][0] && names[k][strlen(names[k]) - 1] == ':' ? "|---:" : "|---", out);
 	fputs("|\n", out);
 }
+
+const struct cell_style csv_cells = { emit_csv, "", ",", "\n", 0 };
+const struct cell_style md_cells = { md_cell, "| ", " | ", " |\n", 1 };
+
+void cells_header(FILE *out, const struct cell_style *c, const char *const *names, size_t n)
+{
+	if (c->md) {
+		md_header(out, names, n);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) { /* plain words: no quotes */
+		size_t len = strlen(names[k]);
+		fprintf(out, "%s%.*s", k ? "," : "", (int)(len - (len && names[k][len - 1] == ':')), names[k]);
+	}
+	fputc('\n', out);
+}
+
+void cells_row(FILE *out, const struct cell_style *c, const char *const *v, size_t n)
+{
+	fputs(c->open, out);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? c->sep : "", out);
+		c->cell(out, v[k] ? v[k] : "");
+	}
+	fputs(c->close, out);
+}

@@ -37,4 +37,19 @@ void md_cell(FILE *out, const char *s);
  * "---:" for a name that ends in ':' (a number column, right-aligned). */
 void md_header(FILE *out, const char *const *names, size_t n);
 
+/* A table of text cells in CSV or Markdown, each written as that format
+ * escapes it: what the commands whose data is a few columns of words
+ * print (info, config, check, the learn map, metrics). */
+struct cell_style {
+	void (*cell)(FILE *out, const char *s);
+	const char *open, *sep, *close;  /* around a row, between cells */
+	int md;                          /* Markdown's header, with its rule */
+};
+extern const struct cell_style csv_cells, md_cells;
+
+/* The column names (a name ending in ':' is a number's, right-aligned
+ * in Markdown), then each row of n cells. */
+void cells_header(FILE *out, const struct cell_style *c, const char *const *names, size_t n);
+void cells_row(FILE *out, const struct cell_style *c, const char *const *v, size_t n);
+
 #endif

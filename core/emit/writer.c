@@ -4,6 +4,7 @@
 #include "emit/configured.h"
 #include "emit/csv.h"
 #include "emit/facts.h"
+#include "emit/field.h"
 #include "emit/json.h"
 #include "emit/list_doc.h"
 #include "emit/markdown.h"
@@ -31,14 +32,15 @@ static const struct writer *writer_for(enum printed what, enum format f)
 				   [FORMAT_MD] = &list_markdown },
 		[PRINTED_METRICS] = { [FORMAT_TABLE] = &metrics_table, [FORMAT_CSV] = &metrics_csv, [FORMAT_JSON] = &metrics_json,
 				      [FORMAT_MD] = &metrics_markdown },
-		[PRINTED_INFO] = { [FORMAT_JSON] = &info_json },
+		[PRINTED_INFO] = { [FORMAT_CSV] = &info_csv, [FORMAT_JSON] = &info_json, [FORMAT_MD] = &info_markdown },
 		[PRINTED_NEW] = { [FORMAT_TABLE] = &new_table, [FORMAT_JSON] = &new_json },
-		[PRINTED_CHECK] = { [FORMAT_JSON] = &check_json },
+		[PRINTED_CHECK] = { [FORMAT_CSV] = &check_csv, [FORMAT_JSON] = &check_json, [FORMAT_MD] = &check_markdown },
 		[PRINTED_GRADE] = { [FORMAT_TABLE] = &ranking_table, [FORMAT_CSV] = &ranking_csv, [FORMAT_JSON] = &ranking_json,
 				    [FORMAT_MD] = &ranking_markdown },
 		[PRINTED_BOARD] = { [FORMAT_TABLE] = &standings_table, [FORMAT_CSV] = &standings_csv,
 				    [FORMAT_JSON] = &standings_json, [FORMAT_MD] = &standings_markdown },
-		[PRINTED_CONFIG] = { [FORMAT_TABLE] = &configured_table, [FORMAT_JSON] = &configured_json },
+		[PRINTED_CONFIG] = { [FORMAT_TABLE] = &configured_table, [FORMAT_CSV] = &configured_csv,
+				     [FORMAT_JSON] = &configured_json, [FORMAT_MD] = &configured_markdown },
 	};
 	return by_format[what][f];
 }
@@ -126,4 +128,9 @@ const struct writer *grade_writer(enum format f)
 const struct writer *board_writer(enum format f)
 {
 	return writer_for(PRINTED_BOARD, f);
+}
+
+const struct cell_style *cells_for(enum format f)
+{
+	return f == FORMAT_CSV ? &csv_cells : f == FORMAT_MD ? &md_cells : NULL;
 }

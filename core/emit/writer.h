@@ -98,4 +98,9 @@ const struct writer *board_writer(enum format f);
 /* `gpulab config`'s writer for format f (emit/configured.h). */
 const struct writer *config_writer(enum format f);
 
+/* The cells of a table in format f, for a writer above emit/ (the learn
+ * map): CSV's or Markdown's, or NULL for the others. */
+struct cell_style;
+const struct cell_style *cells_for(enum format f);
+
 #endif

@@ -29,6 +29,7 @@
 #include "learn/verdict.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -72,15 +73,16 @@ static int learn_tmp_make(struct learn_tmp *t)
 }
 
 /* The record kept as the lesson's NAME.json (or NAME-task.json), in
- * place of the last one, and said where. */
-static void learn_tmp_keep(struct learn_tmp *t, const struct lesson *l, const char *suffix)
+ * place of the last one, its path in path (of len bytes); 0, or -1
+ * (said). */
+static int learn_tmp_keep(struct learn_tmp *t, const struct lesson *l, const char *suffix, char *path, size_t len)
 {
-	char path[4400 + LESSON_MAX_NAME], why[512];
-	snprintf(path, sizeof path, "%.*s/%s%s.json", (int)(strrchr(t->dir, '/') - t->dir), t->dir, l->name, suffix);
+	char why[512];
+	snprintf(path, len, "%.*s/%s%s.json", (int)(strrchr(t->dir, '/') - t->dir), t->dir, l->name, suffix);
 	if (outfile_move(t->record, path, why, sizeof why) == 0)
-		printf("Its record: %s\n", path);
-	else
-		fail(0, "learn: cannot keep the record as %s: %s", path, why);
+		return 0;
+	fail(0, "learn: cannot keep the record as %s: %s", path, why);
+	return -1;
 }
 
 static void learn_tmp_remove(struct learn_tmp *t)
@@ -97,8 +99,8 @@ static void learn_tmp_remove(struct learn_tmp *t)
  * library, must cost only the run: the lesson still ends and keeps what
  * it can.  It shares the terminal: ^C stops it (and gpulab learn, which
  * waits with the signals ignored, then stops too). */
-static int learn_run(const struct options *user, const char *command, char *const *first, int nfirst, const char *words,
-		     const char *record)
+static int learn_run(const struct learn_ask *user, const char *command, char *const *first, int nfirst, const char *words,
+		     const char *record, int quiet)
 {
 	char buf[LESSON_MAX_TEXT], num[4][32];
 	char *argv[LESSON_MAX_ARGS + 24 + 2 * MAX_CONFIGS];
@@ -133,6 +135,9 @@ static int learn_run(const struct options *user, const char *command, char *cons
 	if (pid == 0) {
 		for (int i = 0; i < 3; i++)
 			sigaction(sigs[i], &old[i], NULL); /* an ignored signal stays ignored across exec */
+		int null = quiet ? open("/dev/null", O_WRONLY) : -1; /* its table is not the document */
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO), close(null);
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
@@ -228,12 +233,10 @@ static void learn_unsure(const struct lesson *l, const struct figure_value *f, d
 }
 
 /* The claim and the notes' figure beside the measurement, and the verdict in a line. */
-static enum verdict learn_judge(const struct lesson *l, const struct figure_value *f)
+static void learn_judge(const struct lesson *l, const struct figure_value *f, enum verdict d, double p)
 {
 	char v[64], lo[64], hi[64], rule[64], line[2 * LESSON_MAX_TEXT + 256], device[160], test[64] = "";
 	char because[LESSON_MAX_TEXT + PATH_MAX];
-	double p;
-	enum verdict d = figure_verdict(l, f, &p);
 	learn_figure_text(l, f->value, v, sizeof v);
 	learn_figure_text(l, f->lo, lo, sizeof lo);
 	learn_figure_text(l, f->hi, hi, sizeof hi);
@@ -258,7 +261,6 @@ static enum verdict learn_judge(const struct lesson *l, const struct figure_valu
 	else
 		learn_unsure(l, f, p, line, sizeof line);
 	learn_wrap("  verdict           ", line);
-	return d;
 }
 
 static void learn_task(const struct lesson *l)
@@ -273,7 +275,7 @@ static void learn_task(const struct lesson *l)
 		learn_wrap("  and keep          ", line);
 	}
 	printf("  start from        gpulab try %s --template > mine.cu\n", l->challenge);
-	printf("  submit            gpulab learn %s --submit mine.cu\n", l->name);
+	printf("  submit            gpulab learn %s %s mine.cu\n", l->name, options_long(OPT_SUBMIT));
 }
 
 /* Keep what this step did: the lock is taken, the file read again, and
@@ -318,46 +320,104 @@ static void learn_more(const struct lesson *l)
 	putchar('\n');
 }
 
-static int learn_lesson(const struct options *o, const struct lesson *l)
+/* What the lesson's experiment came to: run as `gpulab run -o` (its
+ * table on stdout, or with quiet not), the record read back and judged,
+ * and kept.  r->error (of errlen bytes) says why no verdict was told. */
+struct experiment {
+	struct lesson_outcome r;
+	int rc;
+	char error[1024], kept[4400 + LESSON_MAX_NAME];
+};
+
+static int learn_experiment(const struct learn_ask *q, const struct lesson *l, int quiet, struct experiment *x)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
-	struct figure_value f;
-	char err[1024], where[LESSON_MAX_TEXT + 64], text[LESSON_MAX_TEXT + 4 * PATH_MAX];
-	int verdict = -1, rc, ran;
+	char err[1024];
+	int rc;
+	x->r = (struct lesson_outcome){ .verdict = -1, .p = NAN };
+	if ((rc = learn_tmp_make(&t)))
+		return rc;
+	x->rc = learn_run(q, "run", NULL, 0, l->run, t.record, quiet);
+	rec.path = t.record;
+	if (x->rc > 128) { /* stopped by a signal, or crashed: nothing to judge or keep */
+		learn_tmp_remove(&t);
+		return x->rc;
+	}
+	if (!(x->r.ran = access(t.record, F_OK) == 0))
+		snprintf(x->error, sizeof x->error, "the experiment did not run%s",
+			 x->rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (stderr says why)");
+	else if (record_load(&rec, err, sizeof err) || figure_measure(&rec, &l->fig, &x->r.f, err, sizeof err))
+		snprintf(x->error, sizeof x->error, "%s", err), x->rc = x->rc ? x->rc : EXIT_WRONG;
+	else
+		x->r.verdict = (int)figure_verdict(l, &x->r.f, &x->r.p);
+	x->r.f.a = x->r.f.b = NULL, x->r.f.na = x->r.f.nb = 0; /* the samples were rec's */
+	record_free(&rec);
+	x->r.error = x->r.verdict < 0 ? x->error : NULL;
+	if (x->r.verdict >= 0 && learn_tmp_keep(&t, l, "", x->kept, sizeof x->kept) == 0)
+		x->r.record = x->kept;
+	learn_tmp_remove(&t);
+	return 0;
+}
+
+/* The claim seen once its experiment ran, not where nothing did (no
+ * GPU); the run's exit status, else the progress file's. */
+static int learn_seen(const struct lesson *l, const struct experiment *x)
+{
+	int kept = x->r.ran ? learn_record(l, 1, x->r.verdict, x->r.verdict >= 0 ? x->r.f.value : NAN, NAN, 0) : 0;
+	return x->rc ? x->rc : kept;
+}
+
+static int learn_lesson(const struct learn_ask *q, const struct lesson *l)
+{
+	struct experiment x;
+	char where[LESSON_MAX_TEXT + 64], text[LESSON_MAX_TEXT + 4 * PATH_MAX];
+	int rc;
 	printf("%s\n", l->chapter);
 	learn_wrap("Lesson: ", l->topic);
 	learn_wrap("\nThe claim: ", learn_expand(l, l->claim, NULL, text, sizeof text));
 	learn_wrap("The notes: ", learn_notes_figure(l, where, sizeof where));
 	learn_wrap("\nOn this GPU: gpulab run ", l->run);
 	putchar('\n');
-	if ((rc = learn_tmp_make(&t)))
+	if ((rc = learn_experiment(q, l, 0, &x)))
 		return rc;
-	rc = learn_run(o, "run", NULL, 0, l->run, t.record);
-	rec.path = t.record;
-	if (rc > 128) { /* stopped by a signal, or crashed: nothing to judge or keep */
-		learn_tmp_remove(&t);
-		return rc;
-	}
-	if (!(ran = access(t.record, F_OK) == 0))
+	if (!x.r.ran)
 		printf("\nThe experiment did not run%s.\n",
-		       rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
-	else if (record_load(&rec, err, sizeof err) || figure_measure(&rec, &l->fig, &f, err, sizeof err))
-		printf("\nNo verdict: %s\n", err), rc = rc ? rc : EXIT_WRONG;
+		       x.rc == EXIT_NODEVICE ? ": it needs a GPU (the text and the task do not)" : " (the line above says why)");
+	else if (x.r.verdict < 0)
+		printf("\nNo verdict: %s\n", x.error);
 	else
-		verdict = (int)learn_judge(l, &f);
-	record_free(&rec);
-	if (verdict >= 0)
-		learn_tmp_keep(&t, l, "");
-	learn_tmp_remove(&t);
+		learn_judge(l, &x.r.f, (enum verdict)x.r.verdict, x.r.p);
+	if (x.r.record)
+		printf("Its record: %s\n", x.r.record);
 	learn_wrap("\nWhy: ", learn_expand(l, l->why, NULL, text, sizeof text));
-	if (verdict >= 0 && l->here) /* this run's own figures, never another run's */
-		learn_wrap("Here: ", learn_expand(l, l->here, &f, text, sizeof text));
+	if (x.r.verdict >= 0 && l->here) /* this run's own figures, never another run's */
+		learn_wrap("Here: ", learn_expand(l, l->here, &x.r.f, text, sizeof text));
 	learn_more(l);
 	learn_task(l);
-	/* a claim is seen once its experiment ran, not where nothing did (no GPU) */
-	int kept = ran ? learn_record(l, 1, verdict, verdict >= 0 ? f.value : NAN, NAN, 0) : 0;
-	return rc ? rc : kept;
+	return learn_seen(l, &x);
+}
+
+/* gpulab learn LESSON --format json: the lesson, its experiment run
+ * (its table not printed) and the verdict, as one document. */
+static int learn_lesson_doc(const struct learn_ask *q, const struct lesson *l)
+{
+	static char claim[LESSON_MAX_TEXT + 4 * PATH_MAX], why[sizeof claim], here[sizeof claim], task[sizeof claim],
+		because[sizeof claim], page[PATH_MAX + LESSON_MAX_TEXT];
+	struct experiment x;
+	int rc = learn_experiment(q, l, 1, &x);
+	if (rc)
+		return rc;
+	const struct figure_value *f = x.r.verdict >= 0 ? &x.r.f : NULL;
+	x.r.claim = learn_expand(l, l->claim, NULL, claim, sizeof claim);
+	x.r.why = learn_expand(l, l->why, NULL, why, sizeof why);
+	x.r.here = f && l->here ? learn_expand(l, l->here, f, here, sizeof here) : NULL;
+	x.r.task = learn_expand(l, l->task, NULL, task, sizeof task);
+	x.r.because = l->because ? learn_expand(l, l->because, f, because, sizeof because) : NULL;
+	snprintf(page, sizeof page, "%s/%s", docs_dir(), l->docs);
+	x.r.page = page;
+	learn_lesson_json(l, &x.r, stdout);
+	return learn_seen(l, &x);
 }
 
 /* The task's counter, where it sets one: 1 kept, 0 not (said why). */
@@ -375,19 +435,19 @@ static int learn_require(const struct lesson *l, const struct record *rec)
 	return kept;
 }
 
-static int learn_submit(const struct options *o, const struct lesson *l)
+static int learn_submit(const struct learn_ask *q, const struct lesson *l)
 {
 	struct learn_tmp t;
 	struct record rec = { 0 };
-	char err[1024], line[512], args[LESSON_MAX_TEXT + 128];
+	char err[1024], line[512], args[LESSON_MAX_TEXT + 128], kept_as[4400 + LESSON_MAX_NAME];
 	double times = NAN;
-	char *first[] = { l->challenge, (char *)o->submit };
+	char *first[] = { l->challenge, (char *)q->submit };
 	int rc, kept = 1;
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
 	/* the counter the task keeps is read in an untimed run of its own */
 	snprintf(args, sizeof args, "%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " --metrics " : "", l->req.metric);
-	rc = learn_run(o, "try", first, 2, args, t.record);
+	rc = learn_run(q, "try", first, 2, args, t.record, 0);
 	rec.path = t.record;
 	if (rc > 128) {
 		learn_tmp_remove(&t);
@@ -407,7 +467,8 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 			 fabs(times / l->target_times - 1) * 100, fast ? "over" : "under", l->target_times,
 			 kept ? "" : ", but not the task's counter (above)");
 		learn_wrap("\n", line);
-		learn_tmp_keep(&t, l, "-task");
+		if (learn_tmp_keep(&t, l, "-task", kept_as, sizeof kept_as) == 0)
+			printf("Its record: %s\n", kept_as);
 	}
 	learn_tmp_remove(&t);
 	/* a submission keeps its figure where it was timed, and nothing where
@@ -417,7 +478,7 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 	return passed ? saved : isfinite(times) ? EXIT_SLOWER : rc ? rc : EXIT_WRONG;
 }
 
-int learn_lessons(const struct options *o)
+int learn_lessons(const struct learn_ask *q)
 {
 	struct lesson_set s;
 	struct progress p;
@@ -432,16 +493,17 @@ int learn_lessons(const struct options *o)
 		lessons_free(&s);
 		return fail(rc, "%s", err);
 	}
-	const struct lesson *l = o->npatterns ? lessons_find(&s, o->patterns[0]) : NULL;
-	if (!o->npatterns)
-		learn_map(&s, &p, o->format, stdout);
-	else if (!report_for_people(o->format)) /* a lesson's run is told as it goes, to people */
-		rc = fail(EXIT_USAGE, "learn: --format json is the map's (gpulab learn --format json); a lesson prints "
-				      "for people");
+	const struct lesson *l = q->lesson ? lessons_find(&s, q->lesson) : NULL;
+	if (!q->lesson)
+		learn_map(&s, &p, q->format, stdout);
+	else if (q->submit && !report_for_people(q->format)) /* a submission is told as it goes, to people */
+		rc = fail(EXIT_USAGE, "learn: %s prints for people; %s json is the map's and a lesson's (gpulab learn "
+				      "LESSON %s json)", options_long(OPT_SUBMIT), options_long(OPT_FORMAT), options_long(OPT_FORMAT));
 	else if (!l)
-		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", o->patterns[0]);
+		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", q->lesson);
 	else
-		rc = o->submit ? learn_submit(o, l) : learn_lesson(o, l);
+		rc = q->submit ? learn_submit(q, l) : report_for_people(q->format) ? learn_lesson(q, l)
+										 : learn_lesson_doc(q, l);
 	progress_free(&p);
 	lessons_free(&s);
 	return rc;

@@ -6,10 +6,22 @@
 
 #include "config/options.h"
 
-/* Without o->patterns, the map of the lessons and this user's state;
- * with one, that lesson's experiment, or o->submit judged against its
- * task.  The arguments are checked already.  0, or the exit code. */
-int learn_lessons(const struct options *o);
+/* What gpulab learn is asked, from the command line (cli/learning.c
+ * fills it): learn/ needs no more of the options than this. */
+struct learn_ask {
+	const char *lesson;           /* LESSON; NULL: the map */
+	const char *submit;           /* --submit FILE.cu, or NULL */
+	enum format format;
+	struct stopping stop;         /* passed on to the runs, as the watchdog */
+	double watchdog;              /* -1: not given */
+	const char *const *configs;   /* --config FILE, each, in order */
+	int nconfigs;
+};
+
+/* Without q->lesson, the map of the lessons and this user's state; with
+ * one, that lesson's experiment, or q->submit judged against its task.
+ * The arguments are checked already.  0, or the exit code. */
+int learn_lessons(const struct learn_ask *q);
 
 /* Print text after label to stdout, wrapped at 100 columns under itself. */
 void learn_wrap(const char *label, const char *text);

@@ -9,9 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ini.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +19,6 @@
 #ifndef GPULAB_LESSONS
 #define GPULAB_LESSONS "/usr/share/gpulab/lessons"
 #endif
-
-/* inih's line buffer (INI_MAX_LINE as distributions build it): a longer
- * line would reach the handler cut in two, the rest as a line of its own. */
-#define LESSON_MAX_LINE 198
 
 struct lesson_field {
 	const char *section, *key;
@@ -51,44 +45,6 @@ struct lesson_reading {
 	struct lesson *l;
 	int last;          /* the field set last, -1 none */
 };
-
-int ini_text_fail(struct ini_text *t, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (!t->failed)
-		snprintf(t->err, t->errlen, "%s:%d: %s", t->file, t->line, msg);
-	t->failed = 1;
-	return 0;
-}
-
-char *ini_text_reader(char *str, int num, void *stream)
-{
-	struct ini_text *t = stream;
-	size_t n = 0;
-	if (t->failed || t->pos >= t->len || num < LESSON_MAX_LINE + 2)
-		return NULL;
-	t->line++;
-	while (t->pos < t->len) {
-		char c = t->text[t->pos++];
-		if (c == 0)
-			return ini_text_fail(t, "a NUL byte"), NULL;
-		if (c == '\n')
-			break;
-		if (n == LESSON_MAX_LINE)
-			return ini_text_fail(t, "line longer than %d bytes (continue a value on an indented line)",
-					     LESSON_MAX_LINE), NULL;
-		str[n++] = c;
-	}
-	str[n++] = '\n';
-	str[n] = 0;
-	t->indented = str[0] == ' ' || str[0] == '\t';
-	t->sections += str[strspn(str, " \t")] == '[';
-	return str;
-}
 
 /* Is s text a terminal shows as written: UTF-8, no control characters,
  * nothing that steers or reorders it? */
@@ -391,14 +347,8 @@ int lesson_parse(struct lesson *l, const char *file, const char *text, size_t le
 	int rc = lesson_name(l, file, err, errlen);
 	if (rc)
 		return rc;
-	int line = ini_parse_stream(ini_text_reader, &p.t, lesson_handler, &p);
-	if (p.t.failed)
+	if (ini_text_parse(&p.t, lesson_handler, &p, "[section], key = value, or an indented continuation"))
 		return EXIT_CONFIG;
-	if (line) {
-		snprintf(err, errlen, "%s:%d: malformed line (expected [section], key = value, or an indented continuation)",
-			 file, line);
-		return EXIT_CONFIG;
-	}
 	return lesson_check(&p);
 }
 

@@ -6,14 +6,17 @@
  * says the claim holds; its [task] section is a `gpulab try` challenge
  * with a target relative to an exercise measured beside it.
  *
- * A file is read whole or refused with one line, "FILE:LINE: ...", naming
- * the key or value at fault: EXIT_CONFIG.  Text values are UTF-8 without
+ * A file is read whole, through the one INI reader (config/ini_text.h),
+ * or refused with one line, "FILE:LINE: ...", naming the key or value at
+ * fault: EXIT_CONFIG.  Text values are UTF-8 without
  * control characters (they are printed to a terminal), at most
  * LESSON_MAX_TEXT bytes; a line indented under a key continues it (inih's
  * multi-line values), which is how a paragraph fits inih's 200-byte lines.
  */
 #ifndef GPULAB_LESSON_H
 #define GPULAB_LESSON_H
+
+#include "config/ini_text.h"
 
 #include <stddef.h>
 
@@ -101,25 +104,6 @@ void lesson_free(struct lesson *l);
 /* Split s into at most max words at blanks, into buf (of len bytes);
  * the count, or -1 where there are too many or they do not fit. */
 int lesson_words(const char *s, char *buf, size_t len, char **words, int max);
-
-/* Text in memory read through inih line by line (ini_parse_stream with
- * ini_text_reader), counting lines for messages and refusing what inih
- * would misread: a NUL byte, and a line longer than inih's 200-byte
- * buffer (it would reach the handler cut in two). */
-struct ini_text {
-	const char *file, *text;
-	size_t len, pos;
-	int line;
-	int indented;  /* the line read last began with a blank: inih continues the key above */
-	int sections;  /* section lines read so far: inih does not say when one starts */
-	int failed;
-	char *err;
-	size_t errlen;
-};
-char *ini_text_reader(char *str, int num, void *stream);
-
-/* "FILE:LINE: message" into t->err, the first only; returns 0 (a handler's "stop"). */
-int ini_text_fail(struct ini_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct lesson_set {
 	struct lesson *v;

@@ -69,7 +69,8 @@ static void learn_map_text(const struct lesson_set *s, const struct progress *p,
 	if (next)
 		fprintf(out, "\nNext: gpulab learn %s\n", next->name);
 	else
-		fprintf(out, "\nEvery task is passed. gpulab learn LESSON --submit FILE.cu tries for a better figure.\n");
+		fprintf(out, "\nEvery task is passed. gpulab learn LESSON %s FILE.cu tries for a better figure.\n",
+			options_long(OPT_SUBMIT));
 }
 
 static void learn_map_json(const struct lesson_set *s, const struct progress *p, FILE *out)
@@ -100,10 +101,109 @@ static void learn_map_json(const struct lesson_set *s, const struct progress *p,
 	fputs("\n}\n", out);
 }
 
+/* The map as a table in CSV or Markdown: a row a lesson, the JSON's
+ * names as columns, the next one marked. */
+static void learn_map_cells(const struct lesson_set *s, const struct progress *p, const struct cell_style *c, FILE *out)
+{
+	static const char *const columns[] = { "name", "chapter", "topic", "state", "seen", "passed", "verdict", "figure:",
+					       "best:", "next" };
+	const struct lesson *next = learn_next(s, p);
+	char state[64], figure[32], best[32];
+	cells_header(out, c, columns, 10);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lesson *l = &s->v[i];
+		const struct progress_entry *e = progress_find(p, l->name);
+		snprintf(figure, sizeof figure, e && isfinite(e->figure) ? "%.4g" : "", e ? e->figure : 0);
+		snprintf(best, sizeof best, e && isfinite(e->best) ? "%.4g" : "", e ? e->best : 0);
+		cells_row(out, c, (const char *const[]){ l->name, l->chapter, l->topic, learn_state(e, state, sizeof state),
+							 e && e->seen ? "yes" : "no", e && e->passed ? "yes" : "no",
+							 e && e->verdict >= 0 ? verdict_key((enum verdict)e->verdict) : "",
+							 figure, best, l == next ? "yes" : "" }, 10);
+	}
+}
+
 void learn_map(const struct lesson_set *s, const struct progress *p, enum format f, FILE *out)
 {
+	const struct cell_style *c = cells_for(f);
 	if (report_for_people(f))
 		learn_map_text(s, p, out);
+	else if (c)
+		learn_map_cells(s, p, c, out);
 	else
 		learn_map_json(s, p, out);
+}
+
+/* The claims of docs/claims.md a lesson tests, "001.12 004.5", as an array. */
+static void lesson_claims_json(const char *claims, FILE *out)
+{
+	char id[64];
+	int n = 0;
+	fputs(", \"claims\": [", out);
+	for (const char *c = claims ? claims : ""; *(c += strspn(c, " \t")); c += strcspn(c, " \t")) {
+		snprintf(id, sizeof id, "%.*s", (int)strcspn(c, " \t"), c);
+		fputs(n++ ? ", " : "", out);
+		emit_json(out, id);
+	}
+	fputc(']', out);
+}
+
+/* What was measured and the verdict on it; null where none was told. */
+static void lesson_verdict_json(const struct lesson *l, const struct lesson_outcome *r, FILE *out)
+{
+	const struct figure_value *f = &r->f;
+	if (r->verdict < 0) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"verdict\": ", out);
+	emit_json(out, verdict_key((enum verdict)r->verdict));
+	emit_json_string(out, "words", verdict_words((enum verdict)r->verdict));
+	emit_json_number(out, "value", 1, f->value);
+	emit_json_number(out, "lo", isfinite(f->lo), f->lo); /* null: no interval */
+	emit_json_number(out, "hi", isfinite(f->hi), f->hi);
+	emit_json_string(out, "unit", l->unit);
+	emit_json_number(out, "p", isfinite(r->p), r->p);
+	emit_json_number(out, "a", isfinite(f->va), f->va);
+	emit_json_number(out, "b", isfinite(f->vb), f->vb);
+	emit_json_string(out, "device", f->device);
+	fputc('}', out);
+}
+
+/* `, "key": "value"` of each, null where a value is NULL, to the { 0 } that ends them. */
+struct lesson_field {
+	const char *key, *value;
+};
+
+static void lesson_fields_json(FILE *out, const struct lesson_field *f)
+{
+	for (; f->key; f++)
+		emit_json_string(out, f->key, f->value);
+}
+
+void learn_lesson_json(const struct lesson *l, const struct lesson_outcome *r, FILE *out)
+{
+	fputs("{\n  \"schema\": \"gpulab-lesson/1\",\n  \"name\": ", out);
+	emit_json(out, l->name);
+	fprintf(out, ", \"order\": %d", l->order);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "chapter", l->chapter }, { "topic", l->topic }, { 0 } });
+	fputs(",\n  \"claim\": ", out);
+	emit_json(out, r->claim);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "book", l->book }, { "notes", l->notes }, { 0 } });
+	lesson_claims_json(l->claims, out);
+	fputs(",\n  \"run\": ", out);
+	emit_json(out, l->run);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "figure", l->figure }, { "rule", l->rule }, { "why", r->why },
+							       { "because", r->because }, { "page", r->page }, { 0 } });
+	fputs(",\n  \"task\": {\"challenge\": ", out);
+	emit_json(out, l->challenge);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "text", r->task }, { "args", l->args }, { 0 } });
+	emit_json_number(out, "target_times", 1, l->target_times);
+	lesson_fields_json(out, (const struct lesson_field[]){ { "target", l->target_ref.exercise }, { "require", l->require },
+							       { 0 } });
+	fprintf(out, "},\n  \"ran\": %s", r->ran ? "true" : "false");
+	lesson_fields_json(out, (const struct lesson_field[]){ { "error", r->error }, { "record", r->record },
+							       { "here", r->here }, { 0 } });
+	fputs(",\n  \"result\": ", out);
+	lesson_verdict_json(l, r, out);
+	fputs("\n}\n", out);
 }

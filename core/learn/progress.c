@@ -2,6 +2,7 @@
 
 #include "learn/progress.h"
 
+#include "config/ini_text.h"
 #include "io/outfile.h"
 #include "exitcode.h"
 #include "learn/verdict.h"
@@ -9,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,13 +139,11 @@ static int progress_handler(void *user, const char *section, const char *key, co
 int progress_parse(struct progress *p, const char *file, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct progress_reading pp = { .t = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen }, .p = p };
-	int line = ini_parse_stream(ini_text_reader, &pp.t, progress_handler, &pp);
-	if (!pp.t.failed && line)
-		snprintf(err, errlen, "%s:%d: malformed line (expected [section] or key = value)", file, line);
-	else if (!pp.t.failed && len && !pp.header)
-		snprintf(err, errlen, "%s: not a progress file of this gpulab: it begins with [gpulab] progress = 1", file);
-	else if (!pp.t.failed)
+	if (ini_text_parse(&pp.t, progress_handler, &pp, "[section] or key = value"))
+		return EXIT_CONFIG;
+	if (!len || pp.header)
 		return 0;
+	snprintf(err, errlen, "%s: not a progress file of this gpulab: it begins with [gpulab] progress = 1", file);
 	return EXIT_CONFIG;
 }
 

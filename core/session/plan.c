@@ -28,7 +28,7 @@ static int someone_takes(const struct selection *s, const char *key)
  * exercise (its row refused, the others run). */
 int check_cli_keys(const struct options *o, const struct selection *s)
 {
-	if ((o->generic[GEN_N] || options_param(o, "n")) && !someone_takes(s, "n"))
+	if ((o->axes[GEN_N].n || options_param(o, "n")) && !someone_takes(s, "n"))
 		return fail(EXIT_USAGE, "-n: no chosen exercise takes a size; %s.%s's is set by its own keys (`gpulab list` shows them)",
 			    s->v[0].plugin->name, s->v[0].ex->name);
 	for (int i = 0; i < o->nparams; i++)

@@ -30,11 +30,12 @@
 /* A plan that takes longer is stuck: it allocates and launches nothing. */
 #define CHECK_PLAN_SECONDS 5
 
-/* One key set for a plan() call. */
+/* One key set for a plan() call, typed as its declaration says: handed
+ * to the sweep as it is (options_hand), never written out and parsed. */
 struct check_key {
-	int generic;        /* enum generic, or -1 for the exercise's own key */
-	const char *key;
-	char value[96];
+	int generic;                /* enum generic, or -1 for the exercise's own key */
+	struct gpulab_param decl;   /* the declaration it is typed by (its def unused) */
+	struct param_value value;
 };
 
 /* One plan() call to make: the keys set (none: the defaults). */
@@ -81,11 +82,10 @@ static void case_text(const struct check_case *c, char *buf, size_t len)
 	snprintf(buf, len, "its defaults");
 	for (int i = 0; i < c->n && at < len; i++) {
 		const struct check_key *k = &c->k[i];
-		if (k->generic >= 0)
-			at += (size_t)snprintf(buf + at, len - at, "%s%s %s", i ? " " : "", options_flag((enum generic)k->generic),
-					       k->value);
-		else
-			at += (size_t)snprintf(buf + at, len - at, "%s-p %s=%s", i ? " " : "", k->key, k->value);
+		char value[128], given[256];
+		param_format(&k->decl, &k->value, value, sizeof value);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+				       options_key_spelling(k->generic, k->decl.key, value, given, sizeof given));
 	}
 }
 
@@ -106,15 +106,10 @@ static int plan_case(const char *file, const struct pick *pk, const struct check
 	struct config none = { 0 };
 	struct job j;
 	char at[1024], name[256];
-	memset(o.generic, 0, sizeof o.generic);
-	o.nparams = 0;
-	for (int i = 0; i < c->n; i++) {
-		const struct check_key *k = &c->k[i];
-		if (k->generic >= 0)
-			o.generic[k->generic] = k->value;
-		else if (o.nparams < MAX_KEYVALS)
-			o.params[o.nparams++] = (struct keyval){ k->key, k->value };
-	}
+	memset(o.axes, 0, sizeof o.axes); /* a copy's: the command line's own are base's to free */
+	o.nparams = o.nhanded = 0;
+	for (int i = 0; i < c->n; i++)
+		options_hand(&o, &c->k[i].decl, &c->k[i].value, 1);
 	case_text(c, at, sizeof at);
 	struct sweep s = { 0 };
 	int rc = sweep_resolve(&s, pk->plugin->name, pk->ex, &o, &none), bad = 0;
@@ -174,38 +169,39 @@ static int run_case(const char *file, const struct pick *pk, const struct check_
 	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
-/* The limits of one declaration worth planning at: its ends, each side
- * of a shape at its ends, each name of an enum.  Returns how many went
- * into v (at most max). */
-static int key_limits(const struct gpulab_param *d, int g, struct check_key *v, int max)
+/* The limits of one declaration worth planning at, typed as d says:
+ * its ends, each side of a shape at its ends, each name of an enum that
+ * `names` has a bit for (an exercise's element types of "int|float").
+ * Returns how many went into v (at most max). */
+static int key_limits(const struct gpulab_param *d, int g, unsigned names, struct check_key *v, int max)
 {
 	int n = 0;
 	const char *c;
 	switch (d->type) {
 	case GPULAB_PARAM_COUNT:
-	case GPULAB_PARAM_INT:
+	case GPULAB_PARAM_INT: /* an INT's int64 and a COUNT's uint64 share their bits */
 		if (d->min == 0 && d->max == 0)
 			return 0; /* the type's own limits: nothing of the exercise's */
-		snprintf(v[n++].value, sizeof v->value, "%lld", (long long)d->min);
-		snprintf(v[n++].value, sizeof v->value, "%lld", (long long)d->max);
+		v[n++].value.i = d->min;
+		v[n++].value.i = d->max;
 		break;
 	case GPULAB_PARAM_SHAPE:
 		if (d->min == 0 && d->max == 0)
 			return 0;
-		snprintf(v[n++].value, sizeof v->value, "%lldx%lld", (long long)d->min, (long long)d->min);
-		snprintf(v[n++].value, sizeof v->value, "%lldx%lld", (long long)d->max, (long long)d->max);
+		v[n++].value.s = (struct gpulab_shape){ (uint32_t)d->min, (uint32_t)d->min };
+		v[n++].value.s = (struct gpulab_shape){ (uint32_t)d->max, (uint32_t)d->max };
 		break;
 	case GPULAB_PARAM_ENUM:
-		for (c = d->choices; c && *c && n < max; c += strcspn(c, "|"), c += *c == '|') {
-			size_t len = strcspn(c, "|");
-			snprintf(v[n++].value, sizeof v->value, "%.*s", (int)len, c);
-		}
+		c = d->choices;
+		for (unsigned i = 0; c && *c && n < max; i++, c += strcspn(c, "|"), c += *c == '|')
+			if (i >= 32 || names & (1u << i))
+				v[n++].value.e = i;
 		break;
 	default:
 		return 0; /* a seed, a path: any value will do */
 	}
 	for (int i = 0; i < n; i++)
-		v[i].generic = g, v[i].key = d->key;
+		v[i].generic = g, v[i].decl = *d, v[i].decl.def = NULL;
 	return n;
 }
 
@@ -230,8 +226,8 @@ static void corner_add(struct check_case corner[4], const struct check_key *lo, 
 static int limits_of_key(const char *file, const struct pick *pk, const struct gpulab_param *d, int g,
 			 struct check_case corner[4], const struct options *o)
 {
-	struct check_key v[64];
-	int bad = 0, n = key_limits(d, g, v, 64);
+	struct check_key v[64] = { 0 };
+	int bad = 0, n = key_limits(d, g, g == GEN_TYPE ? pk->ex->dtypes : ~0u, v, 64);
 	for (int i = 0; i < n; i++) {
 		struct check_case one = { 1, { v[i] } };
 		bad += run_case(file, pk, &one, o);
@@ -253,8 +249,6 @@ int check_plans(const char *file, const struct pick *pk, const struct options *o
 		if (g == GEN_REPS || g == GEN_WARMUP || !exercise_takes(e, (enum generic)g))
 			continue;
 		exercise_generic(e, (enum generic)g, &d, def, sizeof def);
-		if (g == GEN_TYPE)
-			d.choices = dtypes_text(e->dtypes, "int|float");
 		bad += limits_of_key(file, pk, &d, g, corner, o);
 	}
 	for (const struct gpulab_param *p = e->params; p && p->key; p++) {

@@ -30,21 +30,21 @@ static int gate_options(const struct options *user, const struct gpulab_exercise
 {
 	char err[512];
 	*g = *user;
-	g->generic[GEN_REPS] = "1";
-	g->generic[GEN_WARMUP] = "0";
+	options_hand(g, &generic_params[GEN_REPS], &(struct param_value){ .u = 1 }, 1);
+	options_hand(g, &generic_params[GEN_WARMUP], &(struct param_value){ .u = 0 }, 1);
 	g->verify = 1;
 	g->cold = 0;
 	g->metrics = NULL;
 	if (i == gate_count(e->gate))
 		return 0; /* the user's own point, in the user's types */
-	g->generic[GEN_TYPE] = dtypes_text(e->dtypes, "int,float");
-	if (gate_case_at(e->gate, i, c, err, sizeof err))
+	if (options_hand_text(g, &generic_params[GEN_TYPE], dtypes_text(e->dtypes, "int,float"), err, sizeof err)
+	    || gate_case_at(e->gate, i, c, err, sizeof err))
 		return fail(EXIT_PLUGIN, "try: %s", err); /* the registry checked it: never */
 	for (int k = 0; k < c->nkeys; k++) {
 		int gk = exercise_generic_key(e, c->kv[k].key);
-		if (gk >= 0)
-			g->generic[gk] = c->kv[k].value;
-		else if (set_param(g, c->kv[k].key, c->kv[k].value))
+		if (gk >= 0 && options_hand_text(g, &generic_params[gk], c->kv[k].value, err, sizeof err))
+			return fail(EXIT_PLUGIN, "try: %s", err);
+		else if (gk < 0 && set_param(g, c->kv[k].key, c->kv[k].value))
 			return EXIT_USAGE;
 	}
 	return 0;
