@@ -247,6 +247,15 @@ START_TEST(grade_is_a_board)
 	ck_assert_msg(o.status == 0, "%s", o.err);
 	html = slurp(page_path);
 	ck_assert(!strstr(html, "<b>carla") && strstr(html, "<dt>&lt;b&gt;carla&gt;&lt;.cu (exit 1)</dt>"));
+	/* and so is a record's date, in every place the history prints its day */
+	snprintf(text, sizeof text, "%s", slurp(sample("h200-grade-reduce-2.json")));
+	ck_assert((at = strstr(text, "2026-11-27T10:05:13Z")));
+	memcpy(at, "2026<img src=x>aaaaa", 20);
+	gpulab("report", sample("h200-grade-reduce-1.json"), write_file(dir, "date.json", text), "-o", page_path, NULL);
+	ck_assert_msg(o.status == 0, "%s", o.err);
+	html = slurp(page_path);
+	ck_assert(!strstr(html, "<img") && strstr(html, "Improved in the last record (2026&lt;img s), past")
+		  && strstr(html, "\">2026&lt;img s</th>"));
 }
 END_TEST
 

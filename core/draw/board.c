@@ -1,4 +1,5 @@
 #include "draw/board.h"
+#include "draw/boards.h"
 
 #include "draw/choose.h"
 #include "draw/chart.h"
@@ -312,7 +313,9 @@ static void best_cells(FILE *out, const struct plot *pl, size_t n, const size_t 
 			before = g;
 	}
 	*improved = isfinite(last) && !(last <= before);
-	fprintf(out, "<td>%s</td><td class=\"text\">%.10s</td>", numbers_text(num, sizeof num, best, 1), on ? on : "\u2013");
+	fprintf(out, "<td>%s</td><td class=\"text\">", numbers_text(num, sizeof num, best, 1));
+	day_html(out, on ? on : "\u2013");
+	fputs("</td>", out);
 	if (isfinite(last) && isfinite(before))
 		change = 100 * (last / before - 1);
 	if (isfinite(change))
@@ -332,7 +335,9 @@ static void history_head(FILE *out, const struct plot *pl, size_t n, const size_
 	for (size_t r = from; r < n; r++) {
 		fputs("<th title=\"", out);
 		fput_html(out, pl[order[r]].rec.path);
-		fprintf(out, "\">%.10s</th>", date_of(&pl[order[r]]));
+		fputs("\">", out);
+		day_html(out, date_of(&pl[order[r]]));
+		fputs("</th>", out);
 	}
 	fputs("<th>best GB/s</th><th class=\"text\">on</th><th title=\"the last record's GB/s against the best before "
 	      "it\">change</th></tr>\n", out);
@@ -363,8 +368,9 @@ int board_history(FILE *out, const struct plot *pl, size_t n)
 		better += improved[k];
 		fputs("</tr>\n", out);
 	}
-	fprintf(out, "</table>\n<p class=\"improved\">Improved in the last record (%.10s), past their best before it: ",
-		date_of(&pl[order[n - 1]]));
+	fputs("</table>\n<p class=\"improved\">Improved in the last record (", out);
+	day_html(out, date_of(&pl[order[n - 1]]));
+	fputs("), past their best before it: ", out);
 	for (size_t k = 0, said = 0; k < m; k++)
 		if (improved[k]) {
 			fputs(said++ ? ", " : "", out);

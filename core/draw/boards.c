@@ -15,8 +15,9 @@
 #define SPARK_BLUE "#0072B2"
 #define SPARK_RED "#a33b00"
 
-/* The day of date (board_day), as HTML text. */
-static void day_html(FILE *out, const char *date)
+/* The day of date (board_day), as HTML text: a record's date is its
+ * writer's word, so it is escaped like any other. */
+void day_html(FILE *out, const char *date)
 {
 	char day[11];
 	fput_html(out, board_day(day, date));

@@ -19,4 +19,7 @@ void boards_draw(FILE *out, const struct board_doc *b);
  * that says why.  0, or EXIT_NOMEM. */
 int boards_of_records(FILE *out, char *const *paths, size_t n);
 
+/* The first ten bytes of a record's date (its day), escaped for HTML. */
+void day_html(FILE *out, const char *date);
+
 #endif
