@@ -745,7 +745,7 @@ START_TEST(try_kernels_are_ranked)
 {
 	/* the template, the learner's climb, and the atomicAdd idiom under
 	 * finish=device (partials[0] zeroed for it) */
-	const char *files[] = { "plugins/try/templates/reduce.cu", "tests/try/reduce_shfl.cu", "tests/try/reduce_atomic.cu" };
+	const char *files[] = { "challenges/reduce/template.cu", "tests/try/reduce_shfl.cu", "tests/try/reduce_atomic.cu" };
 	if (!have_try())
 		return; /* no NVRTC in this build */
 	for (int i = 0; i < 3; i++) {
@@ -759,9 +759,9 @@ START_TEST(try_kernels_are_ranked)
 			      && !strstr(row, "\"ref_share\": null"), "%s: the row is not verified and compared: %s", files[i], row);
 	}
 	/* the other challenges' templates pass theirs, at odd shapes */
-	char *tr[] = { "try", "transpose", (char *)src_path("plugins/try/templates/transpose.cu"), "-p", "rows=1000", "-p",
+	char *tr[] = { "try", "transpose", (char *)src_path("challenges/transpose/template.cu"), "-p", "rows=1000", "-p",
 		       "cols=3001", "-t", "int,float", "-r", "2", "--format", "json", NULL };
-	char *sm[] = { "try", "sum_matrix", (char *)src_path("plugins/try/templates/sum_matrix.cu"), "-p", "nx=1000", "-p",
+	char *sm[] = { "try", "sum_matrix", (char *)src_path("challenges/sum_matrix/template.cu"), "-p", "nx=1000", "-p",
 		       "ny=777", "-r", "2", "--format", "json", NULL };
 	gpulab_try(tr);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\"exercise\": \"try.transpose\"") && verified_or_skipped(o.out, "transpose.tma"),
@@ -826,7 +826,7 @@ START_TEST(try_cache_is_hit)
 		return;
 	char *args[] = { "run", "try.reduce", "-p", (char *)NULL, "-n", "1000", "-r", "1", "-w", "0", "--format", "json", NULL };
 	char kernel[4300];
-	snprintf(kernel, sizeof kernel, "kernel=%s", src_path("plugins/try/templates/reduce.cu"));
+	snprintf(kernel, sizeof kernel, "kernel=%s", src_path("challenges/reduce/template.cu"));
 	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", temp_dir()); /* empty: the other tests filled theirs */
 	args[3] = kernel;
 	for (int i = 0; i < 2; i++) {
@@ -914,7 +914,7 @@ END_TEST
 START_TEST(grade_ranks_fixtures)
 {
 	static const char *const fixtures[][2] = { { "tests/try/reduce_shfl.cu", "shfl.cu" },
-						   { "plugins/try/templates/reduce.cu", "template.cu" },
+						   { "challenges/reduce/template.cu", "template.cu" },
 						   { "tests/try/reduce_tail.cu", "tail.cu" },
 						   { "tests/try/trap.cu", "trap.cu" },
 						   { "tests/try/forever.cu", "forever.cu" } };
