@@ -866,14 +866,23 @@ START_TEST(grade_shares_every_kernel)
 	ck_assert_msg(strchr(good, '\n')[-1] == '%' && strchr(slow, '\n')[-1] == '%', "a kernel without its share: %s", o.out);
 	/* the record's grade member holds each share as the table says it, for report's board */
 	read_text(rec, text, sizeof text);
-	ck_assert_msg(occurrences(text, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(text, "\"rank\": 2, \"ref_share\": ") == 1,
-		      "%s", text);
+	ck_assert_msg(occurrences(text, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(text, "\"rank\": 2, \"ref_share\": ") == 1
+		      && strstr(text, "\"mode\": \"ranked\""), "%s", text);
 	/* --format json: the same ranking as one document, and nothing else on stdout */
 	static const char head[] = "{\"schema\": \"gpulab-grade/1\", \"challenge\": \"gated\", \"kernels\": [";
 	gpulab("grade", "gated", subs, "-n", "64", "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, head, sizeof head - 1)
 		      && occurrences(o.out, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(o.out, "\"rank\": 2, ") == 1
-		      && !strcmp(o.out + strlen(o.out) - 3, "]}\n"), "%d %s %s", o.status, o.out, o.err);
+		      && !strcmp(o.out + strlen(o.out) - 21, "], \"mode\": \"ranked\"}\n"), "%d %s %s", o.status, o.out, o.err);
+	/* --test: the gate alone, nothing timed, no record; the mode said */
+	gpulab("grade", "--test", "gated", subs, "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"passed\": true") == 2 && strstr(o.out, "\"mode\": \"test\"}")
+		      && !strstr(o.out, "\"rank\": 1"), "%d %s %s", o.status, o.out, o.err);
+	gpulab("grade", "--test", "gated", subs, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "gpulab grade --test gated: 2 kernels, 2 passed the gate, 0 failed")
+		      && !strstr(o.out, "failures, in full"), "%d %s %s", o.status, o.out, o.err);
+	gpulab("grade", "--test", "gated", subs, "-o", rec, NULL);
+	ck_assert_msg(o.status == EXIT_USAGE && strstr(o.err, "grade: --test times nothing"), "%d %s", o.status, o.err);
 	/* --format csv: a header and a row a kernel, in the ranking's order */
 	static const char csv[] = "rank,kernel,median_ms,ci_pct,gbps,ref_share,exit,failure,reason\n\"1\",\"";
 	gpulab("grade", "gated", subs, "-n", "64", "--format", "csv", NULL);

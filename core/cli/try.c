@@ -152,7 +152,7 @@ int cmd_try(const struct options *o)
 }
 
 const struct command_row row_try = {
-	.name = "try",
+	.name = TRY_PLUGIN,
 	.args = "CHALLENGE FILE",
 	.summary = "your kernel in FILE.cu, compiled at run time, checked on\n"
 		   "edge cases, then timed beside the challenge's ladder",

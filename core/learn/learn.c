@@ -26,6 +26,7 @@
 #include "learn/map.h"
 #include "learn/progress.h"
 #include "learn/verdict.h"
+#include "plugins/challenge_dirs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -386,7 +387,7 @@ static int learn_submit(const struct options *o, const struct lesson *l)
 		return rc;
 	/* the counter the task keeps is read in an untimed run of its own */
 	snprintf(args, sizeof args, "%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " --metrics " : "", l->req.metric);
-	rc = learn_run(o, "try", first, 2, args, t.record);
+	rc = learn_run(o, TRY_PLUGIN, first, 2, args, t.record);
 	rec.path = t.record;
 	if (rc > 128) {
 		learn_tmp_remove(&t);
