@@ -317,8 +317,8 @@ static int check_sizes(struct reading *r, int k, const struct challenge_size *v,
 	for (int i = 0; i < n; i++) {
 		char s[64];
 		snprintf(s, sizeof s, "%llux%llu", (unsigned long long)v[i].x, (unsigned long long)v[i].y);
-		if (c->two_d && v[i].x > 0x7fffffff)
-			return bad(r, k, s, "a side past 2^31 - 1");
+		if (v[i].x > 0x7fffffff)
+			return bad(r, k, s, c->two_d ? "a side past 2^31 - 1" : "past 2^31 - 1, the most -n takes here");
 	}
 	return n ? 0 : bad(r, k, "", "no sizes");
 }
