@@ -887,6 +887,19 @@ START_TEST(templates_print)
 		      o.err);
 	gpulab("try", "Bad!", "--template", NULL);
 	ck_assert_int_eq(o.status, EXIT_USAGE);
+	/* a folder of one's own, by its path; its template compiled before it is printed */
+	char *dir = temp_dir(), ini[4400], text[8192], folder[4300];
+	snprintf(ini, sizeof ini, "%s/challenges/histogram/challenge.ini", srcdir());
+	write_file(dir, "challenge.ini", read_text(ini, text, sizeof text));
+	write_file(dir, "template.cu", "// gpulab: block=256\ntemplate <typename T> __global__ void histogram(const T *in, "
+				       "unsigned *bins, unsigned n) { bins[0] = n; }\n");
+	snprintf(folder, sizeof folder, "%s/", dir);
+	gpulab("try", folder, "--template", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "bins[0] = n;"), "%d %s", o.status, o.err);
+	write_file(dir, "template.cu", "// gpulab: block=256\nbroken(\n");
+	gpulab("try", folder, "--template", NULL);
+	ck_assert_msg(o.status == EXIT_CHALLENGE && !o.out[0] && strstr(o.err, "template.cu: the challenge's template does not "
+									      "pass its own plan"), "%d %s", o.status, o.err);
 	gpulab("run", "reduce", "--template", NULL);
 	ck_assert_int_eq(o.status, EXIT_USAGE);
 }
