@@ -93,6 +93,7 @@ START_TEST(wrong_keys_refused)
 		{ "reference = copy\n", "reference = add\n", "the reference add needs two inputs and one output" },
 		{ "reference = copy\n", "reference = transpose\n", "the reference transpose needs x and y, not n" },
 		{ "types = int, float\n", "types = int, double\n", "[challenge] types = 'double': the types are int and float" },
+		{ "types = int, float\n", "types = ;int\n", "[challenge] types = '': no type" }, /* fuzz: ';' starts a comment */
 		{ "args = in:input out:output n:n\n", "args = in:input out:output\n", "one n (1-D), or one x and one y (2-D)" },
 		{ "args = in:input out:output n:n\n", "args = in:input out:outptu n:n\n", "unknown role 'outptu'" },
 		{ "args = in:input out:output n:n\n", "args = in:input in:output n:n\n", "'in' is named twice" },

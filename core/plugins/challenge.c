@@ -338,6 +338,8 @@ static int check_whole(struct reading *r)
 			snprintf(r->err, r->errlen, "%s: [%s] %s is missing", r->file, keys[k].section, keys[k].key);
 			return -1;
 		}
+	if (!c->types)
+		return bad(r, K_TYPES, "", "no type: int, float, or both");
 	if (!(c->launch & LAUNCH_BLOCK) && r->seen[K_LAUNCH])
 		return bad(r, K_LAUNCH, "", "block is always allowed: list it");
 	if (!r->seen[K_LAUNCH])

@@ -36,7 +36,7 @@ struct try_opts {
 struct try_challenge {
 	struct challenge c;
 	char summary[640];
-	char gate[2048];
+	char gate[4096];          /* 16 cases of at most ~130 bytes each */
 	char peers[CHALLENGE_MAX_NAME];
 	char defaults[2][24];
 	struct gpulab_param params[6];
