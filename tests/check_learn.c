@@ -893,6 +893,41 @@ START_TEST(grade_shares_every_kernel)
 }
 END_TEST
 
+/* A challenge that is a folder (issue 55), here of the fake try plugin's
+ * exercise: grade times each kernel at the folder's benchmark sizes, a
+ * child a size, and ranks it by the geometric mean of its medians. */
+START_TEST(grade_ranks_at_bench_sizes)
+{
+	char *subs = temp_dir(), *chs = temp_dir(), sys[4200], dir[4300], env_ch[4400], rec[4400], text[1 << 16];
+	setup_learn();
+	snprintf(sys, sizeof sys, "%s", env_sys + strlen("GPULAB_SYSCONFDIR="));
+	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fakeref.so\n[plugin try]\nfile = faketry.so\n");
+	snprintf(dir, sizeof dir, "%s/gated", chs);
+	mkdir(dir, 0700);
+	write_file(dir, "challenge.ini", "[challenge]\nname = gated\ndescription = the fake's\ntypes = int\n"
+					 "[kernel]\nname = gated\nargs = in:input out:output n:n\n[input]\ngenerator = range\n"
+					 "[check]\nreference = copy\ntolerance = exact\n[test]\nsizes = 1@1\n"
+					 "[bench]\nsizes = 64, 128\n");
+	write_file(dir, "template.cu", "// a kernel\n");
+	write_file(subs, "good.cu", "// a kernel\n");
+	snprintf(env_ch, sizeof env_ch, "GPULAB_CHALLENGES=%s", chs);
+	snprintf(rec, sizeof rec, "%s/grade.json", chs);
+	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", "FAKE_SLEEP_MS=2", env_ch, NULL };
+	char *argv[] = { (char *)bin, "grade", "gated", subs, "-o", rec, NULL };
+	run_cmd(&o, argv, env);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "1 kernels, 1 measured, 0 failed") && strstr(o.out, "   1  good.cu"),
+		      "%d %s %s", o.status, o.out, o.err);
+	read_text(rec, text, sizeof text);
+	ck_assert_msg(occurrences(text, "\"exercise\": \"try.gated\"") == 2 && strstr(text, "\"n\": 64")
+		      && strstr(text, "\"n\": 128") && strstr(text, "\"mode\": \"ranked\""), "%.4000s", text);
+	/* sizes of the user's own: one child, at them */
+	char *own[] = { (char *)bin, "grade", "gated", subs, "-n", "64", "--format", "json", NULL };
+	run_cmd(&o, own, env);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"rank\": 1"), "%d %s %s", o.status, o.out, o.err);
+	free(subs), free(chs);
+}
+END_TEST
+
 /* Six kernels: two measured, ranked by time; one wrong, one trapping,
  * one crashing, one hanging, each with its line. */
 START_TEST(grade_ranks_and_survives)
@@ -1018,6 +1053,7 @@ int main(void)
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
 	tcase_add_test(cmd, grade_shares_every_kernel);
+	tcase_add_test(cmd, grade_ranks_at_bench_sizes);
 	tcase_add_test(cmd, grade_interrupted_cleans_up);
 	tcase_set_timeout(cmd, 120);
 	suite_add_tcase(s, unit);

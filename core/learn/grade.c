@@ -296,7 +296,7 @@ static int grade_read(struct grade *g, const char *ref)
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		struct graded *v = &g->v[k];
-		v->measured = v->rows > 0 && v->rows >= g->nsizes && (!g->nsizes || v->status == 0);
+		v->measured = v->rows > 0 && v->rows >= g->nsizes;
 		v->median = exp(v->log_ms / v->rows);
 		v->gbps = exp(v->log_gbps / v->rows);
 		v->ref_share = v->shares == v->rows && v->rows ? exp(v->log_share / v->shares) : NAN;
@@ -471,12 +471,33 @@ static void grade_sizes(struct grade *g, const struct options *o, const struct c
 		challenge_size_keys(c, &c->bench[j], g->sizes[g->nsizes++], sizeof g->sizes[0]);
 }
 
-/* Kernel k through try, a child a benchmark size, until one fails. */
+/* Has the record a row of kernel k?  A try that exits with an error may
+ * still have timed the kernel (a row of the challenge's plugin beside it
+ * failed); one that failed the gate timed nothing. */
+static int grade_has_row(const struct grade *g, size_t k)
+{
+	struct record rec = { .path = g->record };
+	char err[1024];
+	int found = 0;
+	if (access(g->record, F_OK) == 0 && record_load(&rec, err, sizeof err) == 0)
+		for (size_t i = 0; i < rec.n && !found; i++) {
+			const struct json *row = rec.v[i].row;
+			const char *name = json_string(json_get(row, "exercise"));
+			const char *kernel = json_string(json_get(json_get(row, "params"), "kernel"));
+			found = name && kernel && !strcmp(name, g->exercise) && !strcmp(kernel, g->v[k].path);
+		}
+	record_free(&rec);
+	return found;
+}
+
+/* Kernel k through try, a child a benchmark size, until one times
+ * nothing of it. */
 static int grade_kernel(const struct options *o, struct grade *g, size_t k)
 {
 	int rc = 0;
-	for (int j = 0; !rc && j < (g->nsizes ? g->nsizes : 1) && (j == 0 || g->v[k].status == 0); j++)
-		rc = grade_one(o, g, k, j);
+	for (int j = 0; !rc && j < (g->nsizes ? g->nsizes : 1); j++)
+		if (!(rc = grade_one(o, g, k, j)) && g->v[k].status && (g->v[k].killed || !grade_has_row(g, k)))
+			break;
 	return rc;
 }
 
