@@ -10,7 +10,6 @@
 #include "plugins/match.h"
 
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* One line for a plugin left out, within 100 columns where its paths
@@ -35,8 +34,8 @@ int load(const struct options *o, struct config *c, struct registry *r, int warn
 	if (!rc)
 		rc = paths_plugin_path(dirs, sizeof dirs, err, sizeof err);
 	/* the try plugin's challenges, unless try or grade named them already */
-	if (!rc && !getenv(CHALLENGE_FOLDERS_ENV))
-		rc = challenges_export(NULL, err, sizeof err);
+	if (!rc)
+		rc = challenges_export_unset(err, sizeof err);
 	if (rc)
 		return fail(rc, "%s", err);
 	if (registry_load(r, c, dirs) != 0)

@@ -145,3 +145,8 @@ int challenges_export(const char *first, char *err, size_t errlen)
 	challenges_free(&s);
 	return rc;
 }
+
+int challenges_export_unset(char *err, size_t errlen)
+{
+	return getenv(CHALLENGE_FOLDERS_ENV) ? 0 : challenges_export(NULL, err, errlen);
+}

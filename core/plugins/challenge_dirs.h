@@ -61,4 +61,9 @@ int challenge_resolve(const char *arg, struct challenge *c, char *err, size_t er
  * the exit code with one line in err. */
 int challenges_export(const char *first, char *err, size_t errlen);
 
+/* The same with no folder first, unless GPULAB_CHALLENGE_FOLDERS is set
+ * already (by try or grade, a parent gpulab, or the user): what every
+ * command that loads plugins does first. */
+int challenges_export_unset(char *err, size_t errlen);
+
 #endif
