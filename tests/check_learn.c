@@ -904,7 +904,7 @@ START_TEST(grade_ranks_at_bench_sizes)
 	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fakeref.so\n[plugin try]\nfile = faketry.so\n");
 	snprintf(dir, sizeof dir, "%s/gated", chs);
 	mkdir(dir, 0700);
-	write_file(dir, "challenge.ini", "[challenge]\nname = gated\ndescription = the fake's\ntypes = int\n"
+	write_file(dir, "challenge.ini", "[challenge]\nname = gated\ndescription = the fake's\ntypes = int\nagainst = fake.ok\n"
 					 "[kernel]\nname = gated\nargs = in:input out:output n:n\n[input]\ngenerator = range\n"
 					 "[check]\nreference = copy\ntolerance = exact\n[test]\nsizes = 1@1\n"
 					 "[bench]\nsizes = 64, 128\n");
@@ -915,11 +915,15 @@ START_TEST(grade_ranks_at_bench_sizes)
 	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", "FAKE_SLEEP_MS=2", env_ch, NULL };
 	char *argv[] = { (char *)bin, "grade", "gated", subs, "-o", rec, NULL };
 	run_cmd(&o, argv, env);
-	ck_assert_msg(o.status == 0 && strstr(o.out, "1 kernels, 1 measured, 0 failed") && strstr(o.out, "   1  good.cu"),
-		      "%d %s %s", o.status, o.out, o.err);
+	const char *good = strstr(o.out, "   1  good.cu");
+	ck_assert_msg(o.status == 0 && strstr(o.out, "1 kernels, 1 measured, 0 failed") && good
+		      && strchr(good, '\n')[-1] == '%', "%d %s %s", o.status, o.out, o.err); /* its share of fake.ok */
 	read_text(rec, text, sizeof text);
 	ck_assert_msg(occurrences(text, "\"exercise\": \"try.gated\"") == 2 && strstr(text, "\"n\": 64")
 		      && strstr(text, "\"n\": 128") && strstr(text, "\"mode\": \"ranked\""), "%.4000s", text);
+	/* shared against fake.ok, as `against` says, not fake's reference (sleepy, 2 ms a run) */
+	const char *share = strstr(text, "\"rank\": 1, \"ref_share\": ");
+	ck_assert_msg(share && atof(share + strlen("\"rank\": 1, \"ref_share\": ")) < 100, "%s", share ? share : text);
 	/* sizes of the user's own: one child, at them */
 	char *own[] = { (char *)bin, "grade", "gated", subs, "-n", "64", "--format", "json", NULL };
 	run_cmd(&o, own, env);

@@ -530,8 +530,10 @@ int grade_kernels(const struct options *o, const struct challenge *c, grade_refe
 				  interrupt_name(interrupt_pending()), k + 1, g.n);
 	}
 	char ref[300];
-	if (!rc)
-		reference(o, o->patterns[0], ref, sizeof ref);
+	if (!rc && c && strchr(c->against, '.')) /* the challenge names the exercise its rows are shared against */
+		snprintf(ref, sizeof ref, "%s", c->against);
+	else if (!rc)
+		reference(o, g.challenge, ref, sizeof ref);
 	if (!rc && !(rc = grade_read(&g, ref)))
 		rc = grade_print(&g, o, o->format);
 	if (!rc && o->output && access(g.record, F_OK) != 0)
