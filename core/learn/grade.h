@@ -20,7 +20,8 @@ typedef void grade_reference_fn(const struct options *o, const char *challenge, 
  * record kept there.  Ranked (the default), each kernel is timed at c's
  * benchmark sizes (unless the user gave sizes), a child a size, and
  * ranked by the geometric mean of its medians; with o->test_only, each
- * runs the gate alone (try --test) and nothing is timed or recorded.
+ * runs the gate alone (try --test): nothing is timed, and -o's record
+ * holds no point, only the ranking with its mode.
  * 0, or the exit code. */
 int grade_kernels(const struct options *o, const struct challenge *c, grade_reference_fn *reference);
 
