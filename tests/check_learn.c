@@ -874,7 +874,13 @@ START_TEST(grade_shares_every_kernel)
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, head, sizeof head - 1)
 		      && occurrences(o.out, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(o.out, "\"rank\": 2, ") == 1
 		      && !strcmp(o.out + strlen(o.out) - 21, "], \"mode\": \"ranked\"}\n"), "%d %s %s", o.status, o.out, o.err);
-	/* --test: the gate alone, nothing timed, no record; the mode said */
+	/* try --test: the gate alone, no table */
+	char one[4400];
+	snprintf(one, sizeof one, "%s/good.cu", subs);
+	gpulab("try", "--test", "gated", one, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "good.cu passed the gate: ") && !strstr(o.out, "the point timed")
+		      && !strstr(o.out, "median"), "%d %s %s", o.status, o.out, o.err);
+	/* --test: the gate alone, nothing timed; the mode said */
 	gpulab("grade", "--test", "gated", subs, "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"passed\": true") == 2 && strstr(o.out, "\"mode\": \"test\"}")
 		      && !strstr(o.out, "\"rank\": 1"), "%d %s %s", o.status, o.out, o.err);
