@@ -400,10 +400,16 @@ int reset(gpulab_ctx *ctx)
 	const challenge *c = of(ctx);
 	for (int i = 0; i < c->nargs; i++) {
 		enum challenge_role r = c->args[i].role;
-		int rc = r == ROLE_OUTPUT || r == ROLE_PARTIALS ? lab::poison(ctx, s->buf[i], buffer_bytes(ctx, i, s->grid.x))
-							       : GPULAB_OK;
-		if (rc)
-			return rc;
+		size_t bytes = buffer_bytes(ctx, i, s->grid.x);
+		/* max's partials: 0x7f7f7f7f, above any int or float in range, so a
+		 * partial never written is the largest and fails, as -1 would not */
+		if (r == ROLE_PARTIALS && c->reference == REFERENCE_MAX)
+			LAB_TRY(ctx, cudaMemsetAsync(s->buf[i], 0x7f, bytes, lab::stream(ctx)));
+		else if (r == ROLE_OUTPUT || r == ROLE_PARTIALS) {
+			int rc = lab::poison(ctx, s->buf[i], bytes);
+			if (rc)
+				return rc;
+		}
 	}
 	return GPULAB_OK;
 }
