@@ -23,8 +23,11 @@ enum exitcode {
 	EXIT_RANKS = 13,    /* the ranks of a launched job (mpirun, srun) cannot run together:
 			     * one failed to join or to run a point, they were started
 			     * differently, or a machine has more ranks than GPUs */
-	EXIT_AT_ONCE = 14   /* a second signal ended gpulab at once: a record of -o lacks its
+	EXIT_AT_ONCE = 14,  /* a second signal ended gpulab at once: a record of -o lacks its
 			     * closing line; a graceful stop (one signal) is 128 + it */
+	EXIT_CHALLENGE = 15 /* a challenge folder is wrong: its challenge.ini (a key, a value,
+			     * a generator or reference that does not exist, a size out of
+			     * range) or its template.cu (does not compile); nothing was graded */
 };
 
 /* The one place a plugin's status becomes gpulab's exit code. */

@@ -3,7 +3,7 @@
 # for FUZZ_SECONDS on fuzz/corpus/NAME.  A crash, a sanitizer report, a
 # leak or an input taking over a second (-timeout=1) fails it; what it
 # found is left in fuzz/work/NAME-crash-* and the like.
-FUZZ_NAMES = ini size options params json contract record compare resume lesson journal nccltests source board
+FUZZ_NAMES = ini size options params json contract record compare resume lesson journal nccltests source board challenge
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Werror=incompatible-pointer-types \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
@@ -15,6 +15,7 @@ fuzz_params_sources = fuzz/fuzz_params.c core/config/params.c core/config/size.c
 fuzz_json_sources = fuzz/fuzz_json.c core/records/json.c
 fuzz_contract_sources = fuzz/fuzz_contract.c plugins/try/contract.c plugins/try/log.c core/escape.c
 fuzz_source_sources = fuzz/fuzz_source.c plugins/try/filter.c plugins/try/log.c core/escape.c
+fuzz_challenge_sources = fuzz/fuzz_challenge.c core/plugins/challenge.c
 # compare's writers are emit/'s, one file per format with the run's and
 # list's, so a target that prints a comparison links them all.
 fuzz_writer_sources = core/emit/writer.c core/emit/table.c core/emit/csv.c core/emit/json.c core/emit/markdown.c \
@@ -46,7 +47,7 @@ fuzz_board_sources = fuzz/fuzz_board.c core/records/board_read.c core/records/on
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
 	$(fuzz_compare_sources) $(fuzz_resume_sources) $(fuzz_journal_sources) $(fuzz_nccltests_sources) \
-	$(fuzz_source_sources) $(fuzz_board_sources) \
+	$(fuzz_source_sources) $(fuzz_board_sources) $(fuzz_challenge_sources) \
 	fuzz/escaped.h fuzz/json.dict fuzz/corpus
 
 if ENABLE_FUZZ
@@ -97,6 +98,9 @@ fuzz/fuzz_nccltests: $(fuzz_nccltests_sources:%=$(srcdir)/%)
 fuzz/fuzz_board: $(fuzz_board_sources:%=$(srcdir)/%)
 	@$(MKDIR_P) fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(top_builddir) -o $@ $(fuzz_board_sources:%=$(srcdir)/%) -lm
+fuzz/fuzz_challenge: $(fuzz_challenge_sources:%=$(srcdir)/%) $(srcdir)/core/plugins/challenge.h
+	@$(MKDIR_P) fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_FLAGS) $(INIH_CFLAGS) -o $@ $(fuzz_challenge_sources:%=$(srcdir)/%) $(INIH_LIBS) -lm
 
 # One rule a target, so that `make -j fuzz` runs them side by side: each
 # still gets its FUZZ_SECONDS, and CI's twelve minutes of them in a row

@@ -21,7 +21,7 @@ printf '[plugin fake]\nfile = fake.so\n' > "$tmp/sys/conf.d/fake.ini"
 cp "$plugins/oldminor.so" "$tmp/data/gpulab/plugins/mine.so"
 printf '[plugin oldminor]\nfile = mine.so\n[exercise fake.keyed]\ndepth = 5\n' > "$tmp/cfg/gpulab/conf.d/mine.ini"
 export GPULAB_SYSCONFDIR="$tmp/sys" GPULAB_PLUGIN_PATH="$plugins" XDG_CONFIG_HOME="$tmp/cfg" \
-	XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= COLUMNS=100
+	XDG_DATA_HOME="$tmp/data" GPULAB_CONFIG= COLUMNS=100 GPULAB_CHALLENGES="$src/challenges"
 g() { "$bin" "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?; }
 # narrow_to COLS LINES WHAT...: every line of the last command within COLS
 # columns, measured on what gpulab wrote: each path this test chose (its

@@ -745,7 +745,7 @@ START_TEST(try_kernels_are_ranked)
 {
 	/* the template, the learner's climb, and the atomicAdd idiom under
 	 * finish=device (partials[0] zeroed for it) */
-	const char *files[] = { "plugins/try/templates/reduce.cu", "tests/try/reduce_shfl.cu", "tests/try/reduce_atomic.cu" };
+	const char *files[] = { "challenges/reduce/template.cu", "tests/try/reduce_shfl.cu", "tests/try/reduce_atomic.cu" };
 	if (!have_try())
 		return; /* no NVRTC in this build */
 	for (int i = 0; i < 3; i++) {
@@ -759,9 +759,9 @@ START_TEST(try_kernels_are_ranked)
 			      && !strstr(row, "\"ref_share\": null"), "%s: the row is not verified and compared: %s", files[i], row);
 	}
 	/* the other challenges' templates pass theirs, at odd shapes */
-	char *tr[] = { "try", "transpose", (char *)src_path("plugins/try/templates/transpose.cu"), "-p", "rows=1000", "-p",
+	char *tr[] = { "try", "transpose", (char *)src_path("challenges/transpose/template.cu"), "-p", "rows=1000", "-p",
 		       "cols=3001", "-t", "int,float", "-r", "2", "--format", "json", NULL };
-	char *sm[] = { "try", "sum_matrix", (char *)src_path("plugins/try/templates/sum_matrix.cu"), "-p", "nx=1000", "-p",
+	char *sm[] = { "try", "sum_matrix", (char *)src_path("challenges/sum_matrix/template.cu"), "-p", "nx=1000", "-p",
 		       "ny=777", "-r", "2", "--format", "json", NULL };
 	gpulab_try(tr);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\"exercise\": \"try.transpose\"") && verified_or_skipped(o.out, "transpose.tma"),
@@ -769,6 +769,67 @@ START_TEST(try_kernels_are_ranked)
 	gpulab_try(sm);
 	ck_assert_msg(o.status == 0 && strstr(o.out, "\"exercise\": \"try.sum_matrix\"") && !strstr(o.out, "\"verified\": false"),
 		      "exit %d\n%s%s", o.status, o.out, o.err);
+}
+END_TEST
+
+/* The text of file `path` with its first `from` made `to`. */
+static const char *replaced(const char *path, const char *from, const char *to)
+{
+	static char text[65536], out[65536];
+	read_text(path, text, sizeof text);
+	const char *at = strstr(text, from);
+	ck_assert_msg(at != NULL, "%s: no %s", path, from);
+	snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+/* The challenges written as folders alone (issue 55): prefix_sum's
+ * one-launch chained scan and histogram's shared-memory counts pass
+ * their gates (histogram's with all elements in one bin); a scan that
+ * does not chain its blocks, and a histogram that writes past its bins,
+ * are stopped with their lines; grade ranks at the benchmark sizes (the
+ * geometric mean) or, with --test, runs the gate alone. */
+START_TEST(try_new_challenges)
+{
+	char *dir = temp_dir(), *out = temp_dir(), text[65536], rec[4200];
+	if (!have_try())
+		return;
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "histogram" : "prefix_sum";
+		char path[200];
+		snprintf(path, sizeof path, "challenges/%s/template.cu", name);
+		char *args[] = { "try", (char *)name, (char *)src_path(path), "-r", "3", "--format", "json", NULL };
+		gpulab_try(args);
+		ck_assert_msg(o.status == 0 && json_valid(o.out) && strstr(o.out, "\"verified\": true")
+			      && !strstr(o.out, "\"verified\": false"), "%s: exit %d\n%s%s", name, o.status, o.out, o.err);
+	}
+	/* each tile alone: wrong from the second */
+	const char *unchained = write_file(dir, "unchained.cu", replaced(src_path("challenges/prefix_sum/template.cu"),
+									   "out[i] = data[t] + carry;", "out[i] = data[t];"));
+	char *pa[] = { "try", "prefix_sum", (char *)unchained, NULL };
+	gpulab_try(pa);
+	ck_assert_msg(o.status == EXIT_WRONG && strstr(last_line(), "fails the gate at n=257 int: out[256]: expected "),
+		      "%d %s", o.status, o.err);
+	const char *past = write_file(out, "past.cu", replaced(src_path("challenges/histogram/template.cu"), "\tif (i < n)\n",
+							       "\tif (i == 0)\n\t\tbins[256] = 0;\n\tif (i < n)\n"));
+	char *ha[] = { "try", "histogram", (char *)past, NULL };
+	gpulab_try(ha);
+	ck_assert_msg(o.status == EXIT_WRONG && strstr(last_line(), "bins: wrote outside it, at element 256 of 256"), "%d %s",
+		      o.status, o.err);
+	/* grade: the template ranked at the three benchmark sizes; the unchained scan fails */
+	write_file(dir, "template.cu", read_text(src_path("challenges/prefix_sum/template.cu"), text, sizeof text));
+	snprintf(rec, sizeof rec, "%s/grade.json", out);
+	char *ga[] = { "grade", "prefix_sum", dir, "-o", rec, NULL };
+	gpulab_try(ga);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "2 kernels, 1 measured, 1 failed") && strstr(o.out, "   1  template.cu"),
+		      "%d\n%s%s", o.status, o.out, o.err);
+	ck_assert_msg(occurrences(read_text(rec, text, sizeof text), "\"exercise\": \"try.prefix_sum\"") >= 3
+		      && strstr(text, "\"mode\": \"ranked\""), "%.3000s", text);
+	char *gt[] = { "grade", "--test", "prefix_sum", dir, "--format", "json", NULL };
+	gpulab_try(gt);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"mode\": \"test\"") && occurrences(o.out, "\"passed\": true") == 1,
+		      "%d\n%s%s", o.status, o.out, o.err);
+	free(dir), free(out);
 }
 END_TEST
 
@@ -826,7 +887,7 @@ START_TEST(try_cache_is_hit)
 		return;
 	char *args[] = { "run", "try.reduce", "-p", (char *)NULL, "-n", "1000", "-r", "1", "-w", "0", "--format", "json", NULL };
 	char kernel[4300];
-	snprintf(kernel, sizeof kernel, "kernel=%s", src_path("plugins/try/templates/reduce.cu"));
+	snprintf(kernel, sizeof kernel, "kernel=%s", src_path("challenges/reduce/template.cu"));
 	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", temp_dir()); /* empty: the other tests filled theirs */
 	args[3] = kernel;
 	for (int i = 0; i < 2; i++) {
@@ -914,7 +975,7 @@ END_TEST
 START_TEST(grade_ranks_fixtures)
 {
 	static const char *const fixtures[][2] = { { "tests/try/reduce_shfl.cu", "shfl.cu" },
-						   { "plugins/try/templates/reduce.cu", "template.cu" },
+						   { "challenges/reduce/template.cu", "template.cu" },
 						   { "tests/try/reduce_tail.cu", "tail.cu" },
 						   { "tests/try/trap.cu", "trap.cu" },
 						   { "tests/try/forever.cu", "forever.cu" } };
@@ -986,6 +1047,7 @@ static void add_part(TCase *t, const char *part)
 	} else { /* try, and the largest counts (22 s on an H200) to even out the parts */
 		tcase_add_test(t, counts_past_int);
 		tcase_add_test(t, try_kernels_are_ranked);
+		tcase_add_test(t, try_new_challenges);
 		tcase_add_loop_test(t, try_broken_kernels_are_stopped, 0, sizeof broken / sizeof broken[0]);
 		tcase_add_test(t, try_cache_is_hit);
 		tcase_add_test(t, try_trap_mid_sweep);

@@ -887,14 +887,36 @@ START_TEST(grade_shares_every_kernel)
 	ck_assert_msg(strchr(good, '\n')[-1] == '%' && strchr(slow, '\n')[-1] == '%', "a kernel without its share: %s", o.out);
 	/* the record's grade member holds each share as the table says it, for report's board */
 	read_text(rec, text, sizeof text);
-	ck_assert_msg(occurrences(text, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(text, "\"rank\": 2, \"ref_share\": ") == 1,
-		      "%s", text);
+	ck_assert_msg(occurrences(text, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(text, "\"rank\": 2, \"ref_share\": ") == 1
+		      && strstr(text, "\"mode\": \"ranked\""), "%s", text);
 	/* --format json: the same ranking as one document, and nothing else on stdout */
 	static const char head[] = "{\"schema\": \"gpulab-grade/1\", \"challenge\": \"gated\", \"kernels\": [";
 	gpulab("grade", "gated", subs, "-n", "64", "--format", "json", NULL);
 	ck_assert_msg(o.status == 0 && !strncmp(o.out, head, sizeof head - 1)
 		      && occurrences(o.out, "\"rank\": 1, \"ref_share\": ") == 1 && occurrences(o.out, "\"rank\": 2, ") == 1
-		      && !strcmp(o.out + strlen(o.out) - 3, "]}\n"), "%d %s %s", o.status, o.out, o.err);
+		      && !strcmp(o.out + strlen(o.out) - 21, "], \"mode\": \"ranked\"}\n"), "%d %s %s", o.status, o.out, o.err);
+	/* try --test: the gate alone, no table */
+	char one[4400];
+	snprintf(one, sizeof one, "%s/good.cu", subs);
+	gpulab("try", "--test", "gated", one, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "good.cu passed the gate: ") && !strstr(o.out, "the point timed")
+		      && !strstr(o.out, "median"), "%d %s %s", o.status, o.out, o.err);
+	/* --test: the gate alone, nothing timed; the mode said */
+	gpulab("grade", "--test", "gated", subs, "--format", "json", NULL);
+	ck_assert_msg(o.status == 0 && occurrences(o.out, "\"passed\": true") == 2 && strstr(o.out, "\"mode\": \"test\"}")
+		      && !strstr(o.out, "\"rank\": 1"), "%d %s %s", o.status, o.out, o.err);
+	gpulab("grade", "--test", "gated", subs, NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "gpulab grade --test gated: 2 kernels, 2 passed the gate, 0 failed")
+		      && !strstr(o.out, "failures, in full"), "%d %s %s", o.status, o.out, o.err);
+	/* -o: a record of no point, holding the ranking with its mode; report draws it */
+	gpulab("grade", "--test", "gated", subs, "-o", rec, NULL);
+	ck_assert_msg(o.status == 0 && strstr(read_text(rec, text, sizeof text), "\"mode\": \"test\"")
+		      && strstr(text, "\"passed\": true") && strstr(text, "\"points\": 0") && !strstr(text, "\"exercise\""),
+		      "%d %s %s", o.status, o.err, text);
+	char page[4400];
+	snprintf(page, sizeof page, "%s/board.html", subs);
+	gpulab("report", rec, "-o", page, NULL);
+	ck_assert_msg(o.status == 0, "%d %s", o.status, o.err);
 	/* --format csv: a header and a row a kernel, in the ranking's order */
 	static const char csv[] = "rank,kernel,median_ms,ci_pct,gbps,ref_share,exit,failure,reason\n\"1\",\"";
 	gpulab("grade", "gated", subs, "-n", "64", "--format", "csv", NULL);
@@ -902,6 +924,45 @@ START_TEST(grade_shares_every_kernel)
 		      && strstr(o.out, "/good.cu\",") && strstr(o.out, "\n\"2\",\"") && strstr(o.out, "/slow.cu\","),
 		      "%d %s %s", o.status, o.out, o.err);
 	free(subs);
+}
+END_TEST
+
+/* A challenge that is a folder (issue 55), here of the fake try plugin's
+ * exercise: grade times each kernel at the folder's benchmark sizes, a
+ * child a size, and ranks it by the geometric mean of its medians. */
+START_TEST(grade_ranks_at_bench_sizes)
+{
+	char *subs = temp_dir(), *chs = temp_dir(), sys[4200], dir[4300], env_ch[4400], rec[4400], text[1 << 16];
+	setup_learn();
+	snprintf(sys, sizeof sys, "%s", env_sys + strlen("GPULAB_SYSCONFDIR="));
+	write_file(sys, "gpulab.ini", "[plugin fake]\nfile = fakeref.so\n[plugin try]\nfile = faketry.so\n");
+	snprintf(dir, sizeof dir, "%s/gated", chs);
+	mkdir(dir, 0700);
+	write_file(dir, "challenge.ini", "[challenge]\nname = gated\ndescription = the fake's\ntypes = int\nagainst = fake.ok\n"
+					 "[kernel]\nname = gated\nargs = in:input out:output n:n\n[input]\ngenerator = range\n"
+					 "[check]\nreference = copy\ntolerance = exact\n[test]\nsizes = 1@1\n"
+					 "[bench]\nsizes = 64, 128\n");
+	write_file(dir, "template.cu", "// a kernel\n");
+	write_file(subs, "good.cu", "// a kernel\n");
+	snprintf(env_ch, sizeof env_ch, "GPULAB_CHALLENGES=%s", chs);
+	snprintf(rec, sizeof rec, "%s/grade.json", chs);
+	char *env[] = { env_sys, env_path, env_xdg, env_state, env_lessons, "GPULAB_CONFIG=", "FAKE_SLEEP_MS=2", env_ch, NULL };
+	char *argv[] = { (char *)bin, "grade", "gated", subs, "-o", rec, NULL };
+	run_cmd(&o, argv, env);
+	const char *good = strstr(o.out, "   1  good.cu");
+	ck_assert_msg(o.status == 0 && strstr(o.out, "1 kernels, 1 measured, 0 failed") && good
+		      && strchr(good, '\n')[-1] == '%', "%d %s %s", o.status, o.out, o.err); /* its share of fake.ok */
+	read_text(rec, text, sizeof text);
+	ck_assert_msg(occurrences(text, "\"exercise\": \"try.gated\"") == 2 && strstr(text, "\"n\": 64")
+		      && strstr(text, "\"n\": 128") && strstr(text, "\"mode\": \"ranked\""), "%.4000s", text);
+	/* shared against fake.ok, as `against` says, not fake's reference (sleepy, 2 ms a run) */
+	const char *share = strstr(text, "\"rank\": 1, \"ref_share\": ");
+	ck_assert_msg(share && atof(share + strlen("\"rank\": 1, \"ref_share\": ")) < 100, "%s", share ? share : text);
+	/* sizes of the user's own: one child, at them */
+	char *own[] = { (char *)bin, "grade", "gated", subs, "-n", "64", "--format", "json", NULL };
+	run_cmd(&o, own, env);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "\"rank\": 1"), "%d %s %s", o.status, o.out, o.err);
+	free(subs), free(chs);
 }
 END_TEST
 
@@ -1030,6 +1091,7 @@ int main(void)
 	tcase_add_test(cmd, learn_refuses_a_corrupt_state_and_keeps_it);
 	tcase_add_test(cmd, grade_ranks_and_survives);
 	tcase_add_test(cmd, grade_shares_every_kernel);
+	tcase_add_test(cmd, grade_ranks_at_bench_sizes);
 	tcase_add_test(cmd, grade_interrupted_cleans_up);
 	tcase_set_timeout(cmd, 120);
 	suite_add_tcase(s, unit);

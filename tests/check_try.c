@@ -197,8 +197,8 @@ END_TEST
  * needs, and what only looks like an include. */
 START_TEST(filter_passes)
 {
-	static const char *const files[] = { "plugins/try/templates/reduce.cu", "plugins/try/templates/transpose.cu",
-					     "plugins/try/templates/sum_matrix.cu", "tests/try/reduce_shfl.cu",
+	static const char *const files[] = { "challenges/reduce/template.cu", "challenges/transpose/template.cu",
+					     "challenges/sum_matrix/template.cu", "tests/try/reduce_shfl.cu",
 					     "tests/try/reduce_tail.cu", "tests/try/trap.cu", "tests/try/syntax.cu",
 					     "tests/try/badsig.cu", "tests/try/forever.cu", "tests/try/oob.cu",
 					     "tests/try/write_past.cu", "tests/try/reduce_atomic.cu", "tests/try/atomic_host.cu" };
@@ -481,11 +481,11 @@ START_TEST(template_compiles_and_is_cached)
 	setenv("XDG_CACHE_HOME", dir, 1);
 	pid_t child = fork();
 	if (child == 0)
-		_exit(compile_file("plugins/try/templates/reduce.cu", &k, stderr) == COMPILE_OK && !k.cached ? 0 : 1);
+		_exit(compile_file("challenges/reduce/template.cu", &k, stderr) == COMPILE_OK && !k.cached ? 0 : 1);
 	ck_assert(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	snprintf(sub, sizeof sub, "%s/gpulab", dir);
 	ck_assert_int_eq(files_in(sub), 2); /* the entry and the secret */
-	ck_assert_int_eq(compile_file("plugins/try/templates/reduce.cu", &k, stderr), COMPILE_OK);
+	ck_assert_int_eq(compile_file("challenges/reduce/template.cu", &k, stderr), COMPILE_OK);
 	ck_assert_int_eq(k.cached, 1);
 	ck_assert_str_eq(k.target, "compute_75");
 	ck_assert_str_eq(k.lowered[0], "_Z6reduceIiEvPKT_PS0_j");
@@ -505,7 +505,7 @@ START_TEST(planted_entry_is_not_run)
 	unsigned char other[SHA256_BYTES] = { 1 };
 	struct compiled k;
 	setenv("XDG_CACHE_HOME", dir, 1);
-	ck_assert_int_eq(compile_file("plugins/try/templates/reduce.cu", &k, stderr), COMPILE_OK);
+	ck_assert_int_eq(compile_file("challenges/reduce/template.cu", &k, stderr), COMPILE_OK);
 	size_t n = (size_t)snprintf(payload, sizeof payload, "%s", k.lowered[0]) + 1;
 	n += (size_t)snprintf(payload + n, sizeof payload - n, "%s", k.lowered[1]) + 1;
 	ck_assert(n + k.image_len <= sizeof payload);
@@ -669,7 +669,7 @@ START_TEST(command_refuses_bad_kernels)
 	expect_last_line(EXIT_USAGE, "<gpulab contract>:4: error: static assertion failed with \"gpulab try reduce: the "
 				     "kernel must be template <typename T> __global__ void reduce(const T *in, T *partials, unsigned n)\"");
 
-	snprintf(want, sizeof want, "%s/plugins/try/templates/transpose.cu", srcdir());
+	snprintf(want, sizeof want, "%s/challenges/transpose/template.cu", srcdir());
 	gpulab("try", "reduce", want, NULL); /* no reduce in it */
 	expect_last_line(EXIT_USAGE, "error: identifier \"reduce\" is undefined");
 
@@ -683,7 +683,8 @@ START_TEST(command_refuses_bad_kernels)
 
 	const char *finish = write_file(dir, "finish.cu", "\n// gpulab: block=32 finish=device\n");
 	gpulab("try", "transpose", finish, NULL);
-	snprintf(want, sizeof want, "try transpose: %s:2: finish= is for reduce alone", finish);
+	snprintf(want, sizeof want, "try transpose: %s:2: finish= is not a launch key of transpose (block, per_thread, "
+				    "tile, grid)", finish);
 	expect_last_line(EXIT_USAGE, want);
 
 	gpulab("try", "reduce", "/nonexistent/k.cu", NULL);
@@ -692,8 +693,8 @@ START_TEST(command_refuses_bad_kernels)
 	expect_last_line(EXIT_USAGE, "try.reduce: no kernel: name its file, `gpulab try reduce FILE.cu` or -p kernel=FILE.cu");
 	gpulab("try", "reduce", NULL, NULL);
 	expect_last_line(EXIT_USAGE, "try: name a challenge and your kernel");
-	gpulab("try", "histogram", fixture("syntax.cu"), NULL);
-	expect_last_line(EXIT_NOMATCH, "try: no challenge 'histogram' (no exercise matches 'try.histogram'");
+	gpulab("try", "nosuch", fixture("syntax.cu"), NULL);
+	expect_last_line(EXIT_NOMATCH, "try: no challenge 'nosuch' (no exercise matches 'try.nosuch'");
 	gpulab("try", "reduce", fixture("syntax.cu"), "-pkernel=x.cu");
 	expect_last_line(EXIT_USAGE, "try: the kernel is FILE, `gpulab try reduce FILE.cu`, not -p kernel");
 }
@@ -763,10 +764,10 @@ START_TEST(command_refuses_a_shared_cache)
 	char *dir = temp_dir(), sub[4200], want[4600], tmpl[4300], env_home[64] = "HOME=relative";
 	char *argv[] = { getenv("GPULAB_WRAPPER"), "try", "reduce", tmpl, NULL };
 	char *env[] = { env_xdg, env_cache, "GPULAB_CONFIG=", env_home, NULL };
-	snprintf(tmpl, sizeof tmpl, "%s/plugins/try/templates/reduce.cu", srcdir());
+	snprintf(tmpl, sizeof tmpl, "%s/challenges/reduce/template.cu", srcdir());
 	if (tmpl[0] != '/') { /* the test leaves its folder below */
 		char cwd[4096];
-		snprintf(tmpl, sizeof tmpl, "%s/%s/plugins/try/templates/reduce.cu", getcwd(cwd, sizeof cwd), srcdir());
+		snprintf(tmpl, sizeof tmpl, "%s/%s/challenges/reduce/template.cu", getcwd(cwd, sizeof cwd), srcdir());
 	}
 	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", temp_dir());
 	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", dir);
@@ -858,7 +859,7 @@ START_TEST(command_bounds_the_compile)
 	snprintf(want, sizeof want, "gpulab: try reduce: %s: GPULAB_COMPILE_MEMORY_MB='lots': MiB of memory, from 1 to "
 				    "16777216\n", slow);
 	ck_assert_str_eq(o.err, want);
-	snprintf(want, sizeof want, "%s/plugins/try/templates/reduce.cu", srcdir());
+	snprintf(want, sizeof want, "%s/challenges/reduce/template.cu", srcdir());
 	bounded_try(want, "5", "1024");
 	ck_assert_msg(o.status == EXIT_NODEVICE || o.status == 0, "exit %d: %s", o.status, o.err);
 }
@@ -867,22 +868,38 @@ END_TEST
 /* Each template is printed whole, and keeps its own contract. */
 START_TEST(templates_print)
 {
-	static const char *const names[] = { "reduce", "transpose", "sum_matrix" };
+	static const char *const names[] = { "reduce", "transpose", "sum_matrix", "prefix_sum", "histogram" };
 	static char want[65536];
 	struct contract c;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 5; i++) {
 		char path[256];
-		snprintf(path, sizeof path, "plugins/try/templates/%s.cu", names[i]);
+		snprintf(path, sizeof path, "challenges/%s/template.cu", names[i]);
 		source(path, want, sizeof want);
 		gpulab("try", names[i], "--template", NULL);
 		ck_assert_msg(o.status == 0 && !strcmp(o.out, want), "%s: exit %d %s", names[i], o.status, o.err);
 		ck_assert_int_eq(contract_parse(o.out, strlen(o.out), &c, err, sizeof err), 0);
 	}
-	gpulab("try", "histogram", "--template", NULL);
+	gpulab("try", "nosuch", "--template", NULL);
 	ck_assert_int_eq(o.status, EXIT_NOMATCH);
-	ck_assert_msg(strstr(o.err, "try: no template for 'histogram'") && count_lines(o.err) == 1, "%s", o.err);
+	ck_assert_msg(strstr(o.err, "try: no template for 'nosuch'") && count_lines(o.err) == 1, "%s", o.err);
 	gpulab("try", "../etc", "--template", NULL);
+	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.err, "no challenge in ../etc: it holds no challenge.ini"), "%s",
+		      o.err);
+	gpulab("try", "Bad!", "--template", NULL);
 	ck_assert_int_eq(o.status, EXIT_USAGE);
+	/* a folder of one's own, by its path; its template compiled before it is printed */
+	char *dir = temp_dir(), ini[4400], text[8192], folder[4300];
+	snprintf(ini, sizeof ini, "%s/challenges/histogram/challenge.ini", srcdir());
+	write_file(dir, "challenge.ini", read_text(ini, text, sizeof text));
+	write_file(dir, "template.cu", "// gpulab: block=256\ntemplate <typename T> __global__ void histogram(const T *in, "
+				       "unsigned *bins, unsigned n) { bins[0] = n; }\n");
+	snprintf(folder, sizeof folder, "%s/", dir);
+	gpulab("try", folder, "--template", NULL);
+	ck_assert_msg(o.status == 0 && strstr(o.out, "bins[0] = n;"), "%d %s", o.status, o.err);
+	write_file(dir, "template.cu", "// gpulab: block=256\nbroken(\n");
+	gpulab("try", folder, "--template", NULL);
+	ck_assert_msg(o.status == EXIT_CHALLENGE && !o.out[0] && strstr(o.err, "template.cu: the challenge's template does not "
+									      "pass its own plan"), "%d %s", o.status, o.err);
 	gpulab("run", "reduce", "--template", NULL);
 	ck_assert_int_eq(o.status, EXIT_USAGE);
 }

@@ -99,10 +99,10 @@ expect 'divergence divergence-debug divergence-efficiency divergence-efficiency-
 expect 'mine.cu records' learn divergence --submit ''
 expect 'records' grade reduce ''
 if "$GPULAB_WRAPPER" list 2>/dev/null | grep -q '^  try\.reduce '; then
-	expect 'reduce sum_matrix transpose' try ''
+	expect 'histogram prefix_sum reduce sum_matrix transpose' try ''
 	expect 'mine.cu records' try reduce ''
 	expect 'kernel=' try reduce mine.cu -p ker
-	expect '--template --timeout --type' try reduce --t
+	expect '--template --test --timeout --type' try reduce --t
 else
 	echo "completion.sh: no try plugin in this build (no NVRTC): its cases skipped"
 fi

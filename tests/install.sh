@@ -35,7 +35,7 @@ done
 grep -q "$docdir/learn.md" "$man" || bad "gpulab.1 does not cite $docdir/learn.md"
 # the default each variable replaces, and a file make install put there
 default_of() { sed -n "/^\\.B $1\$/,/^\\.TP/{/instead of\$/{n;s/^\\.IR* \\([^ ]*\\).*/\\1/p}}" "$man" | head -1; }
-for v in GPULAB_LESSONS:lessons:smem-pad.ini GPULAB_TEMPLATES:try:reduce.cu GPULAB_SKELETON:skeleton:skeleton.cu \
+for v in GPULAB_LESSONS:lessons:smem-pad.ini GPULAB_CHALLENGES:challenges:reduce/template.cu GPULAB_SKELETON:skeleton:skeleton.cu \
 	GPULAB_DOCDIR::learn.md; do
 	var=${v%%:*} rest=${v#*:}
 	want=$pkgdatadir/${rest%%:*}

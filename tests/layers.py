@@ -48,7 +48,9 @@ SOURCES = (".c", ".h", ".cu", ".cuh")
 PLUGIN_SHARED = {
     ("plugins/multigpu/plan.cuh", "plugins/reduce/best.cuh"),  # sums with reduce's best kernel
     ("plugins/multigpu/ring.cuh", "plugins/reduce/best.cuh"),  # its vec4<T>
-    ("plugins/try/log.c", "core/escape.h"),  # escapes as the core does: escape.c built into the plugin
+    ("plugins/try/log.c", "core/escape.h"),  # escapes as the core does: escape.c linked from core/libshared.la
+    ("plugins/try/challenges.h", "core/plugins/challenge.h"),  # reads challenge.ini as the core does (libshared.la)
+    ("plugins/try/builtins.cuh", "core/plugins/challenge.h"),  # the generators and references it names
 }
 
 # Units of core/ that only some rooms may include or call, beside their

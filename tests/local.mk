@@ -125,6 +125,13 @@ tests_check_hostile_SOURCES = tests/check_hostile.c $(TEST_UTIL)
 tests_check_hostile_CFLAGS = $(TEST_CFLAGS)
 tests_check_hostile_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_hostile
+# Challenges as folders (issue 55): challenge.ini read and refused, where
+# challenges are found, list, and a wrong folder refused; no GPU needed.
+check_PROGRAMS += tests/check_challenge
+tests_check_challenge_SOURCES = tests/check_challenge.c $(TEST_UTIL)
+tests_check_challenge_CFLAGS = $(TEST_CFLAGS)
+tests_check_challenge_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_challenge
 # For the sanitizer build.  CUDA's driver maps memory where ASan's shadow
 # gap is, so with a GPU every CUDA call fails "out of memory" unless the
 # gap is left unprotected (google/sanitizers#629); tests/lsan.supp says

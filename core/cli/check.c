@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "plugins/challenge_dirs.h"
 #include "emit/facts.h"
 #include "session/plan_check.h"
 
@@ -59,6 +60,9 @@ static int check_file(const char *file, const struct options *o, struct check_sh
 	if (refuse_non_object(file, abs))
 		return 1;
 	shown->refused = 0;
+	char err[1024];
+	if (challenges_export_unset(err, sizeof err)) /* the try plugin's exercises are its challenge folders */
+		return fail(EXIT_CONFIG, "check: %s", err), 1;
 	if (registry_load_file(&r, abs, "gpulab check") != 0) {
 		registry_free(&r);
 		return fail(EXIT_NOMEM, "out of memory loading %s", file), 1;

@@ -70,6 +70,10 @@ int cmd_run(const struct options *o);
 
 /* `gpulab try CHALLENGE FILE.cu`, or `gpulab try CHALLENGE --template`. */
 int cmd_try(const struct options *o);
+/* try NAME-or-DIR --template: the challenge read, its template planned
+ * (compiled: no GPU needed), and with print, printed.  0, or the exit
+ * code, said (EXIT_CHALLENGE for a template that fails its plan). */
+int try_template(const struct options *o, const char *arg, int print);
 
 /* `gpulab learn [LESSON [--submit FILE.cu]]`: its arguments (cli/learning.c); the
  * lessons are learn/'s. */

@@ -20,8 +20,12 @@ static int cmd_list(const struct options *o)
 	(void)broken; /* config's to tell, not list's (below) */
 	if (rc == 0 && o->npatterns && (rc = select_exercises(&r, o->patterns, o->npatterns, &sel, err, sizeof err)))
 		fail(rc, "list: %s", err);
+	struct challenge_set found = { 0 };
+	if (rc == 0 && challenges_find(&found, err, sizeof err)) /* a directory too long to name: none listed */
+		found.n = 0;
 	if (rc == 0)
-		list_print(&r, o->npatterns ? &sel : NULL, o->format, stdout);
+		list_print(&r, o->npatterns ? &sel : NULL, &found, o->format, stdout);
+	challenges_free(&found);
 	selection_free(&sel);
 	registry_free(&r);
 	config_free(&c);

@@ -5,6 +5,7 @@
 #include "exitcode.h"
 #include "learn/grade.h"
 #include "learn/learn.h"
+#include "plugins/challenge_dirs.h"
 
 #include <string.h>
 
@@ -33,7 +34,7 @@ static void grade_reference(const struct options *o, const char *challenge, char
 	buf[0] = 0;
 	if (load(o, &c, &r, 0, &broken) == 0) {
 		for (size_t i = 0; i < r.n; i++)
-			for (size_t k = 0; r.v[i].desc && !strcmp(r.v[i].name, "try") && k < r.v[i].desc->n_exercises; k++)
+			for (size_t k = 0; r.v[i].desc && !strcmp(r.v[i].name, TRY_PLUGIN) && k < r.v[i].desc->n_exercises; k++)
 				if (!strcmp(r.v[i].desc->exercises[k].name, challenge))
 					peers = r.v[i].desc->exercises[k].peers;
 		for (size_t i = 0; peers && i < r.n; i++)
@@ -46,11 +47,23 @@ static void grade_reference(const struct options *o, const char *challenge, char
 
 int cmd_grade(const struct options *o)
 {
+	static struct challenge c;
+	char err[1024];
+	int rc;
 	if (o->npatterns < 2)
 		return fail(EXIT_USAGE, "grade: name a challenge and the directories of kernels, `gpulab grade reduce DIR...`");
-	if (!param_valid_name(o->patterns[0]))
-		return fail(EXIT_USAGE, "grade: '%s' is not a challenge name (reduce, transpose, sum_matrix)", o->patterns[0]);
-	return grade_kernels(o, grade_reference);
+	const char *arg = o->patterns[0];
+	if (!challenge_arg_is_dir(arg) && !param_valid_name(arg))
+		return fail(EXIT_USAGE, "grade: '%s' is not a challenge's name, nor a folder's path (./%s)", arg, arg);
+	/* the folder read and its template compiled before any kernel is: a
+	 * wrong folder costs one line, with nothing graded.  A name with no
+	 * folder may be an exercise of a try plugin of its own (the tests'). */
+	rc = challenge_resolve(arg, &c, err, sizeof err);
+	if (rc && (rc != EXIT_NOMATCH || challenge_arg_is_dir(arg)))
+		return fail(rc, "grade: %s", err);
+	if (!rc && (rc = try_template(o, arg, 0)))
+		return rc;
+	return grade_kernels(o, rc ? NULL : &c, grade_reference);
 }
 
 const struct command_row row_learn = {
@@ -78,9 +91,12 @@ const struct command_row row_grade = {
 	.args = "CHALLENGE DIR...",
 	.summary = "every .cu in DIR through try, each in its own process",
 	.about = "Every .cu file in each DIR through try's gate and bench, each in a process\n"
-		 "of its own, then ranked. Takes run's sizes and keys and its stopping rule.\n",
+		 "of its own, then ranked by the geometric mean of its medians at the\n"
+		 "challenge's benchmark sizes; with --test, the gate alone. CHALLENGE is a\n"
+		 "name or a folder's path (docs/challenge.md). Takes run's sizes and keys and\n"
+		 "its stopping rule.\n",
 	.max_args = -1,
-	.options = GENERIC_OPTIONS | STOP_OPTIONS | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_QUIET),
+	.options = GENERIC_OPTIONS | STOP_OPTIONS | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_TEST),
 	.formats = ALL_FORMATS,
 	.own = (const struct opt_help[]){ { OPT_OUTPUT, "the record of every kernel and the ranking (gpulab\n"
 							"report draws the leaderboard)" },

@@ -6,6 +6,7 @@
 #include "cli/paths.h"
 #include "exitcode.h"
 
+#include "plugins/challenge_dirs.h"
 #include "plugins/match.h"
 
 #include <limits.h>
@@ -32,6 +33,9 @@ int load(const struct options *o, struct config *c, struct registry *r, int warn
 	int rc = config_load_all(c, paths_sysconfdir(), o->configs, o->nconfigs, err, sizeof err);
 	if (!rc)
 		rc = paths_plugin_path(dirs, sizeof dirs, err, sizeof err);
+	/* the try plugin's challenges, unless try or grade named them already */
+	if (!rc)
+		rc = challenges_export_unset(err, sizeof err);
 	if (rc)
 		return fail(rc, "%s", err);
 	if (registry_load(r, c, dirs) != 0)

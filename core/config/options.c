@@ -71,6 +71,9 @@ const struct option_row option_rows[NOPTS] = {
 			  OPTK_FLAG, offsetof(struct options, template_only), 1 },
 	[OPT_SUBMIT] = { "submit", 0, required_argument, "FILE.cu", "your kernel for the lesson's task, run through try",
 			  OPTK_TEXT, offsetof(struct options, submit) },
+	[OPT_TEST] = { "test", 0, no_argument, NULL, "the gate alone: correctness at the challenge's test\n"
+						    "sizes, nothing timed",
+		       OPTK_FLAG, offsetof(struct options, test_only), 1 },
 	[OPT_VARIABLE] = { "variable", 0, required_argument, "NAME", "gpulab.pc's NAME (plugindir, dropindir, nvcc,\n"
 								     "nvccflags, ...) as pkg-config gives it, from this\n"
 								     "gpulab's own gpulab.pc: no PKG_CONFIG_PATH needed",

@@ -71,7 +71,7 @@ enum opt_id {
 	OPT_SIZE, OPT_BLOCK, OPT_TYPE, OPT_REPS, OPT_WARMUP, OPT_PARAM, OPT_COLD, OPT_BATCH, OPT_FORMAT,
 	OPT_MAX_NOISE, OPT_MIN_TIME, OPT_TIMEOUT, OPT_OUTPUT, OPT_RESUME, OPT_SAMPLES, OPT_WIDE, OPT_NO_VERIFY,
 	OPT_QUIET, OPT_PROFILE, OPT_METRICS, OPT_WATCHDOG, OPT_FAIL_ABOVE, OPT_MIN_CHANGE, OPT_BASE, OPT_NEW,
-	OPT_TEMPLATE, OPT_SUBMIT, OPT_VARIABLE, OPT_CFLAGS, OPT_NCCL_TESTS, OPT_CONFIG, OPT_HELP, OPT_VERSION,
+	OPT_TEMPLATE, OPT_SUBMIT, OPT_TEST, OPT_VARIABLE, OPT_CFLAGS, OPT_NCCL_TESTS, OPT_CONFIG, OPT_HELP, OPT_VERSION,
 	NOPTS
 };
 #define OPT_BIT(id) (UINT64_C(1) << (id))
@@ -136,6 +136,7 @@ struct options {
 	struct stopping stop;
 	double watchdog;           /* --watchdog S: 0 never; -1: not given */
 	int template_only;         /* try --template */
+	int test_only;             /* try --test, grade --test: the gate alone, nothing timed */
 	const char *submit;        /* learn LESSON --submit FILE.cu */
 	const char *variable;      /* config --variable NAME: gpulab.pc's NAME, as pkg-config says it */
 	int cflags;                /* config --cflags: gpulab.pc's Cflags */

@@ -414,9 +414,30 @@ static void list_json_row(void *doc, size_t i, FILE *out)
 	json_plugin(&l->r->v[i], l->only, out);
 }
 
+/* The challenges found, where there are any: each name, the folder that
+ * won, whether it is the user's, and the folder it hides (or null). */
+static void list_json_challenges(const struct list_doc *l, FILE *out)
+{
+	const struct challenge_set *s = l->challenges;
+	if (!s || !s->n || l->only)
+		return;
+	fputs(",\n  \"challenges\": [", out);
+	for (size_t i = 0; i < s->n; i++) {
+		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+		emit_json(out, s->v[i].name);
+		emit_json_string(out, "folder", s->v[i].dir);
+		fprintf(out, ", \"user\": %s", s->v[i].user ? "true" : "false");
+		emit_json_string(out, "hides", s->v[i].hidden[0] ? s->v[i].hidden : NULL);
+		fputc('}', out);
+	}
+	fputs("\n  ]", out);
+}
+
 static void list_json_end(void *doc, FILE *out)
 {
-	fputs(((struct list_doc *)doc)->shown ? "\n  ]\n}\n" : "  ]\n}\n", out);
+	fputs(((struct list_doc *)doc)->shown ? "\n  ]" : "  ]", out);
+	list_json_challenges(doc, out);
+	fputs("\n}\n", out);
 }
 
 const struct writer list_json = { .begin = list_json_head, .row = list_json_row, .end = list_json_end };

@@ -189,10 +189,29 @@ static void list_table_plugin(void *doc, size_t i, FILE *out)
 			table_exercise(p, &p->desc->exercises[k], out);
 }
 
+/* The challenges found, each with the folder that won (and the one it
+ * hides), as a plugin's file is shown: after the plugins, not for a
+ * pattern. */
+static void list_table_challenges(const struct list_doc *l, FILE *out)
+{
+	const struct challenge_set *s = l->challenges;
+	if (!s || !s->n || l->only)
+		return;
+	fprintf(out, "\nchallenges (gpulab try NAME FILE.cu; docs/challenge.md):\n");
+	for (size_t i = 0; i < s->n; i++) {
+		fprintf(out, "  %-24s ", s->v[i].name);
+		fput_escaped(out, s->v[i].dir);
+		if (s->v[i].hidden[0])
+			fputs(" (hides ", out), fput_escaped(out, s->v[i].hidden), fputs(")", out);
+		fputc('\n', out);
+	}
+}
+
 static void list_table_none(void *doc, FILE *out)
 {
 	if (((struct list_doc *)doc)->r->n == 0 && !list_table_one(doc))
 		fprintf(out, "no plugins configured (see gpulab(1), FILES)\n");
+	list_table_challenges(doc, out);
 }
 
 const struct writer list_table = {
@@ -275,10 +294,11 @@ void list_default_param(const struct gpulab_param *d, int g, void *arg)
 	snprintf(buf + at, 4096 - at, "%s%s=%s", at ? ";" : "", d->key, d->def);
 }
 
-void list_print(const struct registry *r, const struct selection *only, enum format f, FILE *out)
+void list_print(const struct registry *r, const struct selection *only, const struct challenge_set *challenges,
+		enum format f, FILE *out)
 {
 	const struct writer *w = list_writer(f);
-	struct list_doc doc = { r, only, 0 };
+	struct list_doc doc = { r, only, 0, challenges };
 	writer_begin(w, &doc, out);
 	for (size_t i = 0; i < r->n; i++)
 		writer_row(w, &doc, i, out);

@@ -4,6 +4,7 @@
 #define GPULAB_LIST_H
 
 #include "config/options.h"
+#include "plugins/challenge_dirs.h"
 #include "plugins/match.h"
 #include "plugins/registry.h"
 
@@ -11,6 +12,7 @@
 
 /* Every exercise, or those `only` picks (gpulab list PATTERN...); in the
  * table, one exercise named alone is shown in full. */
-void list_print(const struct registry *r, const struct selection *only, enum format f, FILE *out);
+void list_print(const struct registry *r, const struct selection *only, const struct challenge_set *challenges,
+		enum format f, FILE *out);
 
 #endif

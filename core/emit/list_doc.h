@@ -4,6 +4,7 @@
 #define GPULAB_EMIT_LIST_DOC_H
 
 #include "emit/writer.h"
+#include "plugins/challenge_dirs.h"
 #include "plugins/match.h"
 #include "plugins/registry.h"
 
@@ -15,6 +16,7 @@ struct list_doc {
 	const struct registry *r;
 	const struct selection *only;
 	size_t shown;   /* JSON: plugins written so far */
+	const struct challenge_set *challenges; /* the try plugin's folders: where each was read */
 };
 
 /* Each parameter e takes, the generic ones first, as `fn` sees them (g:

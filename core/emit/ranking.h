@@ -12,6 +12,7 @@
 struct rank_row {
 	const char *path;
 	int measured;
+	int passed;              /* grade --test: it passed the gate (nothing is measured) */
 	int status;              /* try's exit status, where it failed */
 	double median_ms, ci_pct, gbps, ref_share; /* NaN: none */
 	const char *failure;     /* in a word or two, where it failed ... */
@@ -23,11 +24,12 @@ struct rank_doc {
 	const char *challenge;
 	const struct rank_row *v;
 	size_t n;
+	const char *mode;        /* "ranked" (timed at the benchmark sizes) or "test" (the gate alone) */
 };
 
 extern const struct writer ranking_table, ranking_csv, ranking_json, ranking_markdown;
 
-/* The record's "grade" member: {"challenge": ..., "kernels": [...]}. */
+/* The record's "grade" member: {"challenge": ..., "mode": ..., "kernels": [...]}. */
 void ranking_member(const struct rank_doc *r, FILE *out);
 
 #endif

@@ -25,6 +25,8 @@
 #include "fail.h"
 #include "learn/grade.h"
 #include "learn/learn.h"
+#include "plugins/challenge_dirs.h"
+#include "records/output.h"
 #include "records/record.h"
 #include "records/upgrade.h"
 #include "interrupt.h"
@@ -53,6 +55,8 @@ struct graded {
 	int killed;       /* past the limit */
 	int measured;     /* its row is in the record, ok */
 	double median, ci_pct, gbps, ref_share;
+	int rows, shares;             /* its rows ok, and those with a share of the reference ... */
+	double log_ms, log_gbps, log_share; /* ... and their logarithms' sums: the geometric means */
 	char line[512];   /* why it failed */
 };
 
@@ -61,6 +65,10 @@ struct grade {
 	size_t n;
 	char dir[4200], record[4300], errfile[4300];
 	double limit_s;
+	const char *exercise;  /* the rows' exercise, "try.NAME" */
+	const char *challenge; /* NAME: the challenge's, where it is a folder given by its path */
+	char sizes[CHALLENGE_MAX_SIZES][200]; /* ranked: each benchmark size's keys, "n=1024" */
+	int nsizes;            /* 0: the user's point, one child a kernel */
 };
 
 static int grade_is_cu(const struct dirent *d)
@@ -115,15 +123,34 @@ static int grade_arg(char **argv, int argc, enum opt_id id, char *value)
 	return argc;
 }
 
-/* try's command line for kernel k, with the user's options that try takes
- * (the sizes, keys, stopping rule, watchdog and configuration). */
-static int grade_argv(const struct options *o, const struct grade *g, size_t k, char **argv, char bufs[][320])
+/* Benchmark size j's keys as options: -n N, or -p KEY=VALUE for a side. */
+static int grade_size_args(const struct grade *g, int j, char **argv, int argc, char bufs[][320], int *b)
+{
+	char keys[200], *save;
+	snprintf(keys, sizeof keys, "%s", g->sizes[j]);
+	for (char *w = strtok_r(keys, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int n = !strncmp(w, "n=", 2);
+		snprintf(bufs[*b], 320, "%s", n ? w + 2 : w);
+		argv[argc++] = (char *)options_short(n ? OPT_SIZE : OPT_PARAM);
+		argv[argc++] = bufs[(*b)++];
+	}
+	return argc;
+}
+
+/* try's command line for kernel k at benchmark size j (or the user's
+ * point), with the user's options that try takes (the sizes, keys,
+ * stopping rule, watchdog and configuration). */
+static int grade_argv(const struct options *o, const struct grade *g, size_t k, int j, char **argv, char bufs[][320])
 {
 	int argc = 0, b = 0;
 	argv[argc++] = "gpulab";
-	argv[argc++] = "try";
+	argv[argc++] = TRY_PLUGIN; /* the command that runs the plugin's exercise */
 	argv[argc++] = o->patterns[0];
 	argv[argc++] = g->v[k].path;
+	if (o->test_only)
+		argv[argc++] = (char *)options_long(OPT_TEST);
+	if (g->nsizes)
+		argc = grade_size_args(g, j, argv, argc, bufs, &b);
 	for (int i = 0; i < NGENERIC; i++)
 		if (o->generic[i])
 			argv[argc++] = (char *)options_flag((enum generic)i), argv[argc++] = (char *)o->generic[i];
@@ -139,9 +166,11 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
 	for (int i = 0; i < o->nconfigs; i++)
 		argv[argc++] = (char *)options_long(OPT_CONFIG), argv[argc++] = (char *)o->configs[i];
 	argv[argc++] = (char *)options_long(OPT_QUIET);
-	argv[argc++] = (char *)options_short(OPT_OUTPUT);
-	argv[argc++] = (char *)g->record;
-	if (access(g->record, F_OK) == 0)
+	if (!o->test_only) {
+		argv[argc++] = (char *)options_short(OPT_OUTPUT);
+		argv[argc++] = (char *)g->record;
+	}
+	if (!o->test_only && access(g->record, F_OK) == 0)
 		argv[argc++] = (char *)options_long(OPT_RESUME);
 	argv[argc] = NULL;
 	return argc;
@@ -177,11 +206,11 @@ static int grade_wait(pid_t pid, double limit_s, int *killed)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Kernel k through try, in a child: its exit status. */
-static int grade_one(const struct options *o, struct grade *g, size_t k)
+/* Kernel k through try at benchmark size j, in a child: its exit status. */
+static int grade_one(const struct options *o, struct grade *g, size_t k, int j)
 {
-	char *argv[24 + 2 * NGENERIC + 2 * MAX_KEYVALS + 2 * MAX_CONFIGS], bufs[MAX_KEYVALS + 4][320];
-	grade_argv(o, g, k, argv, bufs);
+	char *argv[32 + 2 * NGENERIC + 2 * MAX_KEYVALS + 2 * MAX_CONFIGS], bufs[MAX_KEYVALS + 12][320];
+	grade_argv(o, g, k, j, argv, bufs);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0)
@@ -226,37 +255,52 @@ static double grade_ref_ms(const struct record *rec, const char *ref, const stru
 	return NAN;
 }
 
-/* Each kernel's row of the record, by its kernel parameter. */
-static int grade_read(struct grade *g, const char *challenge, const char *ref)
+/* Row `row`, ok, added to kernel v's geometric means. */
+static void grade_add_row(struct graded *v, const struct record *rec, const char *ref, const struct json *row)
+{
+	double share = grade_ref_ms(rec, ref, row) / json_number(json_get(row, "total_ms"));
+	v->rows++;
+	v->log_ms += log(json_number(json_get(row, "median_ms")));
+	v->log_gbps += log(json_number(json_get(row, "gbps")));
+	v->ci_pct = fmax(v->rows > 1 ? v->ci_pct : 0, json_number(json_get(row, "median_ci_pct")));
+	if (isfinite(share) && share > 0)
+		v->shares++, v->log_share += log(share);
+}
+
+/* Each kernel's rows of the record, by its kernel parameter: measured
+ * where every size it was timed at is ok (its one row, or one a
+ * benchmark size), its figures their geometric means (GPU MODE's rule). */
+static int grade_read(struct grade *g, const char *ref)
 {
 	struct record rec = { .path = g->record };
-	char err[1024], ex[256];
+	char err[1024];
 	if (access(g->record, F_OK) != 0)
 		return 0; /* no kernel came through its gate */
 	if (record_load(&rec, err, sizeof err)) {
 		record_free(&rec);
 		return fail(EXIT_USAGE, "grade: %s", err);
 	}
-	snprintf(ex, sizeof ex, "try.%s", challenge);
 	for (size_t i = 0; i < rec.n; i++) {
 		const struct json *row = rec.v[i].row;
 		const char *name = json_string(json_get(row, "exercise")), *status = json_string(json_get(row, "status"));
 		const char *kernel = json_string(json_get(json_get(row, "params"), "kernel"));
-		for (size_t k = 0; name && kernel && !strcmp(name, ex) && k < g->n; k++) {
+		for (size_t k = 0; name && kernel && !strcmp(name, g->exercise) && k < g->n; k++) {
 			struct graded *v = &g->v[k];
-			if (strcmp(kernel, v->path) || v->measured)
+			if (strcmp(kernel, v->path))
 				continue;
-			if (status && !strcmp(status, "ok") && isfinite(json_number(json_get(row, "median_ms")))) {
-				v->measured = 1;
-				v->median = json_number(json_get(row, "median_ms"));
-				v->ci_pct = json_number(json_get(row, "median_ci_pct"));
-				v->gbps = json_number(json_get(row, "gbps"));
-				v->ref_share = grade_ref_ms(&rec, ref, row) / json_number(json_get(row, "total_ms"));
-			} else if (json_string(json_get(row, "message"))) {
+			if (status && !strcmp(status, "ok") && isfinite(json_number(json_get(row, "median_ms"))))
+				grade_add_row(v, &rec, ref, row);
+			else if (json_string(json_get(row, "message")) && !v->line[0])
 				snprintf(v->line, sizeof v->line, "%s: %s", status ? status : "failed",
 					 json_string(json_get(row, "message")));
-			}
 		}
+	}
+	for (size_t k = 0; k < g->n; k++) {
+		struct graded *v = &g->v[k];
+		v->measured = v->rows > 0 && v->rows >= g->nsizes;
+		v->median = exp(v->log_ms / v->rows);
+		v->gbps = exp(v->log_gbps / v->rows);
+		v->ref_share = v->shares == v->rows && v->rows ? exp(v->log_share / v->shares) : NAN;
 	}
 	record_free(&rec);
 	return 0;
@@ -267,8 +311,8 @@ static int grade_by_time(const void *a, const void *b)
 	const struct graded *x = a, *y = b;
 	if (x->measured != y->measured)
 		return y->measured - x->measured;
-	if (!x->measured)
-		return 0;
+	if (!x->measured) /* --test: those that passed the gate first */
+		return (x->status != 0) - (y->status != 0);
 	return x->median < y->median ? -1 : x->median > y->median;
 }
 
@@ -312,30 +356,32 @@ static const char *grade_escape_once(char *buf, size_t len, const char *line)
 
 /* The kernels ranked (by time, the measured first) into v, as emit/'s
  * ranking writers take them; v has room for g->n. */
-static struct rank_doc grade_ranking(struct grade *g, const char *challenge, struct rank_row *v)
+static struct rank_doc grade_ranking(struct grade *g, const struct options *o, struct rank_row *v)
 {
 	qsort(g->v, g->n, sizeof *g->v, grade_by_time);
 	for (size_t k = 0; k < g->n; k++) {
 		const struct graded *x = &g->v[k];
 		v[k] = (struct rank_row){ .path = x->path, .measured = x->measured, .status = x->status, .median_ms = x->median,
 					  .ci_pct = x->ci_pct, .gbps = x->gbps, .ref_share = x->ref_share,
-					  .failure = grade_kind(x), .reason = x->line[0] ? x->line : "failed" };
+					  .passed = o->test_only && x->status == 0,
+					  .failure = o->test_only && x->status == 0 ? "passed the gate" : grade_kind(x),
+					  .reason = o->test_only && x->status == 0 ? "" : x->line[0] ? x->line : "failed" };
 		grade_escape_once(v[k].shown, sizeof v[k].shown, v[k].reason);
 	}
-	return (struct rank_doc){ challenge, v, g->n };
+	return (struct rank_doc){ g->challenge, v, g->n, o->test_only ? "test" : "ranked" };
 }
 
 /* The ranking as grade's member of the record (docs/record.md): each
  * kernel in the table's order, its rank or its failure and the line
  * that says why; in a string the caller frees, NULL out of memory. */
-static char *grade_member(struct grade *g, const char *challenge)
+static char *grade_member(struct grade *g, const struct options *o)
 {
 	char *text = NULL;
 	size_t size;
 	struct rank_row *v = calloc(g->n ? g->n : 1, sizeof *v);
 	FILE *f = v ? open_memstream(&text, &size) : NULL;
 	if (f) {
-		struct rank_doc r = grade_ranking(g, challenge, v);
+		struct rank_doc r = grade_ranking(g, o, v);
 		ranking_member(&r, f);
 	}
 	if (!f || fclose(f)) {
@@ -347,12 +393,12 @@ static char *grade_member(struct grade *g, const char *challenge)
 }
 
 /* The ranking printed in format f (emit/ranking.h). */
-static int grade_print(struct grade *g, const char *challenge, enum format f)
+static int grade_print(struct grade *g, const struct options *o, enum format f)
 {
 	struct rank_row *v = calloc(g->n ? g->n : 1, sizeof *v);
 	if (!v)
 		return fail(EXIT_NOMEM, "grade: out of memory");
-	struct rank_doc r = grade_ranking(g, challenge, v);
+	struct rank_doc r = grade_ranking(g, o, v);
 	writer_end(grade_writer(f), &r, stdout);
 	free(v);
 	return 0;
@@ -363,7 +409,7 @@ static int grade_print(struct grade *g, const char *challenge, enum format f)
  * and the ranking as the table shows it. */
 static int grade_write(const struct options *o, struct grade *g)
 {
-	char err[1024], *member = grade_member(g, o->patterns[0]);
+	char err[1024], *member = grade_member(g, o);
 	struct head_change ch = { RECORD_GRADE_SCHEMA, o->command_line, "grade", member };
 	int rc = member ? record_rewrite(g->record, o->output, &ch, err, sizeof err) : EXIT_NOMEM;
 	if (rc)
@@ -412,13 +458,72 @@ static void grade_free(struct grade *g)
 		rmdir(g->dir);
 }
 
-int grade_kernels(const struct options *o, grade_reference_fn *reference)
+/* --test -o: a record of no point (nothing was timed), to hold the
+ * ranking as grade's member with its mode, as a ranked grade's does. */
+static int grade_untimed_record(struct grade *g, const struct options *o)
+{
+	struct record_out out = { 0 };
+	struct report r = { .format = o->format, .command = o->command_line };
+	int rc = output_open(&out, g->record, 0);
+	if (!rc && !(rc = output_begin(&out, &r, 0, 0)))
+		rc = output_end(&out, &r, 0);
+	output_close(&out);
+	return rc;
+}
+
+/* The rows' exercise and, ranked at a challenge's benchmark sizes (the
+ * user gave none), each size's keys. */
+static void grade_sizes(struct grade *g, const struct options *o, const struct challenge *c, char *exercise, size_t len)
+{
+	int own = o->generic[GEN_N] != NULL;
+	g->challenge = c ? c->name : o->patterns[0];
+	snprintf(exercise, len, "%s.%s", TRY_PLUGIN, g->challenge);
+	g->exercise = exercise;
+	for (int i = 0; c && i < c->nargs; i++)
+		own |= (c->args[i].role == ROLE_X || c->args[i].role == ROLE_Y) && options_param(o, c->args[i].name);
+	for (int j = 0; c && !own && !o->test_only && j < c->nbench; j++)
+		challenge_size_keys(c, &c->bench[j], g->sizes[g->nsizes++], sizeof g->sizes[0]);
+}
+
+/* Has the record a row of kernel k?  A try that exits with an error may
+ * still have timed the kernel (a row of the challenge's plugin beside it
+ * failed); one that failed the gate timed nothing. */
+static int grade_has_row(const struct grade *g, size_t k)
+{
+	struct record rec = { .path = g->record };
+	char err[1024];
+	int found = 0;
+	if (access(g->record, F_OK) == 0 && record_load(&rec, err, sizeof err) == 0)
+		for (size_t i = 0; i < rec.n && !found; i++) {
+			const struct json *row = rec.v[i].row;
+			const char *name = json_string(json_get(row, "exercise"));
+			const char *kernel = json_string(json_get(json_get(row, "params"), "kernel"));
+			found = name && kernel && !strcmp(name, g->exercise) && !strcmp(kernel, g->v[k].path);
+		}
+	record_free(&rec);
+	return found;
+}
+
+/* Kernel k through try, a child a benchmark size, until one times
+ * nothing of it. */
+static int grade_kernel(const struct options *o, struct grade *g, size_t k)
+{
+	int rc = 0;
+	for (int j = 0; !rc && j < (g->nsizes ? g->nsizes : 1); j++)
+		if (!(rc = grade_one(o, g, k, j)) && g->v[k].status && (g->v[k].killed || !grade_has_row(g, k)))
+			break;
+	return rc;
+}
+
+int grade_kernels(const struct options *o, const struct challenge *c, grade_reference_fn *reference)
 {
 	struct grade g = { .limit_s = GRADE_LIMIT_S };
+	char exercise[300];
 	int rc = 0;
 	const char *limit = getenv("GPULAB_GRADE_LIMIT_S"); /* for the tests: a hang that even the watchdog misses */
 	if (limit && atof(limit) > 0)
 		g.limit_s = atof(limit);
+	grade_sizes(&g, o, c, exercise, sizeof exercise);
 	for (int i = 1; i < o->npatterns && !rc; i++)
 		rc = grade_collect(&g, o->patterns[i]);
 	if (!rc && !g.n)
@@ -429,7 +534,7 @@ int grade_kernels(const struct options *o, grade_reference_fn *reference)
 	for (size_t k = 0; !rc && k < g.n; k++) {
 		if (!o->quiet && isatty(2))
 			fprintf(stderr, "grading %zu of %zu\r", k + 1, g.n);
-		rc = grade_one(o, &g, k);
+		rc = grade_kernel(o, &g, k);
 		if (!rc && g.v[k].status == EXIT_NODEVICE) /* every kernel would say the same */
 			rc = fail(EXIT_NODEVICE, "grade: %s", g.v[k].line);
 		if (!rc && interrupt_pending())
@@ -437,10 +542,14 @@ int grade_kernels(const struct options *o, grade_reference_fn *reference)
 				  interrupt_name(interrupt_pending()), k + 1, g.n);
 	}
 	char ref[300];
-	if (!rc)
-		reference(o, o->patterns[0], ref, sizeof ref);
-	if (!rc && !(rc = grade_read(&g, o->patterns[0], ref)))
-		rc = grade_print(&g, o->patterns[0], o->format);
+	if (!rc && c && strchr(c->against, '.')) /* the challenge names the exercise its rows are shared against */
+		snprintf(ref, sizeof ref, "%s", c->against);
+	else if (!rc)
+		reference(o, g.challenge, ref, sizeof ref);
+	if (!rc && !(rc = grade_read(&g, ref)))
+		rc = grade_print(&g, o, o->format);
+	if (!rc && o->output && o->test_only)
+		rc = grade_untimed_record(&g, o);
 	if (!rc && o->output && access(g.record, F_OK) != 0)
 		rc = fail(EXIT_WRONG, "grade: no kernel passed its gate: no record to write to %s", o->output);
 	else if (!rc && o->output)

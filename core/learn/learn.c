@@ -27,6 +27,7 @@
 #include "learn/map.h"
 #include "learn/progress.h"
 #include "learn/verdict.h"
+#include "plugins/challenge_dirs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -447,7 +448,7 @@ static int learn_submit(const struct learn_ask *q, const struct lesson *l)
 		return rc;
 	/* the counter the task keeps is read in an untimed run of its own */
 	snprintf(args, sizeof args, "%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " --metrics " : "", l->req.metric);
-	rc = learn_run(q, "try", first, 2, args, t.record, 0);
+	rc = learn_run(q, TRY_PLUGIN, first, 2, args, t.record, 0);
 	rec.path = t.record;
 	if (rc > 128) {
 		learn_tmp_remove(&t);

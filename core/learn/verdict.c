@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "learn/verdict.h"
+#include "plugins/challenge_dirs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -213,7 +214,7 @@ int task_measure(const struct record *rec, const char *challenge, const struct l
 {
 	struct lesson_point mine = { 0 };
 	double mr, mm, lo, hi;
-	snprintf(mine.exercise, sizeof mine.exercise, "try.%s", challenge);
+	snprintf(mine.exercise, sizeof mine.exercise, "%s.%s", TRY_PLUGIN, challenge);
 	const struct json *r = measured_row(rec, ref, err, len), *m = r ? measured_row(rec, &mine, err, len) : NULL;
 	if (!m)
 		return -1;
@@ -227,7 +228,7 @@ int task_counter(const struct record *rec, const char *challenge, const char *me
 		 size_t len)
 {
 	struct lesson_point mine = { 0 };
-	snprintf(mine.exercise, sizeof mine.exercise, "try.%s", challenge);
+	snprintf(mine.exercise, sizeof mine.exercise, "%s.%s", TRY_PLUGIN, challenge);
 	const struct json *m = measured_row(rec, &mine, err, len);
 	return m ? row_metric(m, metric, value, err, len) : -1;
 }

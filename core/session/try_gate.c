@@ -65,19 +65,20 @@ int gate_plan(struct gate *g, const struct options *user, const struct config *c
 	char point[512];
 	size_t total = 0, k = 0;
 	int rc;
-	g->ncases = gate_count(p->ex->gate) + 1;
-	g->opts = calloc(g->ncases, sizeof *g->opts);
-	g->cases = calloc(g->ncases, sizeof *g->cases);
-	g->sweeps = calloc(g->ncases, sizeof *g->sweeps);
+	size_t cases = gate_count(p->ex->gate), first = g->part == GATE_POINT ? cases : 0;
+	g->ncases = cases + 1 - first - (g->part == GATE_CASES);
+	g->opts = calloc(g->ncases + 1, sizeof *g->opts);
+	g->cases = calloc(g->ncases + 1, sizeof *g->cases);
+	g->sweeps = calloc(g->ncases + 1, sizeof *g->sweeps);
 	if (!g->opts || !g->cases || !g->sweeps)
 		return fail(EXIT_NOMEM, "out of memory");
 	for (size_t i = 0; i < g->ncases; i++) {
-		if ((rc = gate_options(user, p->ex, i, &g->cases[i], &g->opts[i])))
+		if ((rc = gate_options(user, p->ex, first + i, &g->cases[i], &g->opts[i])))
 			return rc;
 		sweep_resolve(&g->sweeps[i], p->plugin->name, p->ex, &g->opts[i], c);
 		total += sweep_points(&g->sweeps[i]);
 	}
-	if (total > PARAM_MAX_POINTS || !(g->jobs = calloc(total, sizeof *g->jobs)))
+	if (total > PARAM_MAX_POINTS || !(g->jobs = calloc(total + 1, sizeof *g->jobs)))
 		return fail(EXIT_USAGE, "try: a gate of %zu points is too many; sweep fewer values", total);
 	g->njobs = total;
 	for (size_t i = 0; i < g->ncases; i++)

@@ -15,7 +15,12 @@
 #include "plugins/match.h"
 #include "run/job.h"
 
+/* What a gate plans: its cases and the point to be timed (try), the
+ * cases alone (--test), or the point alone (a template's compile). */
+enum gate_part { GATE_ALL, GATE_CASES, GATE_POINT };
+
 struct gate {
+	enum gate_part part;   /* set before gate_plan */
 	struct options *opts;  /* one per case */
 	struct sweep *sweeps;  /* one per case */
 	struct gate_case *cases;

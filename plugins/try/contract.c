@@ -37,6 +37,17 @@ static int is(const char *s, size_t n, const char *word)
 	return strlen(word) == n && !memcmp(s, word, n);
 }
 
+/* The index in contract_keys of the key w[0..k), which words() knows. */
+static int which_key(size_t k, const char *w)
+{
+	int i = 0;
+	while (i < 4 && !is(w, k, contract_keys[i]))
+		i++;
+	return i;
+}
+
+const char *const contract_keys[5] = { "block", "per_thread", "tile", "grid", "finish" };
+
 /* The words after "gpulab:" on one line. */
 static int words(const char *p, const char *end, struct contract *c, char *err, size_t errlen)
 {
@@ -92,6 +103,7 @@ static int words(const char *p, const char *end, struct contract *c, char *err, 
 			return -1;
 		}
 		*seen = 1;
+		c->given |= 1u << which_key(k, w);
 	}
 	if (!seen_block) {
 		snprintf(err, errlen, "the contract gives no block=N (threads per block)");

@@ -43,7 +43,13 @@ struct contract {
 	int finish_device;         /* finish=device */
 	int finish_given;          /* finish= was written: only reduce takes it */
 	int line;                  /* the contract's line, from 1; 0 where there is none */
+	unsigned given;            /* the keys written: bit i for the i-th of block,
+				    * per_thread, tile, grid, finish (a challenge's
+				    * `launch` says which it allows) */
 };
+
+/* The contract's keys, in the order of `given`'s bits. */
+extern const char *const contract_keys[5];
 
 /* Read the contract line of the source text src[0..len).  0, or -1 with
  * why in err (c->line then says where; 0 for no contract line at all). */

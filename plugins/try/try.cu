@@ -1,23 +1,31 @@
 /*
  * The try plugin: a learner's own kernel as an exercise.  Each exercise
- * is a challenge (reduce, transpose, sum_matrix) whose kernel comes from
- * the file in its `kernel` key, compiled at run time with NVRTC for the
- * GPU in use (compile.h), launched as the file's contract line says
- * (contract.h), and checked as the challenge's own plugin checks its
- * ladder.  Its rows are compared with that plugin's baseline and
- * reference (`peers`), and `gpulab try` runs its gate first.
+ * is a challenge, a folder of files (challenges.h, docs/challenge.md):
+ * its challenge.ini says what the kernel is handed (its parameters, each
+ * an input, an output, per-block partials, bins or scratch, or a size),
+ * how the input is made (a built-in generator) and how the result is
+ * checked (a built-in CPU reference, exactly or within a tolerance).  The
+ * kernel comes from the file in its `kernel` key, compiled at run time
+ * with NVRTC for the GPU in use (compile.h), launched as the file's
+ * contract line says (contract.h).  Its rows are compared with the
+ * challenge's `against` plugin's baseline and reference (`peers`), and
+ * `gpulab try` runs its gate (the test sizes) first.
  *
  * Since the code is the learner's, nothing about it is trusted: every
  * buffer lies between guard zones of poison (a read past the input sums
- * NaN or -1, a write past the output is found), the input is checked to
- * be unchanged, and the core's watchdog stops a kernel that never ends
+ * NaN or -1, a write past the output is found), outputs are poisoned and
+ * counters zeroed before every run, the input is checked to be
+ * unchanged, and the core's watchdog stops a kernel that never ends
  * (GPULAB_USER_CODE).
  */
+#include "builtins.cuh"
+#include "challenges.h"
 #include "compile.h"
 #include "contract.h"
 
 #include <gpulab/lab.cuh>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <string>
@@ -25,27 +33,10 @@
 
 namespace {
 
-/* One challenge: the kernel's name and signature, and its data. */
-struct challenge {
-	const char *kernel;
-	const char *params;      /* the signature's parameters, with T */
-	const char *pointer;     /* the kernel's type, with T: what the contract checks */
-	bool takes_finish;
-};
+using opts = try_opts;
 
-const challenge c_reduce = { "reduce", "const T *in, T *partials, unsigned n", "void (*)(const T *, T *, unsigned)", true };
-const challenge c_transpose = { "transpose", "const T *in, T *out, unsigned rows, unsigned cols",
-				"void (*)(const T *, T *, unsigned, unsigned)", false };
-const challenge c_sum_matrix = { "sum_matrix", "const T *A, const T *B, T *C, unsigned nx, unsigned ny",
-				 "void (*)(const T *, const T *, T *, unsigned, unsigned)", false };
-
-struct opts {
-	const char *kernel;
-	uint64_t x, y;           /* transpose: cols, rows; sum_matrix: nx, ny */
-	uint64_t seed;
-};
-
-const challenge *of(const gpulab_ctx *ctx) { return static_cast<const challenge *>(ctx->data); }
+const try_challenge *spec(const gpulab_ctx *ctx) { return static_cast<const try_challenge *>(ctx->data); }
+const challenge *of(const gpulab_ctx *ctx) { return &spec(ctx)->c; }
 const opts &opts_of(const gpulab_ctx *ctx) { return lab::opts<opts>(ctx); }
 
 /* s with every T replaced by `type`. */
@@ -57,19 +48,32 @@ std::string with_type(const char *s, const char *type)
 	return out;
 }
 
+/* The kernel's type with T, "void (*)(const T *, T *, unsigned)". */
+std::string pointer_type(const challenge *c)
+{
+	static const char *const types[ROLE_COUNT] = { "const T *", "T *", "T *", "unsigned *", "unsigned *",
+						      "unsigned", "unsigned", "unsigned" };
+	std::string s = "void (*)(";
+	for (int i = 0; i < c->nargs; i++)
+		s += std::string(i ? ", " : "") + types[c->args[i].role];
+	return s + ")";
+}
+
 /* Appended to the learner's file: the kernel must have the challenge's
  * signature for each type, or the compiler says so, before a launch
  * could hand it the wrong arguments. */
 std::string contract_checks(const challenge *c, unsigned dtypes)
 {
+	char sig[400];
+	challenge_signature(c, sig, sizeof sig);
 	std::string s = "namespace gpulab_contract {\n"
 			"template <class A, class B> struct same { static constexpr bool value = false; };\n"
 			"template <class A> struct same<A, A> { static constexpr bool value = true; };\n";
 	for (const char *t : { "int", "float" })
 		if (dtypes & (std::string(t) == "int" ? GPULAB_INT32 : GPULAB_FLOAT32))
-			s += "static_assert(same<decltype(&" + std::string(c->kernel) + "<" + t + ">), " + with_type(c->pointer, t)
-			     + ">::value, \"gpulab try " + c->kernel + ": the kernel must be template <typename T> __global__ void "
-			     + c->kernel + "(" + c->params + ")\");\n";
+			s += "static_assert(same<decltype(&" + std::string(c->kernel) + "<" + t + ">), "
+			     + with_type(pointer_type(c).c_str(), t) + ">::value, \"gpulab try " + c->name
+			     + ": the kernel must be template <typename T> __global__ void " + c->kernel + "(" + sig + ")\");\n";
 	return s + "}\n";
 }
 
@@ -146,7 +150,7 @@ int prepare(gpulab_ctx *ctx, kernel &k, int arch)
 	int rc;
 	if (!*path) {
 		ctx->error(ctx, "no kernel: name its file, `gpulab try %s FILE.cu` or -p kernel=FILE.cu "
-				"(`gpulab try %s --template` writes a start)", c->kernel, c->kernel);
+				"(`gpulab try %s --template` writes a start)", c->name, c->name);
 		return GPULAB_EINPUT;
 	}
 	if ((rc = read_file(ctx, path, text)) != GPULAB_OK)
@@ -155,11 +159,16 @@ int prepare(gpulab_ctx *ctx, kernel &k, int arch)
 		if (k.con.line)
 			ctx->error(ctx, "%s:%d: %s", path, k.con.line, err);
 		else
-			ctx->error(ctx, "%s: %s (`gpulab try %s --template` shows one)", path, err, c->kernel);
+			ctx->error(ctx, "%s: %s (`gpulab try %s --template` shows one)", path, err, c->name);
 		return GPULAB_EINPUT;
 	}
-	if (k.con.finish_given && !c->takes_finish) {
-		ctx->error(ctx, "%s:%d: finish= is for reduce alone", path, k.con.line);
+	if (unsigned extra = k.con.given & ~c->launch) {
+		std::string allowed;
+		for (int i = 0; i < 5; i++)
+			if (c->launch & (1u << i))
+				allowed += std::string(allowed.empty() ? "" : ", ") + contract_keys[i];
+		ctx->error(ctx, "%s:%d: %s= is not a launch key of %s (%s)", path, k.con.line,
+			   contract_keys[__builtin_ctz(extra)], c->name, allowed.c_str());
 		return GPULAB_EINPUT;
 	}
 	checks = contract_checks(c, ctx->dtype);
@@ -188,7 +197,7 @@ int prepare(gpulab_ctx *ctx, kernel &k, int arch)
 /* The data's extent in elements, x (along a row) by y (rows). */
 void extent(const gpulab_ctx *ctx, uint64_t *x, uint64_t *y)
 {
-	if (of(ctx) == &c_reduce)
+	if (!of(ctx)->two_d)
 		*x = ctx->n, *y = 1;
 	else
 		*x = opts_of(ctx).x, *y = opts_of(ctx).y;
@@ -202,10 +211,27 @@ dim3 tiles(const gpulab_ctx *ctx, const contract &con)
 	return dim3((unsigned)lab::div_up(x, con.tile_x), (unsigned)lab::div_up(y, con.tile_y));
 }
 
+/* The elements of argument i's buffer, for `blocks` blocks: its size in
+ * bytes into *bytes (0 for a size argument). */
+uint64_t buffer_bytes(const gpulab_ctx *ctx, int i, uint64_t blocks)
+{
+	uint64_t x, y, e = lab::elem_size(ctx);
+	extent(ctx, &x, &y);
+	switch (of(ctx)->args[i].role) {
+	case ROLE_INPUT:
+	case ROLE_OUTPUT: return x * y * e;
+	case ROLE_PARTIALS: return blocks * e;
+	case ROLE_BINS: return 256 * sizeof(unsigned);
+	case ROLE_SCRATCH: return (4 * blocks + 4) * sizeof(unsigned);
+	default: return 0;
+	}
+}
+
 /* Compile (so a file that does not compile costs nothing else, and needs
  * no GPU), and check what the contract's grid can reach. */
 int plan(gpulab_ctx *ctx)
 {
+	const challenge *c = of(ctx);
 	kernel k;
 	uint64_t x, y;
 	int rc = prepare(ctx, k, device_arch());
@@ -223,17 +249,18 @@ int plan(gpulab_ctx *ctx)
 				"larger tiles, or grid=persistent", opts_of(ctx).kernel, gx, gy, k.con.tile_x, k.con.tile_y);
 		return GPULAB_EPARAM;
 	}
-	size_t e = lab::elem_size(ctx), guards = 6 * lab::state::guard_bytes;
 	ctx->elements = x * y;
-	if (of(ctx) == &c_reduce) {
-		ctx->bytes_read = ctx->elements * e;
-		ctx->bytes_written = (k.con.finish_device ? 1 : gx) * e;
-		ctx->device_bytes = (ctx->elements + gx) * e + guards;
-	} else {
-		unsigned inputs = of(ctx) == &c_sum_matrix ? 2 : 1;
-		ctx->bytes_read = inputs * ctx->elements * e;
-		ctx->bytes_written = ctx->elements * e;
-		ctx->device_bytes = (inputs + 1) * ctx->elements * e + guards;
+	ctx->bytes_read = ctx->bytes_written = ctx->device_bytes = 0;
+	for (int i = 0; i < c->nargs; i++) {
+		uint64_t b = buffer_bytes(ctx, i, gx);
+		enum challenge_role r = c->args[i].role;
+		if (r == ROLE_INPUT)
+			ctx->bytes_read += b;
+		else if (r == ROLE_PARTIALS && k.con.finish_device)
+			ctx->bytes_written += lab::elem_size(ctx);
+		else if (r != ROLE_SCRATCH)
+			ctx->bytes_written += b;
+		ctx->device_bytes += b ? b + 2 * lab::state::guard_bytes : 0;
 	}
 	return GPULAB_OK;
 }
@@ -242,12 +269,15 @@ struct state : lab::state {
 	cudaLibrary_t lib = nullptr;
 	cudaKernel_t fn = nullptr;
 	dim3 grid, block;
-	void *in = nullptr, *in2 = nullptr, *out = nullptr;
-	void *h_partials = nullptr;   /* reduce, finish=host: pinned, copied back in run() */
+	void *buf[CHALLENGE_MAX_ARGS] = {};  /* each pointer argument's buffer, guarded */
+	unsigned size[CHALLENGE_MAX_ARGS] = {}; /* each size argument's value */
+	void *args[CHALLENGE_MAX_ARGS] = {};  /* what the launch hands the kernel */
+	void *h_partials = nullptr;   /* partials (sum, max): pinned, copied back in run() */
 	bool finish_device = false;
 	std::vector<unsigned char> host_in; /* the inputs as made, to check them unchanged */
-	std::vector<int> want;        /* sum_matrix: A + B */
-	double sum = 0, want_sum = 0, sum_abs = 0; /* reduce */
+	std::vector<unsigned char> want;    /* the CPU's result, of the type the reference writes */
+	std::vector<double> want_abs;       /* prefix_sum: the magnitudes' sums, for a tolerance */
+	double sum = 0, want_sum = 0, sum_abs = 0; /* sum, max */
 	~state() override
 	{
 		if (lib)
@@ -276,8 +306,8 @@ int load(gpulab_ctx *ctx, state *s)
 	return lab::persistent_grid(ctx, (const void *)s->fn, k.con.block_x * k.con.block_y, tiles, &s->grid.x);
 }
 
-/* An input of n elements from the seed, guarded on the device and kept
- * on the host. */
+/* An input of n elements from the generator and seed, guarded on the
+ * device and kept on the host. */
 template <typename T>
 int make_input(gpulab_ctx *ctx, state *s, void **dev, uint64_t n, uint64_t seed)
 {
@@ -286,93 +316,167 @@ int make_input(gpulab_ctx *ctx, state *s, void **dev, uint64_t n, uint64_t seed)
 	if (rc != GPULAB_OK || (rc = s->alloc_guarded(ctx, (T **)dev, n)) != GPULAB_OK)
 		return rc;
 	T *h = reinterpret_cast<T *>(s->host_in.data() + at);
-	lab::fill(h, n, seed);
+	builtin::generate(of(ctx), (enum challenge_generator)opts_of(ctx).input, h, n, seed);
 	LAB_TRY(ctx, cudaMemcpy(*dev, h, n * sizeof(T), cudaMemcpyHostToDevice));
 	return GPULAB_OK;
 }
 
+/* The CPU's answer, from the inputs as made. */
+template <typename T>
+int reference(gpulab_ctx *ctx, state *s)
+{
+	const challenge *c = of(ctx);
+	uint64_t n = ctx->elements;
+	const T *in = reinterpret_cast<const T *>(s->host_in.data());
+	int rc = GPULAB_OK;
+	switch (c->reference) {
+	case REFERENCE_SUM:
+		lab::sum_reference(in, n, &s->want_sum, &s->sum_abs);
+		break;
+	case REFERENCE_MAX:
+		s->want_sum = (double)builtin::max_of(in, n);
+		break;
+	case REFERENCE_PREFIX_SUM:
+		if ((rc = lab::host_vector(ctx, s->want, n * sizeof(T))) || (rc = lab::host_vector(ctx, s->want_abs, n)))
+			return rc;
+		builtin::prefix_sum(in, n, reinterpret_cast<T *>(s->want.data()), s->want_abs.data());
+		break;
+	case REFERENCE_HISTOGRAM:
+		if ((rc = lab::host_vector(ctx, s->want, 256 * sizeof(unsigned))))
+			return rc;
+		builtin::histogram(reinterpret_cast<const int *>(in), n, reinterpret_cast<unsigned *>(s->want.data()));
+		break;
+	case REFERENCE_ADD: {
+		if ((rc = lab::host_vector(ctx, s->want, n * sizeof(T))))
+			return rc;
+		T *w = reinterpret_cast<T *>(s->want.data());
+		for (uint64_t i = 0; i < n; i++)
+			w[i] = builtin::wrap_add(in[i], in[n + i]);
+		break;
+	}
+	default: /* transpose, copy: the input is the answer */
+		break;
+	}
+	return rc;
+}
+
+/* Each argument's buffer or value, in the kernel's order. */
 template <typename T>
 int setup_t(gpulab_ctx *ctx)
 {
+	const challenge *c = of(ctx);
 	state *s;
-	uint64_t n = ctx->elements, seed = opts_of(ctx).seed;
+	uint64_t x, y, seed = opts_of(ctx).seed, inputs = 0;
 	int rc;
 	if ((rc = lab::make_state(ctx, &s)) || (rc = load(ctx, s)))
 		return rc;
-	if (of(ctx) == &c_reduce) {
-		unsigned blocks = s->grid.x;
-		if ((rc = make_input<T>(ctx, s, &s->in, n, seed)) || (rc = s->alloc_guarded(ctx, (T **)&s->out, blocks))
-		    || (rc = s->alloc_pinned(ctx, (T **)&s->h_partials, blocks)))
+	extent(ctx, &x, &y);
+	for (int i = 0; i < c->nargs; i++) {
+		uint64_t b = buffer_bytes(ctx, i, s->grid.x);
+		s->args[i] = &s->buf[i];
+		switch (c->args[i].role) {
+		case ROLE_INPUT: rc = make_input<T>(ctx, s, &s->buf[i], x * y, seed + inputs++); break;
+		case ROLE_N: s->size[i] = (unsigned)(x * y), s->args[i] = &s->size[i]; break;
+		case ROLE_X: s->size[i] = (unsigned)x, s->args[i] = &s->size[i]; break;
+		case ROLE_Y: s->size[i] = (unsigned)y, s->args[i] = &s->size[i]; break;
+		case ROLE_PARTIALS:
+			if (!(rc = s->alloc_guarded(ctx, (T **)&s->buf[i], s->grid.x)))
+				rc = s->alloc_pinned(ctx, (T **)&s->h_partials, s->grid.x);
+			break;
+		default: rc = s->alloc_guarded(ctx, (unsigned char **)&s->buf[i], b); break;
+		}
+		if (rc)
 			return rc;
-		lab::sum_reference(reinterpret_cast<const T *>(s->host_in.data()), n, &s->want_sum, &s->sum_abs);
-		return GPULAB_OK;
 	}
-	if ((rc = make_input<T>(ctx, s, &s->in, n, seed)) || (rc = s->alloc_guarded(ctx, (T **)&s->out, n)))
-		return rc;
-	if (of(ctx) != &c_sum_matrix)
-		return GPULAB_OK;
-	if ((rc = make_input<T>(ctx, s, &s->in2, n, seed + 1)) || (rc = lab::host_vector(ctx, s->want, n)))
-		return rc;
-	const int *a = reinterpret_cast<const int *>(s->host_in.data()), *b = a + n;
-	for (uint64_t i = 0; i < n; i++)
-		s->want[i] = a[i] + b[i];
-	return GPULAB_OK;
+	return reference<T>(ctx, s);
 }
 
-/* The output poisoned, so an element never written cannot pass.  Under
- * finish=device run() then zeroes partials[0], the one element the
- * kernel adds into. */
+/* Outputs poisoned, so an element never written cannot pass.  Counters
+ * (bins, scratch, partials[0] under finish=device) are zeroed by run(),
+ * inside the timed run, as a real caller pays for it. */
 int reset(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
-	size_t count = of(ctx) == &c_reduce ? (size_t)s->grid.x : ctx->elements;
-	return lab::poison(ctx, s->out, count * lab::elem_size(ctx));
+	const challenge *c = of(ctx);
+	for (int i = 0; i < c->nargs; i++) {
+		enum challenge_role r = c->args[i].role;
+		size_t bytes = buffer_bytes(ctx, i, s->grid.x);
+		/* max's partials: 0x7f7f7f7f, above any int or float in range, so a
+		 * partial never written is the largest and fails, as -1 would not */
+		if (r == ROLE_PARTIALS && c->reference == REFERENCE_MAX)
+			LAB_TRY(ctx, cudaMemsetAsync(s->buf[i], 0x7f, bytes, lab::stream(ctx)));
+		else if (r == ROLE_OUTPUT || r == ROLE_PARTIALS) {
+			int rc = lab::poison(ctx, s->buf[i], bytes);
+			if (rc)
+				return rc;
+		}
+	}
+	return GPULAB_OK;
 }
 
 int run(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
-	unsigned n = (unsigned)ctx->elements, x = (unsigned)opts_of(ctx).x, y = (unsigned)opts_of(ctx).y;
+	const challenge *c = of(ctx);
 	cudaStream_t q = lab::stream(ctx);
-	void *reduce_args[] = { &s->in, &s->out, &n }, *transpose_args[] = { &s->in, &s->out, &y, &x },
-	     *sum_args[] = { &s->in, &s->in2, &s->out, &x, &y };
-	void **args = of(ctx) == &c_reduce ? reduce_args : of(ctx) == &c_transpose ? transpose_args : sum_args;
-	if (of(ctx) == &c_reduce && s->finish_device) /* the sum starts at 0, inside the timed run */
-		LAB_TRY(ctx, cudaMemsetAsync(s->out, 0, lab::elem_size(ctx), q));
-	LAB_TRY(ctx, cudaLaunchKernel((const void *)s->fn, s->grid, s->block, args, 0, q));
-	if (of(ctx) == &c_reduce)
-		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->out, (s->finish_device ? 1 : s->grid.x) * lab::elem_size(ctx),
-					     cudaMemcpyDeviceToHost, q));
+	int partials = -1;
+	for (int i = 0; i < c->nargs; i++) {
+		enum challenge_role r = c->args[i].role;
+		if (r == ROLE_BINS || r == ROLE_SCRATCH)
+			LAB_TRY(ctx, cudaMemsetAsync(s->buf[i], 0, buffer_bytes(ctx, i, s->grid.x), q));
+		if (r == ROLE_PARTIALS)
+			partials = i;
+	}
+	if (partials >= 0 && s->finish_device) /* the sum starts at 0, inside the timed run */
+		LAB_TRY(ctx, cudaMemsetAsync(s->buf[partials], 0, lab::elem_size(ctx), q));
+	LAB_TRY(ctx, cudaLaunchKernel((const void *)s->fn, s->grid, s->block, s->args, 0, q));
+	if (partials >= 0)
+		LAB_TRY(ctx, cudaMemcpyAsync(s->h_partials, s->buf[partials],
+					     (s->finish_device ? 1 : s->grid.x) * lab::elem_size(ctx), cudaMemcpyDeviceToHost, q));
 	return GPULAB_OK;
 }
 
-/* reduce: the host adds the per-block sums, unless the kernel did. */
+/* sum, max: the host finishes the per-block results, unless the kernel did. */
 template <typename T>
 int host_t(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
-	if (of(ctx) == &c_reduce)
-		s->sum = lab::add_up(static_cast<const T *>(s->h_partials), s->finish_device ? 1 : s->grid.x);
+	unsigned blocks = s->finish_device ? 1 : s->grid.x;
+	if (of(ctx)->reference == REFERENCE_SUM)
+		s->sum = lab::add_up(static_cast<const T *>(s->h_partials), blocks);
+	else if (of(ctx)->reference == REFERENCE_MAX)
+		s->sum = (double)builtin::max_of(static_cast<const T *>(s->h_partials), blocks);
 	return GPULAB_OK;
 }
 
-/* Nothing written outside the outputs, the inputs as they were made. */
+/* Nothing written outside any buffer (the outputs' first, then the
+ * inputs'), the inputs as they were made. */
 template <typename T>
 int check_buffers(gpulab_ctx *ctx, state *s)
 {
-	size_t n = ctx->elements, outs = of(ctx) == &c_reduce ? s->grid.x : n;
-	const char *out = of(ctx) == &c_reduce ? "partials" : of(ctx) == &c_transpose ? "out" : "C";
-	const char *in = of(ctx) == &c_sum_matrix ? "A" : "in";
+	const challenge *c = of(ctx);
 	int rc;
-	if ((rc = lab::check_guards(ctx, out, (const T *)s->out, outs)) || (rc = lab::check_guards(ctx, in, (const T *)s->in, n))
-	    || (s->in2 && (rc = lab::check_guards(ctx, "B", (const T *)s->in2, n))))
-		return rc;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < c->nargs; i++) {
+			uint64_t b = buffer_bytes(ctx, i, s->grid.x);
+			enum challenge_role r = c->args[i].role;
+			const char *name = c->args[i].name;
+			if (!b || (r == ROLE_INPUT) != (pass == 1))
+				continue;
+			rc = r == ROLE_BINS || r == ROLE_SCRATCH ? lab::check_guards(ctx, name, (const unsigned *)s->buf[i], b / 4)
+								 : lab::check_guards(ctx, name, (const T *)s->buf[i], b / sizeof(T));
+			if (rc)
+				return rc;
+		}
 	std::vector<unsigned char> now;
 	if ((rc = lab::host_vector(ctx, now, s->host_in.size())))
 		return rc;
-	LAB_TRY(ctx, cudaMemcpy(now.data(), s->in, n * sizeof(T), cudaMemcpyDeviceToHost));
-	if (s->in2)
-		LAB_TRY(ctx, cudaMemcpy(now.data() + n * sizeof(T), s->in2, n * sizeof(T), cudaMemcpyDeviceToHost));
+	size_t at = 0, each = ctx->elements * sizeof(T);
+	for (int i = 0; i < c->nargs; i++)
+		if (c->args[i].role == ROLE_INPUT) {
+			LAB_TRY(ctx, cudaMemcpy(now.data() + at, s->buf[i], each, cudaMemcpyDeviceToHost));
+			at += each;
+		}
 	if (now != s->host_in) {
 		ctx->error(ctx, "the kernel wrote to its input");
 		return GPULAB_WRONG;
@@ -380,67 +484,91 @@ int check_buffers(gpulab_ctx *ctx, state *s)
 	return GPULAB_OK;
 }
 
+/* The first argument of `role`: its buffer and name. */
+int arg_of(const challenge *c, enum challenge_role role) { return challenge_find_arg(c, role, 0); }
+
+/* An output within the tolerance of the CPU's: each element within tol
+ * times the magnitudes that made it (want_abs), else one line. */
+template <typename T>
+int expect_close(gpulab_ctx *ctx, state *s, const char *name, const T *got, uint64_t n)
+{
+	const T *want = reinterpret_cast<const T *>(s->want.data());
+	for (uint64_t i = 0; i < n; i++)
+		if (!(std::fabs((double)got[i] - (double)want[i]) <= of(ctx)->tolerance * std::max(s->want_abs[i], 1.0))) {
+			ctx->error(ctx, "%s[%" PRIu64 "]: expected %.9g, got %.9g (within %g of it; -p seed=%" PRIu64 " reproduces)",
+				   name, i, (double)want[i], (double)got[i], of(ctx)->tolerance, opts_of(ctx).seed);
+			return GPULAB_WRONG;
+		}
+	return GPULAB_OK;
+}
+
 template <typename T>
 int verify_t(gpulab_ctx *ctx)
 {
 	state *s = st(ctx);
+	const challenge *c = of(ctx);
 	const opts &o = opts_of(ctx);
-	int rc = check_buffers<T>(ctx, s);
+	uint64_t x, y, n = ctx->elements;
+	int rc = check_buffers<T>(ctx, s), out = arg_of(c, c->reference == REFERENCE_HISTOGRAM ? ROLE_BINS : ROLE_OUTPUT);
+	const T *in = reinterpret_cast<const T *>(s->host_in.data());
 	if (rc != GPULAB_OK)
 		return rc;
-	if (of(ctx) == &c_reduce) {
+	extent(ctx, &x, &y);
+	switch (c->reference) {
+	case REFERENCE_SUM: {
 		char hint[400];
 		bool explained = contract_poison_hint(s->finish_device, std::is_same<T, int>::value, s->sum, s->want_sum, hint,
 						      sizeof hint);
-		return lab::expect_sum(ctx, (T)s->sum, s->want_sum, s->sum_abs, ctx->elements, o.seed, explained ? hint : nullptr);
+		if (c->tolerance > 0 && std::fabs(s->sum - s->want_sum) <= c->tolerance * std::max(s->sum_abs, 1.0))
+			return GPULAB_OK;
+		return lab::expect_sum(ctx, (T)s->sum, s->want_sum, s->sum_abs, n, o.seed, explained ? hint : nullptr);
 	}
-	if (of(ctx) == &c_transpose)
-		return lab::expect_moved(ctx, (const T *)s->out, reinterpret_cast<const T *>(s->host_in.data()), o.y, o.x, true);
-	std::vector<int> got;
-	if ((rc = lab::copy_back(ctx, got, (const int *)s->out, ctx->elements)))
-		return rc;
-	return lab::expect_equal(ctx, "C", got.data(), s->want.data(), ctx->elements, lab::where{ o.x });
+	case REFERENCE_MAX:
+		if ((T)s->sum == (T)s->want_sum)
+			return GPULAB_OK;
+		ctx->error(ctx, "max of %" PRIu64 " %s: expected %.9g, got %.9g (-p seed=%" PRIu64 " reproduces)", n,
+			   lab::type_name(ctx), s->want_sum, s->sum, o.seed);
+		return GPULAB_WRONG;
+	case REFERENCE_TRANSPOSE:
+	case REFERENCE_COPY:
+		return lab::expect_moved(ctx, (const T *)s->buf[out], in, y, x, c->reference == REFERENCE_TRANSPOSE);
+	case REFERENCE_HISTOGRAM:
+		return lab::expect_device(ctx, c->args[out].name, (const unsigned *)s->buf[out],
+					  reinterpret_cast<const unsigned *>(s->want.data()), 256);
+	default: { /* prefix_sum, add: element by element */
+		std::vector<T> got;
+		if ((rc = lab::copy_back(ctx, got, (const T *)s->buf[out], n)))
+			return rc;
+		if (c->tolerance > 0)
+			return expect_close(ctx, s, c->args[out].name, got.data(), n);
+		return lab::expect_equal(ctx, c->args[out].name, got.data(), reinterpret_cast<const T *>(s->want.data()), n,
+					 lab::where{ c->two_d ? x : 0 });
+	}
+	}
 }
 
-#define KERNEL_KEY \
-	{ .key = "kernel", .type = GPULAB_PARAM_PATH, .offset = offsetof(opts, kernel), .def = "", \
-	  .help = "your kernel's .cu file (gpulab try CHALLENGE FILE.cu sets it)" }
-#define SIDE(name, field, def_, help_) \
-	{ .key = #name, .type = GPULAB_PARAM_COUNT, .offset = offsetof(opts, field), .def = def_, .help = help_, \
-	  .min = 1, .max = 0x7fffffff }
-
-/* The same defaults as the challenges' own plugins, so that a row is
- * compared with theirs at the same point. */
-const gpulab_param p_reduce[] = { KERNEL_KEY, LAB_SEED(opts, seed), { nullptr } };
-const gpulab_param p_transpose[] = { KERNEL_KEY, SIDE(rows, y, "8192", "rows of the input matrix"),
-				     SIDE(cols, x, "8192", "columns of the input matrix"), LAB_SEED(opts, seed), { nullptr } };
-const gpulab_param p_sum_matrix[] = { KERNEL_KEY, SIDE(nx, x, "16384", "matrix columns"), SIDE(ny, y, "16384", "matrix rows"),
-				      LAB_SEED(opts, seed), { nullptr } };
-
-#define TRY(c, p) \
-	.params = p, .params_size = sizeof(opts), .plan = plan, .setup = LAB_TYPED(setup_t), .reset = reset, .run = run, \
-	.host = LAB_TYPED(host_t), .verify = LAB_TYPED(verify_t), .teardown = lab::teardown<state>, .data = &c
-
-/* Each challenge's gate: one element, a warp less and more than 32, odd
- * sizes past a power of two, and a large power of two; for matrices,
- * single rows and columns and sides no tile divides. */
-const gpulab_exercise exercises[] = {
-	{ .name = "reduce", .summary = "your sum of n ints or floats: template <typename T> reduce(const T *in, T *partials, unsigned n)",
-	  .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, .n = 1u << 24, .n_max = 0x7fffffff, TRY(c_reduce, p_reduce),
-	  .metrics = "gld_transactions,gld_transactions_per_request,gld_efficiency,gld_throughput,inst_per_warp",
-	  .flags = GPULAB_USER_CODE, .peers = "reduce", .gate = "n=1;n=31;n=33;n=1000003;n=16777223;n=67108864" },
-	{ .name = "transpose", .summary = "your out = in^T: template <typename T> transpose(const T *in, T *out, unsigned rows, unsigned cols)",
-	  .dtypes = GPULAB_INT32 | GPULAB_FLOAT32, TRY(c_transpose, p_transpose),
-	  .metrics = "gld_transactions_per_request,gst_transactions_per_request,shared_ld_bank_conflict,shared_st_bank_conflict",
-	  .flags = GPULAB_USER_CODE, .peers = "transpose",
-	  .gate = "rows=1 cols=1;rows=31 cols=33;rows=33 cols=31;rows=1 cols=4099;rows=4099 cols=1;rows=1000 cols=3001" },
-	{ .name = "sum_matrix", .summary = "your C = A + B on ints: template <typename T> sum_matrix(const T *A, const T *B, T *C, unsigned nx, unsigned ny)",
-	  .dtypes = GPULAB_INT32, TRY(c_sum_matrix, p_sum_matrix),
-	  .metrics = "achieved_occupancy,gld_throughput,gld_efficiency,dram__throughput.avg.pct_of_peak_sustained_elapsed",
-	  .flags = GPULAB_USER_CODE, .peers = "sum_matrix",
-	  .gate = "nx=1 ny=1;nx=31 ny=33;nx=33 ny=31;nx=1 ny=4099;nx=4099 ny=1;nx=1000 ny=777;nx=3 ny=2049" },
+/* Every challenge's exercise runs these; the rest of its declaration is
+ * its folder's (challenges.c). */
+const gpulab_exercise prototype = {
+	.name = "", .summary = "", .dtypes = GPULAB_INT32, .plan = plan, .setup = LAB_TYPED(setup_t), .reset = reset,
+	.run = run, .host = LAB_TYPED(host_t), .verify = LAB_TYPED(verify_t), .teardown = lab::teardown<state>,
+	.flags = GPULAB_USER_CODE,
 };
 
 } // namespace
 
-LAB_PLUGIN("try", "your own kernel, compiled at run time, on a challenge's bench", exercises)
+/* The exercises are read once, when gpulab loads the plugin, from the
+ * folders it names (challenges.h): none where it names none. */
+GPULAB_PLUGIN_ENTRY
+{
+	static gpulab_plugin desc = { GPULAB_PLUGIN_HEAD, .name = "try",
+				      .summary = "your own kernel, compiled at run time, on a challenge's bench" };
+	static bool read = false;
+	if (!read) {
+		gpulab_exercise *v = nullptr;
+		desc.n_exercises = try_challenges(std::getenv("GPULAB_CHALLENGE_FOLDERS"), &prototype, &v);
+		desc.exercises = v;
+		read = true;
+	}
+	return &desc;
+}
