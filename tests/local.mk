@@ -206,6 +206,14 @@ TESTS += tests/completion.sh
 TESTS += tests/rows.sh
 EXTRA_DIST += tests/rows.sh
 EXTRA_DIST += tests/completion.sh
+# The gaming suites (issue 55): each kernel of tests/challenges/NAME/
+# compiles, with nvcc and, where this gpulab has the challenge, with
+# gpulab try's NVRTC (no device visible); skips (77) without nvcc.  The
+# suites, and the scripts that grade them on a GPU, are in the tarball
+# for bench/gpu-check.sh.
+TESTS += tests/challenges/compile.sh
+EXTRA_DIST += tests/challenges bench/grade-suites.sh bench/grade_suites.py
+AM_TESTS_ENVIRONMENT += NVCC='$(NVCC)'; export NVCC;
 # bench/learn-table.sh (issue 49): its table and raw results from three
 # lessons on the fake plugin.
 TESTS += tests/learn_table.sh
