@@ -86,12 +86,14 @@ def matches(want, have):
     return exit_ok and failure_ok and reason_ok
 
 
-def said(outcome):
+def said(outcome, expected=False):
+    """An outcome in words; an expected reason is a substring, quoted."""
     if outcome[0] != "failed":
         return outcome[0]
-    reason = outcome[3] if outcome[3] != "-" else ""
     text = "failed %s %s" % (outcome[1], outcome[2])
-    return text + (": " + reason[:110] if reason else "")
+    if expected:
+        return text + (', with "%s"' % outcome[3] if outcome[3] != "-" else "")
+    return text + (": " + outcome[3][:110] if outcome[3] else "")
 
 
 def check(grade, expect, mode, label, out):
@@ -108,9 +110,9 @@ def check(grade, expect, mode, label, out):
         want = wanted(expect[name], mode)
         ok = matches(want, have)
         bad += not ok
-        out.write("%-16s %-40s %-60s %s\n" % (name, said(want), said(have), "ok" if ok else "FAIL"))
+        out.write("%-16s %-40s %-60s %s\n" % (name, said(want, True), said(have), "ok" if ok else "FAIL"))
     for name in sorted(set(expect) - seen):
-        out.write("%-16s %-40s %-60s FAIL\n" % (name, said(wanted(expect[name], mode)), "(not graded)"))
+        out.write("%-16s %-40s %-60s FAIL\n" % (name, said(wanted(expect[name], mode), True), "(not graded)"))
         bad += 1
     total = len(seen | set(expect))
     out.write("%s: %d kernels, %d as expected, %d not\n" % (label, total, total - bad, bad))

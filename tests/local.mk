@@ -214,6 +214,9 @@ EXTRA_DIST += tests/completion.sh
 TESTS += tests/challenges/compile.sh
 EXTRA_DIST += tests/challenges bench/grade-suites.sh bench/grade_suites.py
 AM_TESTS_ENVIRONMENT += NVCC='$(NVCC)'; export NVCC;
+# bench/grade_suites.py's checking, on a hand-written grade record.
+TESTS += tests/grade_suites.sh
+EXTRA_DIST += tests/grade_suites.sh
 # bench/learn-table.sh (issue 49): its table and raw results from three
 # lessons on the fake plugin.
 TESTS += tests/learn_table.sh
