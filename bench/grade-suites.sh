@@ -6,7 +6,9 @@
 #   bench/grade-suites.sh [--jobs N] GPULAB [CHALLENGE...]
 #
 # For each challenge (by default every folder of tests/challenges) that
-# GPULAB lists (`gpulab list try` shows try.NAME), into LOGS/NAME/:
+# GPULAB lists (`gpulab list try` shows try.NAME) and that has a suite
+# (a challenge of either kind without the other is skipped, with a
+# line), into LOGS/NAME/:
 #   kernels/     the suite's .cu files, and the challenge's own template
 #                as template.cu (`gpulab try NAME --template`)
 #   test.json    `gpulab grade --test NAME kernels/ ARGS --format json`:
@@ -50,14 +52,17 @@ listed=$("$g" list try 2>/dev/null)
 # mismatch or a grade that failed.
 suite() {
 	local name=$1 out=$logs/$1 rc=0 args
-	rm -rf "$out" && mkdir -p "$out/kernels" "$out/cache" || return 1
+	rm -rf "$out" && mkdir -p "$out/kernels" || return 1
+	# each kernel compiled once for both modes, in a cache of the suite's own (not in the logs)
+	XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-suite-cache-XXXXXX") || return 1
+	export XDG_CACHE_HOME
+	trap 'rm -rf "$XDG_CACHE_HOME"' RETURN
 	cp "$suites/$name"/*.cu "$out/kernels/" || return 1
 	"$g" try "$name" --template >"$out/kernels/template.cu" 2>"$out/template.err" || {
 		echo "$name: gpulab try $name --template failed: $(tail -n 1 "$out/template.err")"; return 1; }
 	read -r -a args <"$suites/$name/args"
 	# shellcheck disable=SC2206
 	local common=("${args[@]}" --watchdog "$watchdog" ${GRADE_ARGS:--r 5 -w 1})
-	export XDG_CACHE_HOME=$out/cache # each kernel compiled once, for both modes
 	: >"$out/check.txt"
 	if [[ " $modes " == *" test "* ]]; then
 		"$g" grade --test "$name" "$out/kernels" "${common[@]}" --format json >"$out/test.json" 2>"$out/test.txt"
@@ -81,7 +86,7 @@ mkdir -p "$logs"
 ran=() failed=0 t0=$(date +%s)
 for name in "${names[@]}"; do
 	if [ ! -f "$suites/$name/expect.tsv" ]; then
-		echo "grade-suites: $name: no suite ($suites/$name/expect.tsv)"; failed=1; continue
+		echo "grade-suites: $name: skipped: no suite ($suites/$name/expect.tsv)"; continue
 	fi
 	if ! grep -qE "^ +try\.$name( |$)" <<<"$listed"; then
 		echo "grade-suites: $name: skipped: $g lists no challenge $name"; continue

@@ -5,7 +5,8 @@
 # a wrong failure word, a reason without its substring, a kernel ranked
 # that should fail, one missing, one not in expect.tsv): its FAIL line
 # and exit 1; --mode test: a timed-run failure counts as passing the
-# gate where expect.tsv says `pass`; a file that is not a record: exit 2.
+# gate where expect.tsv says `pass`, and a result of the other mode is a
+# mismatch; a file that is not a record: exit 2.
 set -u
 src=$(cd "${srcdir:-.}" && pwd)
 py=$src/bench/grade_suites.py
@@ -67,12 +68,15 @@ g = json.loads(open(sys.argv[1]).readline())["grade"]
 for k in g["kernels"]:
     k["rank"] = None
     if k["kernel"].endswith(("right.cu", "template.cu", "stateful.cu")):
-        k.update(exit=0, failure=None, reason=None)
-print(json.dumps(dict(schema="gpulab-grade/1", **g)))
+        k.update(exit=0, failure="passed the gate", reason="")
+        k["passed"] = True
+print(json.dumps(dict(schema="gpulab-grade/1", mode="test", **g)))
 EOF
 python3 "$py" --mode test "$dir/test.json" "$dir/good.tsv" >"$dir/out" 2>&1 || bad "--mode test: exit $?, not 0"
 grep -q '^stateful.cu  *pass  *pass  *ok$' "$dir/out" || bad "--mode test: stateful.cu not a pass"
 grep -q '^reduce test: 5 kernels, 5 as expected, 0 not$' "$dir/out" || { bad "--mode test: no summary"; cat "$dir/out"; }
+python3 "$py" --mode ranked "$dir/test.json" "$dir/good.tsv" >"$dir/out" 2>&1
+[ $? -eq 1 ] && grep -q '^reduce ranked: grade ran in mode test, not ranked$' "$dir/out" || bad "a --test result checked as ranked: not a FAIL"
 sed -i 's/^stateful.cu\(.*\)pass$/stateful.cu\1same/' "$dir/good.tsv"
 python3 "$py" --mode test "$dir/test.json" "$dir/good.tsv" >"$dir/out" 2>&1
 [ $? -eq 1 ] && grep -q '^stateful.cu .* FAIL$' "$dir/out" || bad "--mode test: a gate pass where a failure was expected is not a FAIL"

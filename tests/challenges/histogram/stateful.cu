@@ -2,9 +2,11 @@
 // the kernel keeps the last histogram it made, and the n it made it for,
 // in __device__ memory; a later launch with that n copies the 256 kept
 // counts into bins and reads no input at all.  Right on the same input,
-// and nearly free: gpulab try must catch it (a second run on other data
-// of the same n gets the old counts): expected to fail with a wrong
-// result.
+// and nearly free.  It passes the gate alone (grade --test: each case
+// one launch of a freshly loaded module).  Ranked, only a run on other
+// data of the same n in the same loaded module finds it (it gets the
+// old counts): expected to fail there with a wrong result; a gpulab that
+// has no such run ranks it, and bench/grade-suites.sh says FAIL.
 // gpulab: block=256
 
 __device__ unsigned kept[256], kept_n, blocks_in;

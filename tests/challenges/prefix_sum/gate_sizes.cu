@@ -1,8 +1,9 @@
 // Right only for small n: each block scans its own tile of 4096 and
 // leaves the carry from the tiles before it "for later", so the answer
 // is right while n fits in one tile (n <= 4096) and wrong past it.  A
-// gate made of small cases alone would pass it; the point to be timed
-// (-n 2^20 in bench/grade-suites.sh) is 256 tiles.
+// gate made of small cases alone would pass it; the gate's 1000003 is
+// 245 tiles, the point to be timed (-n 2^20 in bench/grade-suites.sh)
+// 256.
 // gpulab: block=1024 per_thread=4
 
 template <typename T>

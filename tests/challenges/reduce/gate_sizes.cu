@@ -1,10 +1,11 @@
-// Gaming the gate by its sizes: the try plugin's gate string for reduce
-// is "n=1;n=31;n=33;n=1000003;n=16777223;n=67108864".  At exactly those
-// n this kernel sums honestly; at any other n it takes a "fast path"
-// that reads one element in four and multiplies by four, which is
-// wrong for every input that is not constant.  The gate also runs the
-// point to be timed (-n 2^20 in bench/grade-suites.sh), so it fails
-// there, at n=1048576.
+// Gaming the gate by its sizes: reduce's test sizes (the gate's cases,
+// [test] sizes of its challenge.ini) are n = 1, 31, 33, 1000003,
+// 16777223 and 67108864.  At exactly those n this kernel sums honestly;
+// at any other n it takes a "fast path" that reads one element in four
+// and multiplies by four, wrong for every input that is not constant.
+// The gate alone (grade --test) passes it; before timing, the gate also
+// runs the point to be timed (-n 2^20 in bench/grade-suites.sh), and it
+// fails there, at n=1048576.
 // gpulab: block=256 per_thread=4
 
 __device__ bool gate_size(unsigned n)
