@@ -212,7 +212,7 @@ EXTRA_DIST += tests/completion.sh
 # suites, and the scripts that grade them on a GPU, are in the tarball
 # for bench/gpu-check.sh.
 TESTS += tests/challenges/compile.sh
-EXTRA_DIST += tests/challenges bench/grade-suites.sh bench/grade_suites.py
+EXTRA_DIST += tests/challenges bench/grade-suites.sh bench/grade_suites.py bench/grade-class.sh
 AM_TESTS_ENVIRONMENT += NVCC='$(NVCC)'; export NVCC;
 # bench/grade_suites.py's checking, on a hand-written grade record.
 TESTS += tests/grade_suites.sh
