@@ -6,6 +6,7 @@
 #     and no #include (try's filter refuses one), and is a row of
 #     expect.tsv, whose every row names a .cu of the folder (but
 #     template.cu, the challenge's own, which grade-suites.sh adds);
+#     and each file of the folder is named in tests/local.mk's EXTRA_DIST;
 #   - nvcc compiles them all for sm_90 in one wrapper a challenge, each
 #     file in a namespace of its own with the contract's macros
 #     (GPULAB_BLOCK_X ... GPULAB_TILE_Y, from its contract line), and
@@ -69,6 +70,10 @@ check_folder() {
 		grep -qx "$base" <<<"$rows" || bad "$dir/$base: not in expect.tsv"
 		[ "$(grep -cE '^[[:space:]]*//[[:space:]]*gpulab:' "$f")" = 1 ] || bad "$dir/$base: not one contract line"
 		! grep -qE '^[[:space:]]*#[[:space:]]*include' "$f" || bad "$dir/$base: has an #include (try refuses it)"
+	done
+	for f in "$dir"/*; do # each file in the tarball: named in tests/local.mk
+		base=tests/challenges/$(basename "$dir")/$(basename "$f")
+		grep -qE "(^|[[:space:]])$base([[:space:]]|\$)" "$here/../local.mk" || bad "$base: not in tests/local.mk's EXTRA_DIST"
 	done
 	for base in $rows; do # template.cu: the challenge's own, which grade-suites.sh adds
 		[ "$base" = template.cu ] || [ -f "$dir/$base" ] || bad "$dir/expect.tsv: names $base, which is not in $dir"
