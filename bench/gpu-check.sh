@@ -8,13 +8,17 @@
 #   sanitize    compute-sanitizer memcheck, racecheck and synccheck, each
 #               over every exercise of each plugin at one odd shape; in
 #               the background, beside the next three, which time nothing
+#   grade       grade over the try fixtures, and its page; the gaming
+#               suite of every challenge, by the gate and ranked, each
+#               kernel's outcome checked (bench/grade-suites.sh); a class
+#               of 20 graded (bench/grade-class.sh); in the background too
 #   interrupt   a sweep stopped by timeout -s INT (and HUP, and two kill
 #               -INT), then --resume to the end (bench/interrupt-gpu.sh)
 #   author      gpulab new -> make -> make install -> run -> check, under
 #               a fresh HOME, with no PKG_CONFIG_PATH
-#   grade       grade over the test kernels, and its page
 #   learn       every lesson, each to its verdict (bench/learn-table.sh),
-#               and one --submit; the GPU alone again
+#               and one --submit, once sanitize and grade have ended: the
+#               GPU alone again
 #   ranks       mpirun -np 2 over the multigpu sweep, bounded, and where
 #               its time went (bench/ranks-sweep.sh; needs 2 GPUs and
 #               mpirun; the suite's tests/ranks.sh verifies the
@@ -106,9 +110,10 @@ fi
 
 cat <<EOF
 gpu-check: $src on $(hostname), $gpus GPU(s)${arch:+ (sm_$arch)}; logs in $logs; budget ${budget}s
-  build 240s, suite 300s, install 60s, sanitize 150s, interrupt 90s, author 120s,
-  learn 240s, grade 90s, ranks 140s where there are 2 GPUs (the budget is then 585s);
-  each step is also held to what is left of the budget
+  build 240s, suite 300s, install 60s, sanitize 150s and grade 240s (both in the
+  background, beside interrupt 90s and author 120s), learn 240s, ranks 140s where
+  there are 2 GPUs (the budget is then 585s); each step is also held to what is
+  left of the budget
 EOF
 
 configure_build() {
@@ -176,6 +181,45 @@ else
 	skip sanitize "no GPU or no compute-sanitizer"
 fi
 
+# grade: the try fixtures graded (two right, one wrong, one that traps,
+# one that hangs) and their page; then the gaming suite of every
+# challenge this gpulab lists, graded by the gate alone and ranked, each
+# kernel's outcome checked (bench/grade-suites.sh, three challenges at a
+# time, into LOGS/grade-suites); then a class of 20 (bench/grade-class.sh,
+# into LOGS/grade-class; its wall time is a line, not a record here).
+# Outcomes, not times, are checked: it runs in the background beside
+# sanitize, interrupt and author, on the last GPU where there are two,
+# and learn waits for it.
+grade() {
+	local dir names
+	[ "$gpus" -ge 2 ] && export CUDA_VISIBLE_DEVICES=$((gpus - 1))
+	dir=$(mktemp -d /tmp/gpulab-grade-XXXXXX)
+	cp "$src/tests/try/reduce_shfl.cu" "$dir/shfl.cu"
+	gpulab try reduce --template >"$dir/template.cu"
+	cp "$src/tests/try/reduce_tail.cu" "$dir/tail.cu"
+	cp "$src/tests/try/trap.cu" "$dir/trap.cu"
+	cp "$src/tests/try/forever.cu" "$dir/forever.cu"
+	gpulab grade reduce "$dir" -n 2^20 -t int --watchdog 2 -o "$logs/grade.json" | tee "$dir/out"
+	grep -q '5 kernels, 2 measured, 3 failed' "$dir/out" && gpulab report "$logs/grade.json" -o "$logs/grade.html" \
+		|| return 1
+	names=$(gpulab list try 2>/dev/null | sed -n 's/^  try\.\([a-z0-9_]*\) .*/\1/p')
+	echo "== bench/grade-suites.sh --jobs 3 $g" $names
+	# shellcheck disable=SC2086 # names is words
+	LOGS=$logs/grade-suites "$here/grade-suites.sh" --jobs 3 "$g" $names || return 1
+	# each point stops after 1 s, noisy or not: beside the other steps a
+	# point may not settle, and this wall time is not the one recorded
+	echo "== bench/grade-class.sh $g"
+	CLASS_ARGS="-n 2^20 -t int --watchdog 2 --timeout 1" "$here/grade-class.sh" "$g" "$logs/grade-class"
+}
+export -f grade
+grading=
+if [ "$gpus" -gt 0 ]; then
+	step grade 240 grade &
+	grading=$!
+else
+	skip grade "no GPU"
+fi
+
 if [ "$gpus" -gt 0 ]; then
 	step interrupt 90 env SWEEP="run reduce.best reduce.cub -n 2^16:2^24:2 -t int,float" POINTS=20 AFTER=5 \
 		"$here/interrupt-gpu.sh" "$g"
@@ -199,20 +243,6 @@ author() {
 export -f author
 step author 120 author
 
-grade() {
-	local dir
-	dir=$(mktemp -d /tmp/gpulab-grade-XXXXXX)
-	cp "$src/tests/try/reduce_shfl.cu" "$dir/shfl.cu"
-	cp "$src/plugins/try/templates/reduce.cu" "$dir/template.cu"
-	cp "$src/tests/try/reduce_tail.cu" "$dir/tail.cu"
-	cp "$src/tests/try/trap.cu" "$dir/trap.cu"
-	cp "$src/tests/try/forever.cu" "$dir/forever.cu"
-	gpulab grade reduce "$dir" -n 2^20 -t int --watchdog 2 -o "$logs/grade.json" | tee "$dir/out"
-	grep -q '5 kernels, 2 measured, 3 failed' "$dir/out" && gpulab report "$logs/grade.json" -o "$logs/grade.html"
-}
-export -f grade
-if [ "$gpus" -gt 0 ]; then step grade 90 grade; else skip grade "no GPU"; fi
-
 # Every lesson to its verdict, as docs/learn.md's table (bench/learn-table.sh,
 # into the logs), then the map counting them all seen, and one kernel
 # submitted for a lesson's task (passed, 0, or not, 11).
@@ -229,6 +259,7 @@ learn() {
 }
 export -f learn
 [ -n "$sanitizing" ] && wait "$sanitizing" # learn times: the GPU alone
+[ -n "$grading" ] && wait "$grading" # and grade, which also uses it
 if [ "$gpus" -gt 0 ]; then step learn 240 learn; else skip learn "no GPU"; fi
 
 # Ranks: the 30-point sweep as 2 ranks (bench/ranks-sweep.sh: issue 44's,

@@ -220,6 +220,43 @@ TESTS += tests/completion.sh
 TESTS += tests/rows.sh
 EXTRA_DIST += tests/rows.sh
 EXTRA_DIST += tests/completion.sh
+# The gaming suites (issue 55): each kernel of tests/challenges/NAME/
+# compiles, with nvcc and, where this gpulab has the challenge, with
+# gpulab try's NVRTC (no device visible); skips (77) without nvcc.  The
+# suites, and the scripts that grade them on a GPU, are in the tarball
+# for bench/gpu-check.sh.
+TESTS += tests/challenges/compile.sh
+# (each file named: a directory would also bring the build tree's test logs)
+EXTRA_DIST += tests/challenges/README.md tests/challenges/compile.sh tests/challenges/reduce/args \
+	tests/challenges/reduce/expect.tsv tests/challenges/reduce/gate_sizes.cu tests/challenges/reduce/hang.cu \
+	tests/challenges/reduce/race.cu tests/challenges/reduce/read_past.cu tests/challenges/reduce/right.cu \
+	tests/challenges/reduce/stateful.cu tests/challenges/reduce/trap.cu tests/challenges/reduce/write_past.cu \
+	tests/challenges/transpose/args tests/challenges/transpose/expect.tsv \
+	tests/challenges/transpose/gate_sizes.cu tests/challenges/transpose/hang.cu \
+	tests/challenges/transpose/race.cu tests/challenges/transpose/read_past.cu \
+	tests/challenges/transpose/right.cu tests/challenges/transpose/stateful.cu tests/challenges/transpose/trap.cu \
+	tests/challenges/transpose/write_past.cu tests/challenges/sum_matrix/args \
+	tests/challenges/sum_matrix/expect.tsv tests/challenges/sum_matrix/gate_sizes.cu \
+	tests/challenges/sum_matrix/hang.cu tests/challenges/sum_matrix/race.cu \
+	tests/challenges/sum_matrix/read_past.cu tests/challenges/sum_matrix/right.cu \
+	tests/challenges/sum_matrix/stateful.cu tests/challenges/sum_matrix/trap.cu \
+	tests/challenges/sum_matrix/write_past.cu tests/challenges/prefix_sum/args \
+	tests/challenges/prefix_sum/expect.tsv tests/challenges/prefix_sum/gate_sizes.cu \
+	tests/challenges/prefix_sum/hang.cu tests/challenges/prefix_sum/race.cu \
+	tests/challenges/prefix_sum/read_past.cu tests/challenges/prefix_sum/right.cu \
+	tests/challenges/prefix_sum/slow.cu tests/challenges/prefix_sum/stateful.cu \
+	tests/challenges/prefix_sum/trap.cu tests/challenges/prefix_sum/write_past.cu \
+	tests/challenges/prefix_sum/wrong.cu tests/challenges/histogram/args tests/challenges/histogram/expect.tsv \
+	tests/challenges/histogram/gate_sizes.cu tests/challenges/histogram/hang.cu \
+	tests/challenges/histogram/race.cu tests/challenges/histogram/read_past.cu \
+	tests/challenges/histogram/right.cu tests/challenges/histogram/slow.cu tests/challenges/histogram/stateful.cu \
+	tests/challenges/histogram/trap.cu tests/challenges/histogram/write_past.cu \
+	tests/challenges/histogram/wrong.cu
+EXTRA_DIST += bench/grade-suites.sh bench/grade_suites.py bench/grade-class.sh
+AM_TESTS_ENVIRONMENT += NVCC='$(NVCC)'; export NVCC;
+# bench/grade_suites.py's checking, on a hand-written grade record.
+TESTS += tests/grade_suites.sh
+EXTRA_DIST += tests/grade_suites.sh
 # bench/learn-table.sh (issue 49): its table and raw results from three
 # lessons on the fake plugin.
 TESTS += tests/learn_table.sh
