@@ -502,17 +502,14 @@ int expect_close(gpulab_ctx *ctx, state *s, const char *name, const T *got, uint
 	return GPULAB_OK;
 }
 
+/* The output against the CPU's answer for the inputs made from `seed`. */
 template <typename T>
-int verify_t(gpulab_ctx *ctx)
+int check_output(gpulab_ctx *ctx, state *s, uint64_t seed)
 {
-	state *s = st(ctx);
 	const challenge *c = of(ctx);
-	const opts &o = opts_of(ctx);
 	uint64_t x, y, n = ctx->elements;
-	int rc = check_buffers<T>(ctx, s), out = arg_of(c, c->reference == REFERENCE_HISTOGRAM ? ROLE_BINS : ROLE_OUTPUT);
+	int rc, out = arg_of(c, c->reference == REFERENCE_HISTOGRAM ? ROLE_BINS : ROLE_OUTPUT);
 	const T *in = reinterpret_cast<const T *>(s->host_in.data());
-	if (rc != GPULAB_OK)
-		return rc;
 	extent(ctx, &x, &y);
 	switch (c->reference) {
 	case REFERENCE_SUM: {
@@ -521,13 +518,13 @@ int verify_t(gpulab_ctx *ctx)
 						      sizeof hint);
 		if (c->tolerance > 0 && std::fabs(s->sum - s->want_sum) <= c->tolerance * std::max(s->sum_abs, 1.0))
 			return GPULAB_OK;
-		return lab::expect_sum(ctx, (T)s->sum, s->want_sum, s->sum_abs, n, o.seed, explained ? hint : nullptr);
+		return lab::expect_sum(ctx, (T)s->sum, s->want_sum, s->sum_abs, n, seed, explained ? hint : nullptr);
 	}
 	case REFERENCE_MAX:
 		if ((T)s->sum == (T)s->want_sum)
 			return GPULAB_OK;
 		ctx->error(ctx, "max of %" PRIu64 " %s: expected %.9g, got %.9g (-p seed=%" PRIu64 " reproduces)", n,
-			   lab::type_name(ctx), s->want_sum, s->sum, o.seed);
+			   lab::type_name(ctx), s->want_sum, s->sum, seed);
 		return GPULAB_WRONG;
 	case REFERENCE_TRANSPOSE:
 	case REFERENCE_COPY:
@@ -545,6 +542,55 @@ int verify_t(gpulab_ctx *ctx)
 					 lab::where{ c->two_d ? x : 0 });
 	}
 	}
+}
+
+/* The inputs made anew from `seed` into the same buffers, and the CPU's
+ * answer for them.  They are drawn from the challenge's range whatever
+ * the point's generator: a constant or an edge pattern is the same for
+ * every seed, and these must differ from the inputs the runs had. */
+template <typename T>
+int remake_inputs(gpulab_ctx *ctx, state *s, uint64_t seed)
+{
+	const challenge *c = of(ctx);
+	const uint64_t n = ctx->elements;
+	T *h = reinterpret_cast<T *>(s->host_in.data());
+	for (int i = 0, k = 0; i < c->nargs; i++)
+		if (c->args[i].role == ROLE_INPUT) {
+			builtin::generate(c, GENERATOR_RANGE, h + k * n, n, seed + k);
+			LAB_TRY(ctx, cudaMemcpy(s->buf[i], h + k++ * n, n * sizeof(T), cudaMemcpyHostToDevice));
+		}
+	return reference<T>(ctx, s);
+}
+
+/* A kernel may keep what it computed in its module's memory (__device__
+ * variables) from one launch to the next.  The timed runs repeat one
+ * input, so a kernel that replays its last answer would be timed doing
+ * no work.  So once the runs' output is right, the same loaded module
+ * runs once more, on other inputs of the same size, and must be right
+ * on them too. */
+template <typename T>
+int fresh_inputs(gpulab_ctx *ctx, state *s)
+{
+	const uint64_t seed = opts_of(ctx).seed + 0x5851f42d4c957f2dull;
+	int rc;
+	if ((rc = remake_inputs<T>(ctx, s, seed)) || (rc = reset(ctx)) || (rc = run(ctx)))
+		return rc;
+	LAB_TRY(ctx, cudaStreamSynchronize(lab::stream(ctx)));
+	if ((rc = host_t<T>(ctx)) || (rc = check_buffers<T>(ctx, s)) || (rc = check_output<T>(ctx, s, seed)) != GPULAB_WRONG)
+		return rc;
+	ctx->error(ctx, "right on its inputs, but wrong on a second launch in the same loaded module with other inputs "
+			"of the same size: a kernel that keeps results between launches is not timed");
+	return GPULAB_WRONG;
+}
+
+template <typename T>
+int verify_t(gpulab_ctx *ctx)
+{
+	state *s = st(ctx);
+	int rc = check_buffers<T>(ctx, s);
+	if (rc == GPULAB_OK)
+		rc = check_output<T>(ctx, s, opts_of(ctx).seed);
+	return rc == GPULAB_OK ? fresh_inputs<T>(ctx, s) : rc;
 }
 
 /* Every challenge's exercise runs these; the rest of its declaration is

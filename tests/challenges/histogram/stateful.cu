@@ -2,11 +2,10 @@
 // the kernel keeps the last histogram it made, and the n it made it for,
 // in __device__ memory; a later launch with that n copies the 256 kept
 // counts into bins and reads no input at all.  Right on the same input,
-// and nearly free.  It passes the gate alone (grade --test: each case
-// one launch of a freshly loaded module).  Ranked, only a run on other
-// data of the same n in the same loaded module finds it (it gets the
-// old counts): expected to fail there with a wrong result; a gpulab that
-// has no such run ranks it, and bench/grade-suites.sh says FAIL.
+// and nearly free.  gpulab's check finds it: once a run's output is
+// right, the same loaded module runs once more on other inputs of the
+// same n, and gets the old counts.  Expected to fail in the gate
+// (grade --test too) with a wrong result.
 // gpulab: block=256
 
 __device__ unsigned kept[256], kept_n, blocks_in;

@@ -3,10 +3,10 @@
 // host would cudaMemset it before each launch; gpulab runs no host code
 // of the learner's).  The first launch of a loaded module is right; on
 // the next, the tickets start at gridDim.x, every block finds its tile
-// past the end and returns, and out keeps the poison.  The gate alone
-// (grade --test) passes it, each case one launch of a freshly loaded
-// module; ranked, the timed runs' last output is checked: expected to
-// fail there with a wrong result.
+// past the end and returns, and out keeps the poison.
+// The gate's second launch of each case (the same loaded module, other
+// inputs) finds the poison: expected to fail there, grade --test too,
+// with a wrong result.
 // gpulab: block=512
 
 __device__ unsigned next_tile;

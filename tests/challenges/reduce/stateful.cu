@@ -4,11 +4,10 @@
 // sum and does no work at all.  Every answer it gives for the first
 // input is right and the later launches cost nothing, so a bench that
 // loads the module once and repeats the same input would rank it first.
-// It passes the gate alone (grade --test: each case one launch of a
-// freshly loaded module).  Ranked, only a run on other data of the same
-// n in the same loaded module finds it (it gets the old sum): expected
-// to fail there with a wrong result; a gpulab that has no such run
-// ranks it, and bench/grade-suites.sh says FAIL.
+// gpulab's check finds it: once a run's output is right, the same
+// loaded module runs once more on other inputs of the same n, and gets
+// the old sum.  Expected to fail in the gate (grade --test too) with a
+// wrong result.
 // gpulab: block=256 finish=device
 
 __device__ unsigned remembered_n;          /* n + 1 once remembered; 0 before */

@@ -3,9 +3,10 @@
 // same ones returns at once, since "C already holds A + B".  The first
 // launch of a loaded module is right; a bench that poisons C before
 // every run (as gpulab does) finds the poison from the second launch
-// on.  The gate alone (grade --test) passes it, each case one launch;
-// ranked, the timed runs' last output is checked: expected to fail
-// there with a wrong result.
+// on.
+// The gate's second launch of each case (the same loaded module, other
+// inputs) finds the poison: expected to fail there, grade --test too,
+// with a wrong result.
 // gpulab: block=32x16
 
 struct call {

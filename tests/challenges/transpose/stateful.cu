@@ -3,9 +3,10 @@
 // with the same ones it returns at once ("out already holds it").  The
 // first launch of a loaded module is right; a bench that poisons the
 // output before every run (as gpulab does) sees the poison from the
-// second launch on.  The gate alone (grade --test) passes it, each case
-// one launch; ranked, the timed runs' last output is checked: expected
-// to fail there with a wrong result.
+// second launch on.
+// The gate's second launch of each case (the same loaded module, other
+// inputs) finds the poison: expected to fail there, grade --test too,
+// with a wrong result.
 // gpulab: block=32x8 tile=32x32
 
 __device__ const void *done_out;
