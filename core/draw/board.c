@@ -4,6 +4,7 @@
 #include "draw/choose.h"
 #include "draw/chart.h"
 #include "draw/numbers.h"
+#include "plugins/challenge_dirs.h"
 #include "escape.h"
 #include "exitcode.h"
 
@@ -49,7 +50,7 @@ static const struct plot_point *kernel_point(const struct plot *pl, const char *
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct plot_point *p = &pl->p[i];
 		const char *k = kernel_param(p);
-		if (k && !strcmp(k, path) && !strncmp(p->exercise, "try.", 4) && !strcmp(p->exercise + 4, ch))
+		if (k && !strcmp(k, path) && try_exercise_is(p->exercise, ch))
 			return p;
 	}
 	return NULL;

@@ -17,12 +17,21 @@
 #include "plugins/challenge.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define CHALLENGE_FOLDERS_ENV "GPULAB_CHALLENGE_FOLDERS"
 
 /* The plugin whose exercises are the challenges, and the command that
  * runs one: named here alone. */
 #define TRY_PLUGIN "try"
+
+/* Is `exercise` the try plugin's exercise of `challenge` (try.NAME): a
+ * record's row of a learner's kernel on it? */
+static inline int try_exercise_is(const char *exercise, const char *challenge)
+{
+	const size_t at = sizeof TRY_PLUGIN; /* the name and its '.' */
+	return exercise && challenge && !strncmp(exercise, TRY_PLUGIN ".", at) && !strcmp(exercise + at, challenge);
+}
 
 /* One challenge found: its name (its folder's), the folder that won, and
  * the one it hides, if any ("" for none). */

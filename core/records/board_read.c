@@ -1,6 +1,7 @@
 #include "records/board_read.h"
 
 #include "exitcode.h"
+#include "plugins/challenge_dirs.h"
 #include "records/record.h"
 
 #include <math.h>
@@ -126,8 +127,7 @@ static double standing_share(const struct record *r, const struct json *k)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct json *row = r->v[i].row, *kernel = json_get(json_get(row, "params"), "kernel");
 		const char *ex = json_string(json_get(row, "exercise"));
-		if (json_string(kernel) && !strcmp(json_string(kernel), path) && ex && !strncmp(ex, "try.", 4)
-		    && !strcmp(ex + 4, ch))
+		if (json_string(kernel) && !strcmp(json_string(kernel), path) && try_exercise_is(ex, ch))
 			return json_number(json_get(row, "ref_share"));
 	}
 	return NAN;
