@@ -7,11 +7,12 @@
 #   install     make install into a prefix of its own
 #   sanitize    compute-sanitizer memcheck, racecheck and synccheck, each
 #               over every exercise of each plugin at one odd shape; in
-#               the background, beside the next three, which time nothing
+#               the background, beside interrupt, which does not time
 #   grade       grade over the try fixtures, and its page; the gaming
 #               suite of every challenge, by the gate and ranked, each
 #               kernel's outcome checked (bench/grade-suites.sh); a class
-#               of 20 graded (bench/grade-class.sh); in the background too
+#               of 20 graded (bench/grade-class.sh); in the background,
+#               after interrupt, beside author
 #   interrupt   a sweep stopped by timeout -s INT (and HUP, and two kill
 #               -INT), then --resume to the end (bench/interrupt-gpu.sh)
 #   author      gpulab new -> make -> make install -> run -> check, under
@@ -110,8 +111,8 @@ fi
 
 cat <<EOF
 gpu-check: $src on $(hostname), $gpus GPU(s)${arch:+ (sm_$arch)}; logs in $logs; budget ${budget}s
-  build 240s, suite 300s, install 60s, sanitize 150s and grade 240s (both in the
-  background, beside interrupt 90s and author 120s), learn 240s, ranks 140s where
+  build 240s, suite 300s, install 60s, sanitize 150s (in the background, beside
+  interrupt 90s), grade 240s (in the background, beside author 120s), learn 240s, ranks 140s where
   there are 2 GPUs (the budget is then 585s); each step is also held to what is
   left of the budget
 EOF
@@ -212,19 +213,22 @@ grade() {
 	CLASS_ARGS="-n 2^20 -t int --watchdog 2 --timeout 1" "$here/grade-class.sh" "$g" "$logs/grade-class"
 }
 export -f grade
+if [ "$gpus" -gt 0 ]; then
+	step interrupt 90 env SWEEP="run reduce.best reduce.cub -n 2^16:2^24:2 -t int,float" POINTS=20 AFTER=5 \
+		"$here/interrupt-gpu.sh" "$g"
+else
+	skip interrupt "no GPU"
+fi
+
+# grade starts only now: beside interrupt, whose signals fall at fixed
+# times, its children kept the GPU so busy that no point was done in the
+# 5 s before the signal and the resumed sweep ran past interrupt's bound
 grading=
 if [ "$gpus" -gt 0 ]; then
 	step grade 240 grade &
 	grading=$!
 else
 	skip grade "no GPU"
-fi
-
-if [ "$gpus" -gt 0 ]; then
-	step interrupt 90 env SWEEP="run reduce.best reduce.cub -n 2^16:2^24:2 -t int,float" POINTS=20 AFTER=5 \
-		"$here/interrupt-gpu.sh" "$g"
-else
-	skip interrupt "no GPU"
 fi
 
 # The author's path as a new user takes it: nothing of ours in the

@@ -929,8 +929,8 @@ static int journal_valid(const char *text, int finished)
  * try: the peers' rows and the sizes before it are measured, 2^20 is an
  * ERROR with the CUDA error, 2^21 and 2^22 are not run because the
  * context was lost, the record is written, and gpulab exits 8.  It traps
- * from the second launch of its module on (trap.cu), so the gate's one
- * launch a point passes, and the timed run's second warm-up traps. */
+ * from the third launch of its module on (trap.cu), so the gate's two
+ * launches a point pass, and the timed run's third warm-up traps. */
 START_TEST(try_trap_mid_sweep)
 {
 	if (!have_try())

@@ -554,11 +554,14 @@ int remake_inputs(gpulab_ctx *ctx, state *s, uint64_t seed)
 	const challenge *c = of(ctx);
 	const uint64_t n = ctx->elements;
 	T *h = reinterpret_cast<T *>(s->host_in.data());
+	/* on the runs' stream: cudaMemcpy from pageable memory may return
+	 * before its copy lands, and that stream does not wait for it */
 	for (int i = 0, k = 0; i < c->nargs; i++)
 		if (c->args[i].role == ROLE_INPUT) {
 			builtin::generate(c, GENERATOR_RANGE, h + k * n, n, seed + k);
-			LAB_TRY(ctx, cudaMemcpy(s->buf[i], h + k++ * n, n * sizeof(T), cudaMemcpyHostToDevice));
+			LAB_TRY(ctx, cudaMemcpyAsync(s->buf[i], h + k++ * n, n * sizeof(T), cudaMemcpyHostToDevice, lab::stream(ctx)));
 		}
+	LAB_TRY(ctx, cudaStreamSynchronize(lab::stream(ctx)));
 	return reference<T>(ctx, s);
 }
 
