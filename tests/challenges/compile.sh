@@ -112,6 +112,16 @@ compile_nvcc() {
 compile_nvrtc() {
 	local name=$1 g=${GPULAB_WRAPPER:-} f rc all=0
 	[ -n "$g" ] || { echo "skip: $name through gpulab try (no GPULAB_WRAPPER)"; return; }
+	# With an NVIDIA driver but no device visible, try's compile child dies
+	# by a signal, said as "compile used too much memory" (exit 2), for
+	# every challenge, old ones too (an H200, 2026-11-28): a bug of the
+	# compile child's, not of these kernels, which the GPU check's grade
+	# step compiles and runs.  Until it is mended this path runs only
+	# where there is no driver, as on CI.
+	if nvidia-smi -L >/dev/null 2>&1; then
+		echo "skip: $name through gpulab try with no device visible (a driver is here: see the comment above)"
+		return
+	fi
 	if ! "$g" try "$name" --template >/dev/null 2>&1; then
 		echo "skip: $name through gpulab try ($g knows no challenge $name)"
 		return
