@@ -7,7 +7,8 @@ FUZZ_NAMES = ini size options params json contract record compare resume lesson 
 FUZZ_SECONDS = 60
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Werror=incompatible-pointer-types \
 	-fno-omit-frame-pointer -D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)/core
-fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/ini_text.c core/config/params.c core/config/size.c core/config/trust.c
+fuzz_ini_sources = fuzz/fuzz_ini.c core/config/settings.c core/config/ini_text.c core/config/params.c core/config/size.c \
+	core/config/trust.c core/config/options.c core/config/opterr.c
 fuzz_size_sources = fuzz/fuzz_size.c core/config/size.c
 fuzz_options_sources = fuzz/fuzz_options.c core/config/options.c core/config/opterr.c core/config/params.c \
 	core/config/size.c core/escape.c core/config/sweep.c core/config/settings.c core/config/ini_text.c core/config/trust.c
@@ -23,7 +24,7 @@ fuzz_writer_sources = core/emit/writer.c core/emit/table.c core/emit/csv.c core/
 	core/config/options.c core/config/params.c core/config/size.c core/config/opterr.c \
 	core/emit/facts.c core/emit/ranking.c core/emit/standings.c core/emit/configured.c core/wrap.c core/docs.c
 fuzz_record_sources = fuzz/fuzz_record.c core/records/json.c core/records/record.c core/draw/plot.c \
-	core/records/ondisk.c core/records/validate.c core/fail.c \
+	core/records/board_read.c core/records/ondisk.c core/records/validate.c core/fail.c \
 	core/draw/choose.c core/draw/svg.c core/draw/chart.c core/draw/html.c core/draw/summary.c core/draw/numbers.c core/draw/tables.c core/draw/board.c core/draw/boards.c \
 	core/draw/busbw.c core/records/nccltests.c core/escape.c \
 	core/io/outfile.c core/emit/field.c core/compare/compare.c core/interrupt.c \
@@ -33,17 +34,19 @@ fuzz_compare_sources = fuzz/fuzz_compare.c core/compare/compare.c core/records/r
 	$(fuzz_writer_sources)
 fuzz_resume_sources = fuzz/fuzz_resume.c core/records/resume.c core/records/record.c core/records/json.c \
 	core/emit/field.c core/escape.c core/stats.c core/records/ondisk.c core/records/validate.c core/fail.c \
-	core/config/params.c core/config/size.c
+	core/config/params.c core/config/size.c core/config/options.c core/config/opterr.c
 fuzz_lesson_sources = fuzz/fuzz_lesson.c core/learn/lesson.c core/config/ini_text.c core/config/params.c core/config/size.c core/escape.c \
 	core/learn/progress.c core/learn/verdict.c core/records/json.c core/io/outfile.c core/interrupt.c \
 	core/stats.c
 EXTRA_DIST += $(fuzz_lesson_sources)
 fuzz_journal_sources = fuzz/fuzz_journal.c core/records/ondisk.c core/records/record.c core/records/json.c \
-	core/records/validate.c core/emit/field.c core/escape.c core/stats.c core/fail.c
+	core/records/validate.c core/emit/field.c core/escape.c core/stats.c core/fail.c \
+	core/config/options.c core/config/opterr.c core/config/params.c core/config/size.c
 fuzz_nccltests_sources = fuzz/fuzz_nccltests.c core/records/nccltests.c core/records/json.c core/escape.c
 fuzz_board_sources = fuzz/fuzz_board.c core/records/board_read.c core/records/ondisk.c core/records/record.c \
 	core/records/json.c core/records/validate.c core/emit/standings.c core/emit/field.c core/draw/boards.c \
-	core/escape.c core/stats.c core/fail.c
+	core/escape.c core/stats.c core/fail.c \
+	core/config/options.c core/config/opterr.c core/config/params.c core/config/size.c
 EXTRA_DIST += fuzz/local.mk $(fuzz_ini_sources) $(fuzz_size_sources) $(fuzz_options_sources) \
 	$(fuzz_params_sources) $(fuzz_json_sources) $(fuzz_contract_sources) $(fuzz_record_sources) \
 	$(fuzz_compare_sources) $(fuzz_resume_sources) $(fuzz_journal_sources) $(fuzz_nccltests_sources) \

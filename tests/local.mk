@@ -195,6 +195,10 @@ EXTRA_DIST += tests/layers.py tests/layers_selftest.py
 # of a page leads to a file (issue 52); in the source tree, not a tarball.
 TESTS += tests/docs_links.py
 EXTRA_DIST += tests/docs_links.py
+# Each option and command spelled once in core/, in its row; messages and
+# built command lines take the spelling from it (issue 54); no build.
+TESTS += tests/spellings.py
+EXTRA_DIST += tests/spellings.py
 # The exercise author's commands (issue 38): help, list PATTERN, config,
 # new, check, and their widths; no GPU.
 TESTS += tests/author.sh

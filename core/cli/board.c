@@ -18,9 +18,11 @@ static int cmd_board(const struct options *o)
 	char err[PATH_MAX + 1024];
 	int rc;
 	if (o->npatterns < 1)
-		return fail(EXIT_USAGE, "board: name grade records of one challenge (gpulab grade -o writes them)");
+		return fail(EXIT_USAGE, "board: name grade records of one challenge (gpulab %s %s writes them)",
+			    row_grade.name, options_short(OPT_OUTPUT));
 	if (o->output && (o->given & OPT_BIT(OPT_FORMAT)))
-		return fail(EXIT_USAGE, "board: -o draws the page, --format prints the board: one or the other");
+		return fail(EXIT_USAGE, "board: %s draws the page, %s prints the board: one or the other",
+			    options_short(OPT_OUTPUT), options_long(OPT_FORMAT));
 	rc = board_read(&b, o->patterns, (size_t)o->npatterns, err, sizeof err);
 	if (!rc && o->output)
 		rc = board_page_write(&b, o->output, err, sizeof err);

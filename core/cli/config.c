@@ -52,19 +52,23 @@ static int config_pkg(const struct options *o)
 	char pc[PATH_MAX], var[160], path[2 * PATH_MAX];
 	const char *dir = paths_pkgconfigdir(), *old = getenv("PKG_CONFIG_PATH"), *tool = getenv("PKG_CONFIG");
 	if (o->npatterns)
-		return fail(EXIT_USAGE, "config: --variable and --cflags take no exercise ('%s')", o->patterns[0]);
+		return fail(EXIT_USAGE, "config: %s and %s take no exercise ('%s')", options_long(OPT_VARIABLE),
+			    options_long(OPT_CFLAGS), o->patterns[0]);
 	if (o->variable && o->cflags) /* pkg-config then prints the variable alone */
-		return fail(EXIT_USAGE, "config: --variable or --cflags, one at a time");
+		return fail(EXIT_USAGE, "config: %s or %s, one at a time", options_long(OPT_VARIABLE),
+			    options_long(OPT_CFLAGS));
 	if (o->variable && (!*o->variable || strlen(o->variable) > 64
 			    || strspn(o->variable, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 				       != strlen(o->variable)))
-		return fail(EXIT_USAGE, "--variable '%s': not a variable of gpulab.pc (letters, digits and _)", o->variable);
+		return fail(EXIT_USAGE, "%s '%s': not a variable of gpulab.pc (letters, digits and _)",
+			    options_long(OPT_VARIABLE), o->variable);
 	snprintf(pc, sizeof pc, "%s/gpulab.pc", dir);
 	if (access(pc, R_OK) != 0)
 		return fail(EXIT_CONFIG, "config: %s: %s (gpulab.pc is installed by make install)", pc, strerror(errno));
-	snprintf(var, sizeof var, "--variable=%s", o->variable ? o->variable : "");
+	snprintf(var, sizeof var, "%s=%s", options_long(OPT_VARIABLE), o->variable ? o->variable : "");
 	snprintf(path, sizeof path, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
-	char *argv[] = { (char *)(tool && *tool ? tool : "pkg-config"), o->variable ? var : "--cflags", "gpulab", NULL };
+	char *argv[] = { (char *)(tool && *tool ? tool : "pkg-config"),
+			 o->variable ? var : (char *)options_long(OPT_CFLAGS), "gpulab", NULL };
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -85,7 +89,8 @@ static int config_pkg(const struct options *o)
 int cmd_config(const struct options *o)
 {
 	if ((o->variable || o->cflags) && (o->given & OPT_BIT(OPT_FORMAT))) /* pkg-config's words, as they are */
-		return fail(EXIT_USAGE, "config: --variable and --cflags print what pkg-config says: they take no --format");
+		return fail(EXIT_USAGE, "config: %s and %s print what pkg-config says: they take no %s",
+			    options_long(OPT_VARIABLE), options_long(OPT_CFLAGS), options_long(OPT_FORMAT));
 	if (o->variable || o->cflags)
 		return config_pkg(o);
 	struct config c = { 0 };

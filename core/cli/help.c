@@ -75,13 +75,13 @@ static void help_general(FILE *out)
 			help_option(out, (enum opt_id)id, NULL);
 	/* one path a line: a configured prefix may be long */
 	fprintf(out,
-		"\nconfiguration files, in the order read (`gpulab config` shows which were):\n"
+		"\nconfiguration files, in the order read (`gpulab %s` shows which were):\n"
 		"  %s/gpulab.ini\n  %s/conf.d/*.ini\n"
 		"  ~/.config/gpulab/gpulab.ini, then ~/.config/gpulab/conf.d/*.ini\n"
 		"plugin directories, in the order searched:\n  %s\n  ~/.local/share/gpulab/plugins\n"
 		"pages (record.md, learn.md, each plugin's), installed in:\n  %s\n"
 		"\nSee gpulab(1) for the configuration files and the exit codes.\n",
-		GPULAB_SYSCONFDIR, GPULAB_SYSCONFDIR, GPULAB_PLUGINDIR, docs_dir());
+		row_config.name, GPULAB_SYSCONFDIR, GPULAB_SYSCONFDIR, GPULAB_PLUGINDIR, docs_dir());
 }
 
 static void help_command(FILE *out, const struct command_row *c)

@@ -43,8 +43,8 @@ static int refuse_undeclared(const struct command_row *c, const struct options *
 	}
 	if ((o->given & OPT_BIT(OPT_FORMAT)) && !(c->formats & FORMAT_BIT(o->format))) {
 		formats_list(c->formats, list, sizeof list);
-		return fail(EXIT_USAGE, "%s: prints no --format %s; it prints %s", c->name, options_format_name(o->format),
-			    list);
+		return fail(EXIT_USAGE, "%s: prints no %s %s; it prints %s", c->name, options_long(OPT_FORMAT),
+			    options_format_name(o->format), list);
 	}
 	if (c->max_args >= 0 && o->npatterns > c->max_args)
 		return fail(EXIT_USAGE, "%s: unexpected argument '%s' (gpulab %s%s%s)", c->name, o->patterns[c->max_args],
@@ -59,7 +59,7 @@ static int dispatch(const struct options *o)
 	if (o->help) /* `gpulab -h` and `gpulab help -h`: the general help */
 		return help_show(c == &row_help ? NULL : c ? c->name : o->command, stdout);
 	if (!c)
-		return fail(EXIT_USAGE, "unknown command '%s'; `gpulab help` lists them", o->command);
+		return fail(EXIT_USAGE, "unknown command '%s'; `gpulab %s` lists them", o->command, row_help.name);
 	int rc = refuse_undeclared(c, o);
 	return rc ? rc : c->run(o);
 }

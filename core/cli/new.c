@@ -141,7 +141,7 @@ int cmd_new(const struct options *o)
 										    : GPULAB_SKELETONDIR;
 	char why[PATH_MAX + 256];
 	if (o->npatterns != 1)
-		return fail(EXIT_USAGE, "new: name the plugin to make, one NAME (gpulab new hist)");
+		return fail(EXIT_USAGE, "new: name the plugin to make, one NAME (gpulab %s hist)", row_new.name);
 	const char *name = o->patterns[0];
 	if (!new_name_ok(name))
 		return fail(EXIT_USAGE, "new: '%s' is not a plugin name: a-z, 0-9 and _, a letter first, at most %d bytes",

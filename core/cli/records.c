@@ -21,10 +21,12 @@ static int cmd_compare(const struct options *o)
 	int rc;
 	int pair = o->base_exercise || o->new_exercise;
 	if (pair && !(o->base_exercise && o->new_exercise))
-		return fail(EXIT_USAGE, "compare: --base and --new go together: --base EXERCISE --new EXERCISE");
+		return fail(EXIT_USAGE, "compare: %s and %s go together: %s EXERCISE %s EXERCISE", options_long(OPT_BASE),
+			    options_long(OPT_NEW), options_long(OPT_BASE), options_long(OPT_NEW));
 	if (o->npatterns != 2 && !(pair && o->npatterns == 1))
-		return fail(EXIT_USAGE, "compare: name two records, BASE and NEW (gpulab run --output writes them), "
-				       "or one with --base EX --new EX");
+		return fail(EXIT_USAGE, "compare: name two records, BASE and NEW (gpulab %s %s writes them), "
+				       "or one with %s EX %s EX", row_run.name, options_long(OPT_OUTPUT),
+			    options_long(OPT_BASE), options_long(OPT_NEW));
 	struct compare_ask q = { o->format, o->fail_above, o->min_change, o->base_exercise, o->new_exercise };
 	rc = compare_records(o->patterns[0], o->patterns[o->npatterns - 1], &q, stdout, stderr, err, sizeof err);
 	return rc && rc != EXIT_SLOWER ? fail(rc, "%s", err) : rc;
@@ -83,7 +85,8 @@ static int cmd_record(const struct options *o)
 {
 	char err[PATH_MAX + 1024];
 	if (o->npatterns != 2 || strcmp(o->patterns[0], "upgrade"))
-		return fail(EXIT_USAGE, "record: expected `record upgrade FILE` (-o OUT to write another file)");
+		return fail(EXIT_USAGE, "record: expected `record upgrade FILE` (%s OUT to write another file)",
+			    options_short(OPT_OUTPUT));
 	int rc = record_upgrade(o->patterns[1], o->output, o->samples_keep, err, sizeof err);
 	return rc ? fail(rc, "record upgrade: %s", err) : 0;
 }

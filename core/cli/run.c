@@ -18,7 +18,7 @@ int cmd_run(const struct options *o)
 	int broken, rc;
 
 	if (o->npatterns == 0)
-		return fail(EXIT_USAGE, "run: name at least one exercise (`gpulab list` shows them)");
+		return fail(EXIT_USAGE, "run: name at least one exercise (`gpulab %s` shows them)", row_list.name);
 	/* a broken plugin matters to run only if it is asked for, and then
 	 * select_exercises() says why */
 	if ((rc = load(o, &c, &r, 0, &broken)))

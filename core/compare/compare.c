@@ -1,5 +1,6 @@
 #include "compare/compare.h"
 
+#include "config/options.h"
 #include "emit/compared.h"
 #include "emit/field.h"
 #include "exitcode.h"
@@ -55,7 +56,7 @@ void compare_conditions(const struct record *a, const struct record *b, FILE *er
 			compare_warn(err, "the records differ in the device's %s: %s and %s", device[i], tx, ty);
 	}
 	if (json_bool(json_get(a->doc, "cold")) != json_bool(json_get(b->doc, "cold")))
-		compare_warn(err, "one record flushed the L2 cache (--cold) and the other did not");
+		compare_warn(err, "one record flushed the L2 cache (%s) and the other did not", options_long(OPT_COLD));
 }
 
 /* "EX" or "NEW vs BASE": pair pr's exercises, as its row names them. */
@@ -96,7 +97,8 @@ void compare_batches(const struct record *a, const struct record *b, const struc
 	char name[512];
 	double ba = n ? point_batch(a, pairs[0].base) : 1, bb = n ? point_batch(b, pairs[0].cand) : 1;
 	if (ba != bb && !a->exercise && all_batched_as(a, b, pairs, n, ba, bb)) {
-		compare_warn(err, "the records time batches of %g and %g runs (--batch): launch gaps count differently", ba, bb);
+		compare_warn(err, "the records time batches of %g and %g runs (%s): launch gaps count differently", ba, bb,
+			     options_long(OPT_BATCH));
 		return;
 	}
 	for (size_t i = 0; i < n; i++) { /* once for each pair of exercises timed two ways */
@@ -105,8 +107,9 @@ void compare_batches(const struct record *a, const struct record *b, const struc
 		while (k < i && !same_batches(a, b, pairs, i, k))
 			k++;
 		if (ba != bb && k == i)
-			compare_warn(err, "%s: the base times batches of %g runs and the new %g (--batch; an UNBATCHED "
-				     "row's is 1): launch gaps count differently", pair_name(&pairs[i], name, sizeof name), ba, bb);
+			compare_warn(err, "%s: the base times batches of %g runs and the new %g (%s; an UNBATCHED "
+				     "row's is 1): launch gaps count differently", pair_name(&pairs[i], name, sizeof name), ba, bb,
+				     options_long(OPT_BATCH));
 	}
 }
 

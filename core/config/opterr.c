@@ -1,9 +1,22 @@
 #include "config/opterr.h"
 
+#include "config/options.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#define OPTERR_HELP "; `gpulab --help` lists them"
+#define OPTERR_HELP "; `gpulab --%s` lists them"
+
+/* --help's name, from the table options.c made of its rows (each long
+ * option's val is its id + 256): options.c calls this file, so this one
+ * reads the table it is handed rather than call options_long back. */
+static const char *opterr_help(const struct option *lo)
+{
+	for (; lo->name; lo++)
+		if (lo->val == OPT_HELP + 256)
+			return lo->name;
+	return "";
+}
 
 /* How many long options the name's first len bytes abbreviate, the first
  * in *first; an exact name is one match however many it abbreviates. */
@@ -43,13 +56,13 @@ static void opterr_long(const struct option *lo, int c, const char *arg, char *e
 	int n = opterr_matches(lo, name, len, &o);
 	if (n > 1) {
 		opterr_candidates(lo, name, len, list, sizeof list);
-		snprintf(err, errlen, "option --%.*s is ambiguous: %s" OPTERR_HELP, (int)len, name, list);
+		snprintf(err, errlen, "option --%.*s is ambiguous: %s" OPTERR_HELP, (int)len, name, list, opterr_help(lo));
 	} else if (n == 1 && c == ':') {
-		snprintf(err, errlen, "option --%s needs a value" OPTERR_HELP, o->name);
+		snprintf(err, errlen, "option --%s needs a value" OPTERR_HELP, o->name, opterr_help(lo));
 	} else if (n == 1) {
-		snprintf(err, errlen, "option --%s takes no value" OPTERR_HELP, o->name);
+		snprintf(err, errlen, "option --%s takes no value" OPTERR_HELP, o->name, opterr_help(lo));
 	} else {
-		snprintf(err, errlen, "option --%.*s is unknown" OPTERR_HELP, (int)len, name);
+		snprintf(err, errlen, "option --%.*s is unknown" OPTERR_HELP, (int)len, name, opterr_help(lo));
 	}
 }
 
@@ -65,7 +78,8 @@ void opterr_message(const struct option *longopts, int c, int opt, const char *a
 	if (is_long && arg && !strncmp(arg, "--", 2))
 		opterr_long(longopts, c, arg, err, errlen);
 	else if (opt > 0 && opt < 256)
-		snprintf(err, errlen, "option -%c %s" OPTERR_HELP, opt, c == ':' ? "needs a value" : "is unknown");
+		snprintf(err, errlen, "option -%c %s" OPTERR_HELP, opt, c == ':' ? "needs a value" : "is unknown",
+			 opterr_help(longopts));
 	else
-		snprintf(err, errlen, "option %s is unknown" OPTERR_HELP, arg ? arg : "");
+		snprintf(err, errlen, "option %s is unknown" OPTERR_HELP, arg ? arg : "", opterr_help(longopts));
 }

@@ -2,6 +2,7 @@
 
 #include "exitcode.h"
 #include "config/ini_text.h"
+#include "config/options.h"
 #include "config/params.h"
 #include "config/size.h"
 #include "config/trust.h"
@@ -353,7 +354,7 @@ int config_load_all(struct config *c, const char *sysconfdir, const char *const 
 	if (!(env && *env))
 		settings_saw(c, "GPULAB_CONFIG", "GPULAB_CONFIG", SEEN_UNSET, NULL);
 	for (int i = 0; i < n; i++)
-		if ((rc = settings_load_seen(c, explicit[i], 1, "--config", err, errlen)))
+		if ((rc = settings_load_seen(c, explicit[i], 1, options_long(OPT_CONFIG), err, errlen)))
 			return rc;
 	return 0;
 }

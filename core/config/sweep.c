@@ -197,7 +197,8 @@ int sweep_resolve(struct sweep *s, const char *plugin, const struct gpulab_exerc
 	int n_given = o->axes[GEN_N].n || ((options_param(o, "n") || options_handed(o, "n")) && !exercise_param(e, "n"));
 	if (n_given && !exercise_takes(e, GEN_N)) {
 		own_keys(e, keys, sizeof keys);
-		return refuse_all(s, EXIT_PARAM, "takes no -n: its size is set by %s", keys[0] ? keys : "itself");
+		return refuse_all(s, EXIT_PARAM, "takes no %s: its size is set by %s", options_flag(GEN_N),
+				  keys[0] ? keys : "itself");
 	}
 	if (list_keys(s, e) == 0)
 		take_axes(s, plugin, e, o, c);

@@ -14,6 +14,7 @@
 #include "draw/numbers.h"
 #include "draw/plot.h"
 #include "compare/compare.h"
+#include "config/options.h"
 #include "draw/tables.h"
 
 #include <math.h>
@@ -99,6 +100,9 @@ static void device_items(FILE *out, const struct json *d)
 static void header(FILE *out, const struct plot *pl)
 {
 	const struct json *doc = pl->rec.doc, *g = json_get(doc, "gpulab"), *stop = json_get(doc, "stopping");
+	char batch[64], exact[64];
+	snprintf(batch, sizeof batch, "runs per sample (%s)", options_long(OPT_BATCH));
+	snprintf(exact, sizeof exact, " %% (unless an exact %s)", options_short(OPT_REPS));
 	fputs("<dl class=\"run\">\n", out);
 	device_items(out, json_get(doc, "device"));
 	item(out, "gpulab", json_get(g, "version"), "");
@@ -106,8 +110,8 @@ static void header(FILE *out, const struct plot *pl)
 	item(out, "host", json_get(doc, "host"), "");
 	item(out, "date", json_get(doc, "date"), "");
 	item(out, "L2 flushed before each run", json_get(doc, "cold"), "");
-	item(out, "runs per sample (--batch)", json_get(doc, "batch"), "");
-	item(out, "noise limit", json_get(stop, "max_noise_pct"), " % (unless an exact -r)");
+	item(out, batch, json_get(doc, "batch"), "");
+	item(out, "noise limit", json_get(stop, "max_noise_pct"), exact);
 	fputs("<div class=\"command\"><dt>command</dt><dd><code>", out);
 	text(out, json_string(json_get(doc, "command")));
 	fputs("</code></dd></div>\n</dl>\n", out);
@@ -152,8 +156,8 @@ static void metrics_table(FILE *out, const struct chart *c)
 {
 	const char *labels[64];
 	size_t n = chart_metric_labels(c, labels, 64);
-	fputs("<div class=\"metrics\"><table class=\"counters\"><caption>Counters (--metrics), from untimed runs"
-	      "</caption>\n<tr><th class=\"text\">exercise</th>", out);
+	fprintf(out, "<div class=\"metrics\"><table class=\"counters\"><caption>Counters (%s), from untimed runs"
+		"</caption>\n<tr><th class=\"text\">exercise</th>", options_long(OPT_METRICS));
 	for (size_t k = 0; k < n; k++) {
 		fputs("<th title=\"", out);
 		text(out, json_string(json_get(json_get(c->pl->p[c->pts[0]].metrics, labels[k]), "metric")));
@@ -453,7 +457,7 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 	char why[512];
 	int svg = ends_with(path, ".svg"), rc;
 	if ((rc = outfile_open(&f, path, why, sizeof why))) {
-		snprintf(err, len, "-o %s: %s", path, why);
+		snprintf(err, len, "%s %s: %s", options_short(OPT_OUTPUT), path, why);
 		return rc;
 	}
 	if (svg && n == 2) /* no comparison drawn; but what differs is said, as compare does */
@@ -463,7 +467,7 @@ static int write_out(struct plot *pl, size_t n, const char *path, FILE *warn, ch
 		outfile_abandon(&f);
 		snprintf(err, len, "out of memory drawing the report");
 	} else if ((rc = outfile_commit(&f, why, sizeof why))) {
-		snprintf(err, len, "-o %s: %s", path, why);
+		snprintf(err, len, "%s %s: %s", options_short(OPT_OUTPUT), path, why);
 	}
 	return rc;
 }
@@ -475,11 +479,12 @@ int report_write(char *const *paths, size_t n, const char *out_path, const char 
 	struct nccl_figures nt = { 0 };
 	int rc = 0;
 	if (!out_path || !(ends_with(out_path, ".html") || ends_with(out_path, ".htm") || ends_with(out_path, ".svg"))) {
-		snprintf(err, len, "report: name the output with -o FILE.html (the report) or -o FILE.svg (its first chart)");
+		snprintf(err, len, "report: name the output with %s FILE.html (the report) or %s FILE.svg (its first chart)",
+			 options_short(OPT_OUTPUT), options_short(OPT_OUTPUT));
 		return EXIT_USAGE;
 	}
 	if (n == 0) {
-		snprintf(err, len, "report: name at least one record (gpulab run --output writes them)");
+		snprintf(err, len, "report: name at least one record (gpulab run %s writes them)", options_long(OPT_OUTPUT));
 		return EXIT_USAGE;
 	}
 	if (!(pl = calloc(n, sizeof *pl))) {
@@ -509,11 +514,11 @@ int board_page_write(const struct board_doc *b, const char *path, char *err, siz
 	char why[512], title[512];
 	int rc;
 	if (!ends_with(path, ".html") && !ends_with(path, ".htm")) {
-		snprintf(err, len, "board: -o %s: the page is a .html file", path);
+		snprintf(err, len, "board: %s %s: the page is a .html file", options_short(OPT_OUTPUT), path);
 		return EXIT_USAGE;
 	}
 	if ((rc = outfile_open(&f, path, why, sizeof why))) {
-		snprintf(err, len, "-o %s: %s", path, why);
+		snprintf(err, len, "%s %s: %s", options_short(OPT_OUTPUT), path, why);
 		return rc;
 	}
 	snprintf(title, sizeof title, "gpulab board %s", b->challenge);
@@ -523,6 +528,6 @@ int board_page_write(const struct board_doc *b, const char *path, char *err, siz
 	boards_draw(f.f, b);
 	fputs("</main>\n</body></html>\n", f.f);
 	if ((rc = outfile_commit(&f, why, sizeof why)))
-		snprintf(err, len, "-o %s: %s", path, why);
+		snprintf(err, len, "%s %s: %s", options_short(OPT_OUTPUT), path, why);
 	return rc;
 }

@@ -1,5 +1,6 @@
 #include "draw/tables.h"
 
+#include "config/options.h"
 #include "draw/numbers.h"
 #include "escape.h"
 
@@ -228,9 +229,10 @@ static void folded_row(FILE *out, const struct shared *s, const struct plot_poin
 static void folded(FILE *out, const struct chart *c, const struct shared *s)
 {
 	int host = any_has(c, "host_ms"), notes = any_has(c, "chosen") || any_has(c, "notes");
-	fprintf(out, "<details class=\"wide\"><summary>Every column, as --wide: params, min and max ms, runs, noise %%%s%s"
+	fprintf(out, "<details class=\"wide\"><summary>Every column, as %s: params, min and max ms, runs, noise %%%s%s"
 		"</summary>\n<table class=\"data wide\"><tr><th class=\"text\">exercise</th><th class=\"text\">params</th>"
-		"<th>min ms</th><th>max ms</th><th>runs</th><th>noise %%</th>%s%s</tr>\n", host ? ", host ms" : "",
+		"<th>min ms</th><th>max ms</th><th>runs</th><th>noise %%</th>%s%s</tr>\n", options_long(OPT_WIDE),
+		host ? ", host ms" : "",
 		notes ? ", what each chose and noted" : "", host ? "<th>host ms</th>" : "",
 		notes ? "<th class=\"text\">chose, noted</th>" : "");
 	for (size_t i = 0; i < c->npts; i++)

@@ -3,6 +3,7 @@
  * header, and the legends and messages under it. */
 #include "emit/table.h"
 
+#include "config/options.h"
 #include "emit/compared.h"
 #include "emit/counters.h"
 #include "emit/row.h"
@@ -428,8 +429,8 @@ static void table_end(void *doc, FILE *out)
 	else
 	{
 		table_say(r, out, "+-%%: half the median's 95%% confidence interval (order statistics), in %% of it; - under 6 runs");
-		table_say(r, out, "--wide: every column (params, min ms, max ms, runs, noise%%, host ms), and what each exercise "
-				  "chose and noted");
+		table_say(r, out, "%s: every column (params, min ms, max ms, runs, noise%%, host ms), and what each exercise "
+				  "chose and noted", options_long(OPT_WIDE));
 	}
 	if (any_row(r, noisy))
 		table_say(r, out, "NOISY: the median is uncertain: half its 95%% confidence interval is over %g%% of it\n",
@@ -442,7 +443,7 @@ static void table_end(void *doc, FILE *out)
 			     "restore an input the run consumes)\n", r->batch);
 	if (any_row(r, unheld))
 		table_say(r, out, "UNHELD: its stream was not held while the run was enqueued (the run waited for the GPU\n"
-			     "itself, or --profile): its time includes the host's launch gaps\n");
+			     "itself, or %s): its time includes the host's launch gaps\n", options_long(OPT_PROFILE));
 	print_metrics_table(r, out, r->layout.namew);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];

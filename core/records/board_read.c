@@ -1,5 +1,6 @@
 #include "records/board_read.h"
 
+#include "config/options.h"
 #include "exitcode.h"
 #include "plugins/challenge_dirs.h"
 #include "records/record.h"
@@ -40,8 +41,8 @@ static int standing_head(const struct record *r, struct board_record *out, char 
 	out->date = json_string(json_get(r->doc, "date"));
 	out->device = json_string(json_get(json_get(r->doc, "device"), "name"));
 	if (json_type(g) != JSON_OBJECT)
-		return snprintf(err, len, "%s: not a grade record: no \"grade\" (gpulab grade -o writes one)", r->path),
-		       EXIT_USAGE;
+		return snprintf(err, len, "%s: not a grade record: no \"grade\" (gpulab grade %s writes one)", r->path,
+				options_short(OPT_OUTPUT)), EXIT_USAGE;
 	if (mode && (!m || (strcmp(m, "test") && strcmp(m, "ranked"))))
 		return snprintf(err, len, "%s: \"grade.mode\": expected \"test\" or \"ranked\"", r->path), EXIT_USAGE;
 	out->test = m && !strcmp(m, "test");
@@ -298,7 +299,8 @@ int board_take(struct board_doc *b, char *const *paths, struct json **docs, size
 	if (rc == EXIT_NOMEM)
 		snprintf(err, len, "out of memory reading the records");
 	if (n == 0)
-		snprintf(err, len, "no records: a board is of grade records (gpulab grade -o writes them)");
+		snprintf(err, len, "no records: a board is of grade records (gpulab grade %s writes them)",
+			 options_short(OPT_OUTPUT));
 	for (size_t i = 0; i < n; i++)
 		json_free(docs[i]);
 	free(heads);

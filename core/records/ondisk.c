@@ -1,5 +1,6 @@
 #include "records/ondisk.h"
 
+#include "config/options.h"
 #include "emit/field.h"
 #include "records/schema.h"
 #include "records/validate.h"
@@ -383,7 +384,7 @@ int ondisk_is_record(int fd, char *err, size_t len)
 	const char *p = head + strspn(head, " \t\r\n");
 	if (n > 0 && *p == '{' && strstr(p, "\"" RECORD_SCHEMA_PREFIX))
 		return 1;
-	snprintf(err, len, "is not a gpulab record, and -o replaces only a record: nothing was run (move it, or name "
-		      "another file)");
+	snprintf(err, len, "is not a gpulab record, and %s replaces only a record: nothing was run (move it, or name "
+		      "another file)", options_short(OPT_OUTPUT));
 	return 0;
 }

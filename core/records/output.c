@@ -5,6 +5,7 @@
  */
 #include "records/output.h"
 
+#include "config/options.h"
 #include "emit/field.h"
 #include "emit/json.h"
 #include "emit/row.h"
@@ -25,7 +26,7 @@ int output_open(struct record_out *out, const char *path, int resuming)
 	int rc;
 	*out = (struct record_out){ .path = path, .writable = 1 };
 	if (path && (rc = journal_open(&out->j, path, resuming ? NULL : ondisk_is_record, err, sizeof err)))
-		return fail(rc, "--output %s: %s", path, err);
+		return fail(rc, "%s %s: %s", options_long(OPT_OUTPUT), path, err);
 	return 0;
 }
 
@@ -154,7 +155,9 @@ static int output_lines(struct record_out *out, char *text, size_t n, size_t lin
 	}
 	if (rc)
 		out->writable = 0;
-	return rc == EXIT_NOMEM ? fail(rc, "out of memory") : rc ? fail(rc, "--output %s: %s", out->path, err) : 0;
+	if (rc == EXIT_NOMEM)
+		return fail(rc, "out of memory");
+	return rc ? fail(rc, "%s %s: %s", options_long(OPT_OUTPUT), out->path, err) : 0;
 }
 
 /* Point i's row, appended as it is done: written where it was measured
@@ -190,7 +193,7 @@ int output_end(struct record_out *out, const struct report *r, int by_signal)
 		return 0;
 	if (!journal_committed(&out->j) && !may_end_unmeasured(out)) {
 		if (!r->interruption) /* else the run's stop line says so */
-			fail(0, "--output %s is as it was: no point was measured to replace it with",
+			fail(0, "%s %s is as it was: no point was measured to replace it with", options_long(OPT_OUTPUT),
 			     escape_into(name, sizeof name, out->path));
 		return 0;
 	}

@@ -1,5 +1,6 @@
 #include "records/record.h"
 
+#include "config/options.h"
 #include "exitcode.h"
 #include "fail.h"
 #include "records/ondisk.h"
@@ -103,8 +104,8 @@ int record_take(struct record *r, struct json *doc, char *err, size_t len)
 	schema = json_string(json_get(r->doc, "schema"));
 	results = json_get(r->doc, "results");
 	if (!record_schema_known(schema) || json_type(results) != JSON_ARRAY) {
-		snprintf(err, len, "%s: not a gpulab-record/1 or /2 record%s%s (gpulab run --output writes one)", r->path,
-			 schema ? ": its schema is " : "", schema ? schema : "");
+		snprintf(err, len, "%s: not a gpulab-record/1 or /2 record%s%s (gpulab run %s writes one)", r->path,
+			 schema ? ": its schema is " : "", schema ? schema : "", options_long(OPT_OUTPUT));
 		return EXIT_USAGE;
 	}
 	if (json_len(results) > RECORD_MAX_POINTS) {

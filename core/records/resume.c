@@ -1,5 +1,6 @@
 #include "records/resume.h"
 
+#include "config/options.h"
 #include "emit/field.h"
 #include "records/ondisk.h"
 #include "exitcode.h"
@@ -35,9 +36,9 @@ static const char *device_of(const struct json *doc, char *buf, size_t len)
  * 0, or EXIT_USAGE with why. */
 static int same_conditions(const struct resume *r, const struct resume_plan *plan, char *err, size_t len)
 {
-	static const struct { const char *obj, *key, *what; } must[] = {
+	const struct { const char *obj, *key, *what; } must[] = {
 		{ "gpulab", "version", "gpulab version" }, { "gpulab", "revision", "gpulab revision" },
-		{ NULL, "cold", "--cold" }, { NULL, "batch", "--batch" },
+		{ NULL, "cold", options_long(OPT_COLD) }, { NULL, "batch", options_long(OPT_BATCH) },
 	};
 	char a[256], batch[32];
 	snprintf(batch, sizeof batch, "%u", plan->batch > 1 ? plan->batch : 1);

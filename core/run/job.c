@@ -267,21 +267,17 @@ void job_free(struct job *j)
 
 void job_command(const struct job *j, int cold, unsigned batch, char *buf, size_t len)
 {
-	char name[256];
+	char name[256], key[512];
 	snprintf(buf, len, "gpulab run %s", job_name(j, name, sizeof name));
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
-		int g = p->generic;
 		size_t at = strlen(buf);
-		if (!p->text[0])
-			continue; /* not resolved: the job was refused before it */
-		if (g >= 0)
-			snprintf(buf + at, len - at, " %s %s", options_flag((enum generic)g), p->text);
-		else
-			snprintf(buf + at, len - at, " -p %s=%s", p->decl.key, p->text);
+		if (p->text[0]) /* else not resolved: the job was refused before it */
+			snprintf(buf + at, len - at, " %s",
+				 options_key_spelling(p->generic, p->decl.key, p->text, key, sizeof key));
 	}
 	if (cold)
-		snprintf(buf + strlen(buf), len - strlen(buf), " --cold");
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", options_long(OPT_COLD));
 	if (batch > 1)
-		snprintf(buf + strlen(buf), len - strlen(buf), " --batch %u", batch);
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s %u", options_long(OPT_BATCH), batch);
 }

@@ -283,8 +283,8 @@ static void guard_run(const struct bench *b, const struct job *j, unsigned k)
 	if (s <= 0)
 		return;
 	s *= k;
-	snprintf(line, sizeof line, "gpulab: %s (%s): still running after %g s, stopped by the watchdog (--watchdog)\n",
-		 job_name(j, name, sizeof name), job_case(j, point, sizeof point), s);
+	snprintf(line, sizeof line, "gpulab: %s (%s): still running after %g s, stopped by the watchdog (%s)\n",
+		 job_name(j, name, sizeof name), job_case(j, point, sizeof point), s, options_long(OPT_WATCHDOG));
 	watchdog_arm(s, line);
 }
 

@@ -1,6 +1,7 @@
 #include "run/metrics.h"
 
 #include "exitcode.h"
+#include "config/options.h"
 #include "wrap.h"
 
 #include <math.h>
@@ -100,13 +101,13 @@ static int add(struct metric_set *s, const char *name, char *err, size_t len)
 		if (!strcmp(s->cols[i].label, name))
 			return 0; /* asked twice */
 	if (!a && !looks_raw(name)) {
-		snprintf(err, len, "--metrics: '%s' is neither an alias (`gpulab metrics` lists them) "
-			 "nor an Nsight Compute metric name (unit__counter.rollup)", name);
+		snprintf(err, len, "%s: '%s' is neither an alias (`gpulab metrics` lists them) "
+			 "nor an Nsight Compute metric name (unit__counter.rollup)", options_long(OPT_METRICS), name);
 		return EXIT_USAGE;
 	}
 	if (strlen(name) >= MAX_METRIC_NAME || s->ncols == MAX_METRIC_COLS) {
-		snprintf(err, len, "--metrics: at most %d metrics of up to %d characters", MAX_METRIC_COLS,
-			 MAX_METRIC_NAME - 1);
+		snprintf(err, len, "%s: at most %d metrics of up to %d characters", options_long(OPT_METRICS),
+			 MAX_METRIC_COLS, MAX_METRIC_NAME - 1);
 		return EXIT_USAGE;
 	}
 	struct metric_col *c = &s->cols[s->ncols++];
@@ -127,8 +128,8 @@ static int add_list(struct metric_set *s, const char *list, const char *defaults
 		else if (depth == 0 && defaults && *defaults)
 			rc = add_list(s, defaults, NULL, 1, err, len);
 		else {
-			snprintf(err, len, "--metrics default: %s", depth ? "a default list cannot name 'default'"
-				 : "this exercise declares no default metrics; name them");
+			snprintf(err, len, "%s default: %s", options_long(OPT_METRICS), depth
+				 ? "a default list cannot name 'default'" : "this exercise declares no default metrics; name them");
 			rc = EXIT_USAGE;
 		}
 		if (rc)
@@ -142,7 +143,7 @@ int metrics_resolve(struct metric_set *s, const char *list, const char *defaults
 	memset(s, 0, sizeof *s);
 	int rc = add_list(s, list, defaults, 0, err, len);
 	if (rc == 0 && s->ncols == 0) {
-		snprintf(err, len, "--metrics: an empty list");
+		snprintf(err, len, "%s: an empty list", options_long(OPT_METRICS));
 		rc = EXIT_USAGE;
 	}
 	return rc;
@@ -183,8 +184,9 @@ const struct metric_alias *metrics_aliases(size_t *n)
 
 void metrics_print_aliases(FILE *out)
 {
-	fprintf(out, "The chapters' nvprof metrics, as --metrics takes them, and the Nsight Compute\n"
-		     "metrics gpulab collects instead.  Any Nsight Compute metric name works too.\n\n");
+	fprintf(out, "The chapters' nvprof metrics, as %s takes them, and the Nsight Compute\n"
+		     "metrics gpulab collects instead.  Any Nsight Compute metric name works too.\n\n",
+		options_long(OPT_METRICS));
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
 		const struct metric_alias *a = &aliases[i];
 		fprintf(out, "%-38s ", a->name);

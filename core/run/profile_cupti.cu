@@ -7,6 +7,9 @@
  */
 #include "exitcode.h"
 #include "run/profile.h"
+extern "C" {
+#include "config/options.h" /* C's, without a guard of its own */
+}
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -16,6 +19,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -32,19 +36,31 @@ namespace {
 
 const int max_passes = 256; /* far more than any metric set needs */
 
+/* "--metrics: " and what went wrong, into err: every failure here is the
+ * option's, spelled as its row has it. */
+__attribute__((format(printf, 3, 4))) void counters_say(char *err, size_t len, const char *fmt, ...)
+{
+	int at = snprintf(err, len, "%s: ", options_long(OPT_METRICS));
+	va_list ap;
+	va_start(ap, fmt);
+	if (at >= 0 && (size_t)at < len)
+		vsnprintf(err + at, len - at, fmt, ap);
+	va_end(ap);
+}
+
 int cupti_failed(CUptiResult r, const char *what, char *err, size_t len)
 {
 	const char *s = nullptr;
 	cuptiGetResultString(r, &s);
 	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-		snprintf(err, len, "--metrics: this user may not read the GPU's performance counters (%s); run as root, "
+		counters_say(err, len, "this user may not read the GPU's performance counters (%s); run as root, "
 			 "or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0 "
 			 "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)", what);
 	else if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-		snprintf(err, len, "--metrics: another tool holds the GPU's counters (%s): drop --metrics under ncu, "
-			 "nsys or compute-sanitizer", what);
+		counters_say(err, len, "another tool holds the GPU's counters (%s): drop %s under ncu, "
+			 "nsys or compute-sanitizer", what, options_long(OPT_METRICS));
 	else
-		snprintf(err, len, "--metrics: %s failed: %s", what, s ? s : "unknown CUPTI error");
+		counters_say(err, len, "%s failed: %s", what, s ? s : "unknown CUPTI error");
 	return EXIT_METRICS;
 }
 
@@ -64,7 +80,7 @@ int current_context(CUcontext *ctx, char *err, size_t len)
 	if (cudaFree(nullptr) != cudaSuccess
 	    || cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess
 	    || q != cudaDriverEntryPointSuccess || reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(fn)(ctx) != CUDA_SUCCESS) {
-		snprintf(err, len, "--metrics: cannot find the CUDA context to profile");
+		counters_say(err, len, "cannot find the CUDA context to profile");
 		return EXIT_METRICS;
 	}
 	return 0;
@@ -205,7 +221,7 @@ struct range_profiler {
 		d.pRangeProfilerObject = obj;
 		TRY(cuptiRangeProfilerDecodeData(&d), "cuptiRangeProfilerDecodeData");
 		if (d.numOfRangeDropped) {
-			snprintf(err, len, "--metrics: CUPTI dropped the range it was to count");
+			counters_say(err, len, "CUPTI dropped the range it was to count");
 			return EXIT_METRICS;
 		}
 		return 0;
@@ -220,7 +236,7 @@ int evaluate(host_object &h, std::vector<uint8_t> &data, const char *const *metr
 	info.counterDataImageSize = data.size();
 	TRY(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
 	if (info.numTotalRanges != 1) {
-		snprintf(err, len, "--metrics: CUPTI counted %zu ranges, expected 1", info.numTotalRanges);
+		counters_say(err, len, "CUPTI counted %zu ranges, expected 1", info.numTotalRanges);
 		return EXIT_METRICS;
 	}
 	CUpti_Profiler_Host_EvaluateToGpuValues_Params e = { CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
@@ -255,7 +271,7 @@ int open_profiler(profiler *p, char *err, size_t len)
 	TRY(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
 	p->initialized = true;
 	if (cudaGetDevice(&dev) != cudaSuccess) {
-		snprintf(err, len, "--metrics: no current CUDA device");
+		counters_say(err, len, "no current CUDA device");
 		return EXIT_METRICS;
 	}
 	CUpti_Device_GetChipName_Params chip = { CUpti_Device_GetChipName_Params_STRUCT_SIZE };
@@ -276,7 +292,7 @@ int profiler_open(profiler **out, char *err, size_t len)
 {
 	profiler *p = new (std::nothrow) profiler;
 	if (!p) {
-		snprintf(err, len, "--metrics: out of memory");
+		counters_say(err, len, "out of memory");
 		return EXIT_METRICS;
 	}
 	int rc = open_profiler(p, err, len);
@@ -294,7 +310,7 @@ int profiler_check(profiler *p, const char *const *metrics, size_t n, char *err,
 	int rc = h.initialize(p, err, len);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (h.add_metrics(&metrics[i], 1) != CUPTI_SUCCESS) {
-			snprintf(err, len, "--metrics: this GPU (%s) has no metric '%s' (`gpulab metrics` lists the aliases; "
+			counters_say(err, len, "this GPU (%s) has no metric '%s' (`gpulab metrics` lists the aliases; "
 				 "`ncu --query-metrics` the names)", p->chip.c_str(), metrics[i]);
 			rc = EXIT_METRICS;
 		}
@@ -319,7 +335,7 @@ int profiler_collect(profiler *p, const char *const *metrics, size_t n, const pr
 		return rc;
 	for (*passes = 0; !done; ++*passes) {
 		if (*passes == max_passes) {
-			snprintf(err, len, "--metrics: these metrics need more than %d passes", max_passes);
+			counters_say(err, len, "these metrics need more than %d passes", max_passes);
 			return EXIT_METRICS;
 		}
 		if ((rc = r.profile_pass(t, &done, err, len)))

@@ -1,14 +1,15 @@
 /* profile.h in a build configured --without-cupti: --metrics says so. */
 #include "run/profile.h"
 
+#include "config/options.h"
 #include "exitcode.h"
 
 #include <stdio.h>
 
 static int no_cupti(char *err, size_t len)
 {
-	snprintf(err, len, "--metrics: this gpulab was built without CUPTI (configure --without-cupti); "
-		 "rebuild it with the CUDA toolkit's CUPTI to read counters");
+	snprintf(err, len, "%s: this gpulab was built without CUPTI (configure --without-cupti); "
+		 "rebuild it with the CUDA toolkit's CUPTI to read counters", options_long(OPT_METRICS));
 	return EXIT_METRICS;
 }
 

@@ -55,12 +55,13 @@ static void stopped_because(const struct job *jobs, size_t n, char *why, size_t 
 
 /* What became of -o FILE: written, left as it was, or (where there was
  * none) not made; "" without -o. */
-static const char *output_fate(const struct options *o, int written, int existed)
+static const char *output_fate(const struct options *o, int written, int existed, char *buf, size_t len)
 {
 	if (!o->output)
 		return "";
 	if (written)
-		return " has what was done, and the same command with --resume runs the rest";
+		return snprintf(buf, len, " has what was done, and the same command with %s runs the rest",
+				options_long(OPT_RESUME)), buf;
 	return existed ? " is as it was: nothing was done to replace it with" : " was not made: nothing was done to put in it";
 }
 
@@ -70,13 +71,14 @@ static void say_stopped(const struct options *o, const struct job *jobs, size_t 
 			int written, int existed)
 {
 	size_t done = 0, left = 0;
+	char fate[128];
 	for (size_t i = 0; i < n; i++) {
 		left += jobs[i].res.outcome == OUTCOME_NOT_RUN;
 		done += jobs[i].res.outcome != OUTCOME_NOT_RUN && jobs[i].res.outcome != OUTCOME_SKIPPED && !jobs[i].kept;
 	}
 	fail(0, "%s%s: %zu point%s done, %zu not run%s%s%s", by_signal ? "interrupted by " : "", why, done,
 	     done == 1 ? "" : "s", left, o->output ? "; " : "", o->output ? o->output : "",
-	     output_fate(o, written, existed));
+	     output_fate(o, written, existed, fate, sizeof fate));
 }
 
 /* The run's exit code: 128 + the signal that stopped it; else 8 where a

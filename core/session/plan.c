@@ -28,13 +28,14 @@ static int someone_takes(const struct selection *s, const char *key)
  * exercise (its row refused, the others run). */
 int check_cli_keys(const struct options *o, const struct selection *s)
 {
+	char key[256];
 	if ((o->axes[GEN_N].n || options_param(o, "n")) && !someone_takes(s, "n"))
-		return fail(EXIT_USAGE, "-n: no chosen exercise takes a size; %s.%s's is set by its own keys (`gpulab list` shows them)",
-			    s->v[0].plugin->name, s->v[0].ex->name);
+		return fail(EXIT_USAGE, "%s: no chosen exercise takes a size; %s.%s's is set by its own keys "
+			    "(`gpulab list` shows them)", options_flag(GEN_N), s->v[0].plugin->name, s->v[0].ex->name);
 	for (int i = 0; i < o->nparams; i++)
 		if (!someone_takes(s, o->params[i].key))
-			return fail(EXIT_USAGE, "-p %s: no chosen exercise takes this key (`gpulab list` shows their keys)",
-				    o->params[i].key);
+			return fail(EXIT_USAGE, "%s: no chosen exercise takes this key (`gpulab list` shows their keys)",
+				    options_key_spelling(-1, o->params[i].key, NULL, key, sizeof key));
 	return 0;
 }
 
@@ -127,8 +128,8 @@ static int batch_refused(const struct options *o, const struct job *jobs, size_t
 			return 0;
 		first = first ? first : &jobs[i];
 	}
-	return first ? fail(EXIT_PARAM, "%s: takes no --batch: each run needs its reset first (it may restore an input "
-				     "the run consumes)", job_name(first, name, sizeof name)) : 0;
+	return first ? fail(EXIT_PARAM, "%s: takes no %s: each run needs its reset first (it may restore an input "
+				     "the run consumes)", job_name(first, name, sizeof name), options_long(OPT_BATCH)) : 0;
 }
 
 /* Under a launcher, an exercise that runs in one process would run once

@@ -62,7 +62,7 @@ int join_ranks(const struct options *o, const struct registry *r, const struct g
 		return rc;
 	if (o->resume || o->metrics)
 		return group_worst(*g, fail(EXIT_USAGE, "%s: not under a launcher yet; run it without mpirun or srun",
-					    o->resume ? "--resume" : "--metrics"));
+					    options_long(o->resume ? OPT_RESUME : OPT_METRICS)));
 	snprintf(what, sizeof what, "gpulab %s %s: %s", PACKAGE_VERSION, GPULAB_REVISION, o->command_line);
 	if ((rc = group_alike(*g, what)))
 		return rc;

@@ -74,7 +74,7 @@ static int nothing_to_resume(const struct options *o, const struct report *r)
 	struct stat st;
 	if (stat(o->output, &st) == 0 || errno != ENOENT)
 		return 0;
-	fail(0, "--resume: %s does not exist: nothing to resume, so all %zu point%s run",
+	fail(0, "%s: %s does not exist: nothing to resume, so all %zu point%s run", options_long(OPT_RESUME),
 	     escape_into(name, sizeof name, o->output), r->njobs, r->njobs == 1 ? "" : "s");
 	return 1;
 }
@@ -96,7 +96,7 @@ int resume_from(const struct options *o, struct report *r, struct job *jobs, str
 		snprintf(err, sizeof err, "out of memory");
 	typed_plan_free(&t);
 	if (rc)
-		return fail(rc, "--resume: %s", err);
+		return fail(rc, "%s: %s", options_long(OPT_RESUME), err);
 	for (size_t i = kept = 0; i < r->njobs; i++)
 		if ((jobs[i].kept = res->kept[i])) { /* no point of this run's: its row is FILE's */
 			jobs[i].res.outcome = OUTCOME_OK;
