@@ -24,24 +24,8 @@ import sys
 SRC = os.environ.get("srcdir") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTIONS = "core/config/options.c"
 
-ENG55 = "eng55, after merge: the file is being rewritten on another branch"
 # (file, spelling): why it stays.  Each is a debt, not a rule.
 PENDING = {
-    ("core/cli/try.c", "--template"): ENG55,
-    ("core/cli/try.c", "--format"): ENG55,
-    ("core/cli/try.c", "--batch"): ENG55,
-    ("core/cli/try.c", "-p"): ENG55,
-    ("core/cli/try.c", "gpulab try"): ENG55,
-    ("core/emit/list.c", "-p"): ENG55,
-    ("core/emit/list.c", "-r"): ENG55,
-    ("core/emit/list.c", "-w"): ENG55,
-    ("core/learn/learn.c", "--timeout"): ENG55,
-    ("core/learn/learn.c", "--metrics"): ENG55,
-    ("core/learn/learn.c", "--template"): ENG55,
-    ("core/session/try_gate.c", "-p"): ENG55,
-    ("core/cli/check.c", "gpulab check"): ENG55,
-    ("core/cli/learning.c", "gpulab learn"): ENG55,
-    ("core/cli/learning.c", "gpulab grade"): ENG55,
 }
 
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)

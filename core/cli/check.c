@@ -63,7 +63,9 @@ static int check_file(const char *file, const struct options *o, struct check_sh
 	char err[1024];
 	if (challenges_export_unset(err, sizeof err)) /* the try plugin's exercises are its challenge folders */
 		return fail(EXIT_CONFIG, "check: %s", err), 1;
-	if (registry_load_file(&r, abs, "gpulab check") != 0) {
+	char label[64];
+	snprintf(label, sizeof label, "gpulab %s", row_check.name);
+	if (registry_load_file(&r, abs, label) != 0) {
 		registry_free(&r);
 		return fail(EXIT_NOMEM, "out of memory loading %s", file), 1;
 	}
@@ -114,7 +116,7 @@ int cmd_check(const struct options *o)
 {
 	int bad = 0;
 	if (o->npatterns == 0)
-		return fail(EXIT_USAGE, "check: name a plugin's shared object (gpulab check FILE.so)");
+		return fail(EXIT_USAGE, "check: name a plugin's shared object (gpulab %s FILE.so)", row_check.name);
 	/* plan() is checked as a machine without a GPU sees it, on any
 	 * machine: otherwise the GPUs in hand change the verdict (multigpu's
 	 * p2p_copy rightly refuses its defaults where one GPU is visible,

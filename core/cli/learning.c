@@ -12,10 +12,11 @@
 int cmd_learn(const struct options *o)
 {
 	if (o->npatterns > 1)
-		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab learn LESSON`; `gpulab learn` shows them all");
+		return fail(EXIT_USAGE, "learn: one lesson at a time, `gpulab %s LESSON`; `gpulab %s` shows them all",
+			    row_learn.name, row_learn.name);
 	if (o->submit && !o->npatterns)
-		return fail(EXIT_USAGE, "learn: %s goes with a lesson, `gpulab learn LESSON %s FILE.cu`", options_long(OPT_SUBMIT),
-			    options_long(OPT_SUBMIT));
+		return fail(EXIT_USAGE, "learn: %s goes with a lesson, `gpulab %s LESSON %s FILE.cu`", options_long(OPT_SUBMIT),
+			    row_learn.name, options_long(OPT_SUBMIT));
 	struct learn_ask q = { o->npatterns ? o->patterns[0] : NULL, o->submit, o->format, o->stop, o->watchdog, o->configs,
 			       o->nconfigs };
 	return learn_lessons(&q);
@@ -51,7 +52,8 @@ int cmd_grade(const struct options *o)
 	char err[1024];
 	int rc;
 	if (o->npatterns < 2)
-		return fail(EXIT_USAGE, "grade: name a challenge and the directories of kernels, `gpulab grade reduce DIR...`");
+		return fail(EXIT_USAGE, "grade: name a challenge and the directories of kernels, `gpulab %s reduce DIR...`",
+			    row_grade.name);
 	const char *arg = o->patterns[0];
 	if (!challenge_arg_is_dir(arg) && !param_valid_name(arg))
 		return fail(EXIT_USAGE, "grade: '%s' is not a challenge's name, nor a folder's path (./%s)", arg, arg);

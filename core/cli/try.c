@@ -122,17 +122,20 @@ int cmd_try(const struct options *o)
 	int rc;
 
 	if (o->npatterns == 1 && o->template_only && (o->given & OPT_BIT(OPT_FORMAT))) /* a .cu file, as it is */
-		return fail(EXIT_USAGE, "try: --template prints a starting FILE.cu: it takes no --format");
+		return fail(EXIT_USAGE, "try: %s prints a starting FILE.cu: it takes no %s", options_long(OPT_TEMPLATE),
+			    options_long(OPT_FORMAT));
 	if (o->npatterns == 1 && o->template_only)
 		return try_template(o, o->patterns[0], 1);
 	if (o->npatterns != 2 || o->template_only)
-		return fail(EXIT_USAGE, "try: name a challenge and your kernel, `gpulab try reduce FILE.cu`, or ask for a "
-					"start, `gpulab try reduce --template > FILE.cu`");
+		return fail(EXIT_USAGE, "try: name a challenge and your kernel, `gpulab %s reduce FILE.cu`, or ask for a "
+					"start, `gpulab %s reduce %s > FILE.cu`", row_try.name, row_try.name,
+			    options_long(OPT_TEMPLATE));
 	if (o->batch > 1) /* the ladder a kernel joins is ranked one call at a time */
-		return fail(EXIT_USAGE, "try: --batch is for run; try times one call per sample");
+		return fail(EXIT_USAGE, "try: %s is for %s; try times one call per sample", options_long(OPT_BATCH), row_run.name);
 	const char *arg = o->patterns[0], *file = o->patterns[1];
 	if (options_param(o, "kernel"))
-		return fail(EXIT_USAGE, "try: the kernel is FILE, `gpulab try %s FILE.cu`, not -p kernel", arg);
+		return fail(EXIT_USAGE, "try: the kernel is FILE, `gpulab %s %s FILE.cu`, not %s kernel", row_try.name, arg,
+			    options_short(OPT_PARAM));
 	if ((rc = find(arg, &ch, name)))
 		return rc;
 	if (ch.dir[0] && !(o->given & OPT_BIT(OPT_WATCHDOG)))

@@ -72,7 +72,7 @@ static void key_text(const struct gpulab_param *d, int g, char *buf, size_t len)
 	if (g >= 0)
 		snprintf(buf, len, "%s %s", options_flag((enum generic)g), d->def);
 	else
-		snprintf(buf, len, "-p %s=%s", d->key, d->def);
+		options_key_spelling(-1, d->key, d->def, buf, len);
 }
 
 /* The keys of one exercise at their defaults, as one line of words. */
@@ -119,10 +119,10 @@ static void list_common(FILE *out)
 	const struct stopping stop = STOP_DEFAULTS;
 	char text[512];
 	snprintf(text, sizeof text,
-		 "Every exercise also takes -r N (exactly N timed runs; by default a point repeats until its "
+		 "Every exercise also takes %s N (exactly N timed runs; by default a point repeats until its "
 		 "noise is at most %g%%, over at least %d runs and %g s of GPU time, or gives up after %g s) "
-		 "and -w N (%s, default %s). `gpulab list EXERCISE` shows one exercise in full.",
-		 100 * stop.max_noise, MIN_SAMPLES, stop.min_time_s, stop.timeout_s, generic_params[GEN_WARMUP].help,
+		 "and %s N (%s, default %s). `gpulab list EXERCISE` shows one exercise in full.",
+		 options_flag(GEN_REPS), 100 * stop.max_noise, MIN_SAMPLES, stop.min_time_s, stop.timeout_s, options_flag(GEN_WARMUP), generic_params[GEN_WARMUP].help,
 		 generic_params[GEN_WARMUP].def);
 	wrap_blanks(out, 0, 0, text);
 }
@@ -227,7 +227,7 @@ static void full_param(const struct gpulab_param *d, int g, void *arg)
 	if (g >= 0)
 		snprintf(flag, sizeof flag, "%s", options_flag((enum generic)g));
 	else
-		snprintf(flag, sizeof flag, "-p %s", d->key);
+		options_key_spelling(-1, d->key, NULL, flag, sizeof flag);
 	param_describe(d, what, sizeof what);
 	fprintf(out, "  %-20s %-6s default ", flag, param_type_name(d->type));
 	fput_escaped(out, d->def);

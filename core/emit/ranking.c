@@ -1,5 +1,7 @@
 #include "emit/ranking.h"
 
+#include "config/options.h"
+
 #include "emit/field.h"
 #include "escape.h"
 #include "wrap.h"
@@ -32,8 +34,8 @@ static void ranking_text_end(void *doc, FILE *out)
 	for (size_t k = 0; k < r->n; k++)
 		ok += r->v[k].measured || r->v[k].passed;
 	if (r->mode && !strcmp(r->mode, "test"))
-		fprintf(out, "gpulab grade --test %s: %zu kernels, %zu passed the gate, %zu failed\n\n", r->challenge, r->n, ok,
-			r->n - ok);
+		fprintf(out, "gpulab grade %s %s: %zu kernels, %zu passed the gate, %zu failed\n\n", options_long(OPT_TEST),
+			r->challenge, r->n, ok, r->n - ok);
 	else
 		fprintf(out, "gpulab grade %s: %zu kernels, %zu measured, %zu failed\n\n", r->challenge, r->n, ok, r->n - ok);
 	fprintf(out, "%4s  %-36s %11s %7s %10s %7s\n", "rank", "kernel", "median ms", "+-%", "GB/s", "of ref");

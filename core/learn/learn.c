@@ -229,8 +229,8 @@ static void learn_unsure(const struct lesson *l, const struct figure_value *f, d
 		snprintf(line, len, "can't tell at this noise: too few runs for the U test (5 a side); run it again");
 	else
 		snprintf(line, len, "can't tell at this noise: %s's times against %s times %s's, the U test gives p = %.2g, "
-			 "or the difference is inside the %g%% noise band; run it again, or with a longer --timeout",
-			 l->fig.a.exercise, rule, l->fig.b.exercise, p, l->noise);
+			 "or the difference is inside the %g%% noise band; run it again, or with a longer %s",
+			 l->fig.a.exercise, rule, l->fig.b.exercise, p, l->noise, options_long(OPT_TIMEOUT));
 }
 
 /* The claim and the notes' figure beside the measurement, and the verdict in a line. */
@@ -271,11 +271,11 @@ static void learn_task(const struct lesson *l)
 	snprintf(line, sizeof line, "at least %.2fx as fast as %s, measured beside it", l->target_times, l->target_ref.exercise);
 	learn_wrap("  target            ", line);
 	if (l->req.metric[0]) {
-		snprintf(line, sizeof line, "%s %s %g (--metrics %s shows it)", l->req.metric, rule_op_text(l->req.rule.op),
-			 l->req.rule.value, l->req.metric);
+		snprintf(line, sizeof line, "%s %s %g (%s %s shows it)", l->req.metric, rule_op_text(l->req.rule.op),
+			 l->req.rule.value, options_long(OPT_METRICS), l->req.metric);
 		learn_wrap("  and keep          ", line);
 	}
-	printf("  start from        gpulab try %s --template > mine.cu\n", l->challenge);
+	printf("  start from        gpulab " TRY_PLUGIN " %s %s > mine.cu\n", l->challenge, options_long(OPT_TEMPLATE));
 	printf("  submit            gpulab learn %s %s mine.cu\n", l->name, options_long(OPT_SUBMIT));
 }
 
@@ -447,7 +447,8 @@ static int learn_submit(const struct learn_ask *q, const struct lesson *l)
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
 	/* the counter the task keeps is read in an untimed run of its own */
-	snprintf(args, sizeof args, "%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " --metrics " : "", l->req.metric);
+	snprintf(args, sizeof args, "%s%s%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " " : "",
+		 l->req.metric[0] ? options_long(OPT_METRICS) : "", l->req.metric[0] ? " " : "", l->req.metric);
 	rc = learn_run(q, TRY_PLUGIN, first, 2, args, t.record, 0);
 	rec.path = t.record;
 	if (rc > 128) {

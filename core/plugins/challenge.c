@@ -318,7 +318,7 @@ static int check_sizes(struct reading *r, int k, const struct challenge_size *v,
 		char s[64];
 		snprintf(s, sizeof s, "%llux%llu", (unsigned long long)v[i].x, (unsigned long long)v[i].y);
 		if (v[i].x > 0x7fffffff)
-			return bad(r, k, s, c->two_d ? "a side past 2^31 - 1" : "past 2^31 - 1, the most -n takes here");
+			return bad(r, k, s, c->two_d ? "a side past 2^31 - 1" : "past 2^31 - 1, the most a size may be here");
 	}
 	return n ? 0 : bad(r, k, "", "no sizes");
 }

@@ -18,7 +18,7 @@
 int set_param(struct options *o, const char *key, const char *value)
 {
 	if (o->nparams == MAX_KEYVALS)
-		return fail(EXIT_USAGE, "-p: more than %d keys", MAX_KEYVALS);
+		return fail(EXIT_USAGE, "%s: more than %d keys", options_short(OPT_PARAM), MAX_KEYVALS);
 	o->params[o->nparams++] = (struct keyval){ key, value };
 	return 0;
 }
