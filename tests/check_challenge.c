@@ -91,6 +91,8 @@ START_TEST(wrong_keys_refused)
 		{ "sizes = 2^20\n", "sizes = 64x64\n", "a 1-D challenge's sizes are N, not XxY" },
 		{ "reference = copy\n", "", "x/challenge.ini: [check] reference is missing" },
 		{ "reference = copy\n", "reference = add\n", "the reference add needs two inputs and one output" },
+		{ "args = in:input out:output n:n\n", "args = in:input n:n\n",
+		  "[kernel] args = 'in:input n:n': the reference copy needs one input and one output" },
 		{ "reference = copy\n", "reference = transpose\n", "the reference transpose needs x and y, not n" },
 		{ "types = int, float\n", "types = int, double\n", "[challenge] types = 'double': the types are int and float" },
 		{ "types = int, float\n", "types = ;int\n", "[challenge] types = '': no type" }, /* fuzz: ';' starts a comment */
@@ -100,7 +102,7 @@ START_TEST(wrong_keys_refused)
 		{ "name = copy\n", "name = Copy!\n", "[kernel] name = 'Copy!': a name is a-z, 0-9 and _" },
 		{ "name = mine\n", "name = mine\nname = yours\n", "[challenge] name = 'yours': given twice" },
 		{ "generator = range\n", "generator = range\nmin = 2^40\n", "[input] min = '2^40': not an integer" },
-		{ "generator = range\n", "generator = range\nmin = 9\nmax = 3\n", "[input] max = '': below min" },
+		{ "generator = range\n", "generator = range\nmin = 9\nmax = 3\n", "[input] max = '3': below min" },
 		{ "[kernel]\n", "[kernel]\nlaunch = block, finish\n", "finish= is for the reference sum alone" },
 		{ "[kernel]\n", "[kernel]\nlaunch = block, warp\n", "'warp': not a key of the contract line" },
 		{ "sizes = 2^20\n", "sizes = 2^20\nrank = fastest\n", "[bench] rank = 'fastest': the one ranking is geomean" },

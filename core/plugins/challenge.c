@@ -42,6 +42,7 @@ struct reading {
 	const char *file, *text;
 	size_t len, pos;
 	int line, seen[NKEYS], line_of[NKEYS];
+	char value_of[NKEYS][64]; /* each key's value as written, for a refusal of the keys together */
 	int sizes_1d, sizes_2d; /* sizes written N, and XxY */
 	char *err;
 	size_t errlen;
@@ -58,7 +59,7 @@ static int bad(struct reading *r, int k, const char *value, const char *fmt, ...
 	va_end(ap);
 	if (!r->failed)
 		snprintf(r->err, r->errlen, "%s:%d: [%s] %s = '%.60s': %s", r->file, r->line_of[k], keys[k].section,
-			 keys[k].key, value, why);
+			 keys[k].key, *value ? value : r->value_of[k], why);
 	r->failed = 1;
 	return -1;
 }
@@ -279,6 +280,7 @@ static int challenge_handler(void *user, const char *section, const char *key, c
 	for (int k = 0; k < NKEYS; k++)
 		if (!strcmp(section, keys[k].section) && !strcmp(key, keys[k].key)) {
 			r->line_of[k] = r->line;
+			snprintf(r->value_of[k], sizeof r->value_of[k], "%s", value);
 			if (r->seen[k]++)
 				return bad(r, k, value, "given twice"), 0;
 			return set_key(r, k, value) ? 0 : 1;
