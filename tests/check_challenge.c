@@ -256,6 +256,16 @@ START_TEST(wrong_folder_refused)
 		      && count_lines(o.err) == 1 && !o.out[0], "%d %s %s", o.status, o.out, o.err);
 	gpulab("grade", "--test", bad, subs);
 	ck_assert_int_eq(o.status, EXIT_CHALLENGE);
+	/* a folder whose name is not its challenge's */
+	char *parent = temp_dir(), renamed[4400];
+	const char *other = copy_challenge(parent, "histogram", NULL);
+	snprintf(renamed, sizeof renamed, "%s/mine", parent);
+	ck_assert_int_eq(rename(other, renamed), 0);
+	gpulab("try", renamed, "--template", NULL);
+	snprintf(want, sizeof want, "gpulab: try: %s/challenge.ini: [challenge] name = 'histogram': not its folder's name 'mine'",
+		 renamed);
+	ck_assert_msg(o.status == EXIT_CHALLENGE && !strncmp(o.err, want, strlen(want)) && count_lines(o.err) == 1
+		      && !o.out[0], "%d %s", o.status, o.err);
 	/* a folder without challenge.ini is no challenge; a name none has, none */
 	gpulab("try", subs, "k.cu", NULL);
 	ck_assert_msg(o.status == EXIT_NOMATCH && strstr(o.err, "it holds no challenge.ini"), "%d %s", o.status, o.err);

@@ -888,7 +888,9 @@ START_TEST(templates_print)
 	gpulab("try", "Bad!", "--template", NULL);
 	ck_assert_int_eq(o.status, EXIT_USAGE);
 	/* a folder of one's own, by its path; its template compiled before it is printed */
-	char *dir = temp_dir(), ini[4400], text[8192], folder[4300];
+	char dir[4300], ini[4400], text[8192], folder[4400];
+	snprintf(dir, sizeof dir, "%s/histogram", temp_dir()); /* a folder is named as its challenge */
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
 	snprintf(ini, sizeof ini, "%s/challenges/histogram/challenge.ini", srcdir());
 	write_file(dir, "challenge.ini", read_text(ini, text, sizeof text));
 	write_file(dir, "template.cu", "// gpulab: block=256\ntemplate <typename T> __global__ void histogram(const T *in, "

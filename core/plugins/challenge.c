@@ -397,6 +397,24 @@ int challenge_parse(struct challenge *c, const char *file, const char *text, siz
 	return check_whole(&r) ? -1 : 0;
 }
 
+/* A challenge is found, listed and tried by its folder's name, and its
+ * rows and records carry its [challenge] name: the two must be one, or
+ * `try mymax` would run and record try.vmax. */
+static int named_by_folder(const struct challenge *c, const char *path, char *err, size_t errlen)
+{
+	size_t end = strlen(c->dir);
+	while (end > 1 && c->dir[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && c->dir[start - 1] != '/')
+		start--;
+	if (end - start == strlen(c->name) && !strncmp(c->dir + start, c->name, end - start))
+		return 0;
+	snprintf(err, errlen, "%s: [challenge] name = '%s': not its folder's name '%.*s' (a challenge is named by its folder)",
+		 path, c->name, (int)(end - start) > 60 ? 60 : (int)(end - start), c->dir + start);
+	return -1;
+}
+
 int challenge_load(struct challenge *c, const char *dir, char *err, size_t errlen)
 {
 	char path[4200], *text = NULL;
@@ -419,7 +437,7 @@ int challenge_load(struct challenge *c, const char *dir, char *err, size_t errle
 	if (fd >= 0)
 		close(fd);
 	free(text);
-	return rc;
+	return rc ? rc : named_by_folder(c, path, err, errlen);
 }
 
 int challenge_count(const struct challenge *c, enum challenge_role role)
