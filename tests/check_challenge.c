@@ -256,6 +256,18 @@ START_TEST(wrong_folder_refused)
 		      && count_lines(o.err) == 1 && !o.out[0], "%d %s %s", o.status, o.out, o.err);
 	gpulab("grade", "--test", bad, subs);
 	ck_assert_int_eq(o.status, EXIT_CHALLENGE);
+	/* in the user's folder, list says it is left out, and lists the rest */
+	char mine[4300];
+	snprintf(mine, sizeof mine, "%s/gpulab", data);
+	mkdir(mine, 0700);
+	strcat(mine, "/challenges");
+	mkdir(mine, 0700);
+	const char *user = copy_challenge(mine, "histogram", NULL);
+	write_file(user, "challenge.ini", text);
+	gpulab("list", NULL, NULL, NULL);
+	snprintf(want, sizeof want, "gpulab: list: %s/challenge.ini:13: [input] generator = 'gauss': unknown generator", user);
+	ck_assert_msg(o.status == 0 && !strncmp(o.err, want, strlen(want)) && strstr(o.err, " (left out)\n")
+		      && count_lines(o.err) == 1 && strstr(o.out, "  reduce "), "%d %s", o.status, o.err);
 	/* a folder whose name is not its challenge's */
 	char *parent = temp_dir(), renamed[4400];
 	const char *other = copy_challenge(parent, "histogram", NULL);

@@ -10,6 +10,21 @@
 #include "plugins/match.h"
 #include "run/device.h"
 
+#include <stdlib.h>
+
+/* A challenge folder the try plugin leaves out (it cannot be read) is
+ * said in one line each, as a plugin left out is: list still exits 0,
+ * and `gpulab try NAME` says the same line with exit 15. */
+static void say_unreadable(const struct challenge_set *s)
+{
+	struct challenge *c = malloc(sizeof *c);
+	char err[1024];
+	for (size_t i = 0; c && i < s->n; i++)
+		if (challenge_load(c, s->v[i].dir, err, sizeof err))
+			fail(0, "list: %s (left out)", err);
+	free(c);
+}
+
 static int cmd_list(const struct options *o)
 {
 	struct config c = { 0 };
@@ -23,6 +38,8 @@ static int cmd_list(const struct options *o)
 	struct challenge_set found = { 0 };
 	if (rc == 0 && challenges_find(&found, err, sizeof err)) /* a directory too long to name: none listed */
 		found.n = 0;
+	if (rc == 0)
+		say_unreadable(&found);
 	if (rc == 0)
 		list_print(&r, o->npatterns ? &sel : NULL, &found, o->format, stdout);
 	challenges_free(&found);
