@@ -33,7 +33,7 @@ static int cmd_board(const struct options *o)
 }
 
 const struct command_row row_board = {
-	.name = "board",
+	.name = CMD_BOARD,
 	.args = "RECORD.json...",
 	.summary = "grade's records of a class over time: each student's\n"
 		   "best and history, one board per GPU model",

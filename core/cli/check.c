@@ -141,7 +141,7 @@ int cmd_check(const struct options *o)
 }
 
 const struct command_row row_check = {
-	.name = "check",
+	.name = CMD_CHECK,
 	.args = "FILE.so...",
 	.summary = "a plugin's declarations and plans, without a GPU",
 	.about = "Load each plugin, check its descriptor and every parameter table, and call\n"

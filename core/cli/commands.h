@@ -4,6 +4,7 @@
 #ifndef GPULAB_COMMANDS_H
 #define GPULAB_COMMANDS_H
 
+#include "command_names.h"
 #include "config/options.h"
 #include "config/settings.h"
 #include "fail.h"

@@ -55,7 +55,7 @@ static int cmd_list(const struct options *o)
 }
 
 const struct command_row row_list = {
-	.name = "list",
+	.name = CMD_LIST,
 	.args = "[PATTERN...]",
 	.summary = "plugins, exercises and their keys; one exercise in full",
 	.about = "Every plugin and exercise, each key with its type and default. PATTERNs\n"
@@ -84,7 +84,7 @@ static int cmd_info(const struct options *o)
 }
 
 const struct command_row row_info = {
-	.name = "info",
+	.name = CMD_INFO,
 	.summary = "the GPU: limits, caches, peak memory bandwidth",
 	.about = "Every GPU: its limits, caches, clocks and peak memory bandwidth.\n",
 	.formats = ALL_FORMATS,
@@ -100,7 +100,7 @@ static int cmd_metrics(const struct options *o)
 }
 
 const struct command_row row_metrics = {
-	.name = "metrics",
+	.name = CMD_METRICS,
 	.summary = "the nvprof metric names --metrics takes; what each reads",
 	.about = "The book's nvprof metric names that --metrics takes, and the Nsight\n"
 		 "Compute metrics each reads now.\n",
@@ -111,7 +111,7 @@ const struct command_row row_metrics = {
 };
 
 const struct command_row row_config = {
-	.name = "config",
+	.name = CMD_CONFIG,
 	.args = "[EXERCISE]",
 	.summary = "the INI files read, the plugin directories, and where\n"
 		   "each of an exercise's values comes from",

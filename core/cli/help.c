@@ -140,7 +140,7 @@ static int cmd_help(const struct options *o)
 }
 
 const struct command_row row_help = {
-	.name = "help",
+	.name = CMD_HELP,
 	.args = "[COMMAND]",
 	.summary = "this, or a command's options and examples",
 	.about = "The general help, or a command's options and examples; the same as\n"
@@ -159,7 +159,7 @@ static int cmd_version(const struct options *o)
 }
 
 const struct command_row row_version = {
-	.name = "version",
+	.name = CMD_VERSION,
 	.summary = "gpulab's version and plugin ABI (or --version)",
 	.about = "gpulab's version and the plugin ABI version it speaks (major.minor).\n",
 	.max_args = 0,

@@ -69,7 +69,7 @@ int cmd_grade(const struct options *o)
 }
 
 const struct command_row row_learn = {
-	.name = "learn",
+	.name = CMD_LEARN,
 	.args = "[LESSON]",
 	.summary = "the lessons: the book's claims, tested on this GPU",
 	.usage = "learn LESSON --submit FILE.cu",
@@ -89,7 +89,7 @@ const struct command_row row_learn = {
 };
 
 const struct command_row row_grade = {
-	.name = "grade",
+	.name = CMD_GRADE,
 	.args = "CHALLENGE DIR...",
 	.summary = "every .cu in DIR through try, each in its own process",
 	.about = "Every .cu file in each DIR through try's gate and bench, each in a process\n"

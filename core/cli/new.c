@@ -162,7 +162,7 @@ int cmd_new(const struct options *o)
 }
 
 const struct command_row row_new = {
-	.name = "new",
+	.name = CMD_NEW,
 	.args = "NAME",
 	.summary = "a plugin skeleton in NAME/, to build and install",
 	.about = "Write a plugin skeleton into the new directory NAME/: NAME.cu with one\n"

@@ -33,7 +33,7 @@ static int cmd_compare(const struct options *o)
 }
 
 const struct command_row row_compare = {
-	.name = "compare",
+	.name = CMD_COMPARE,
 	.args = "BASE NEW",
 	.summary = "two records (run --output) point by point, with a\n"
 		   "Mann-Whitney U test's verdict: faster, slower, same",
@@ -57,7 +57,7 @@ static int cmd_report(const struct options *o)
 }
 
 const struct command_row row_report = {
-	.name = "report",
+	.name = CMD_REPORT,
 	.args = "RECORD.json... -o FILE.html|FILE.svg",
 	.summary = "records as one page of charts and tables",
 	.usage = "report RECORD.json... --nccl-tests FILE -o FILE.html|FILE.svg",
@@ -92,7 +92,7 @@ static int cmd_record(const struct options *o)
 }
 
 const struct command_row row_record = {
-	.name = "record",
+	.name = CMD_RECORD,
 	.args = "upgrade FILE",
 	.summary = "a record of any schema rewritten as the journal run -o\nwrites (record.md, below)",
 	.about = "A record of any schema gpulab reads (a gpulab-record/1 document, or a\n"

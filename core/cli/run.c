@@ -36,7 +36,7 @@ out:
 }
 
 const struct command_row row_run = {
-	.name = "run",
+	.name = CMD_RUN,
 	.args = "EXERCISE...",
 	.summary = "run, verify and time: plugin.exercise, a plugin,\nor a glob such as 'reduce.unroll*'",
 	.about = "Run, verify against the CPU and time each exercise: plugin.exercise, a\n"

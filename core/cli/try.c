@@ -155,7 +155,7 @@ int cmd_try(const struct options *o)
 }
 
 const struct command_row row_try = {
-	.name = TRY_PLUGIN,
+	.name = CMD_TRY,
 	.args = "CHALLENGE FILE",
 	.summary = "your kernel in FILE.cu, compiled at run time, checked on\n"
 		   "edge cases, then timed beside the challenge's ladder",

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "config/options.h"
 
 #include "exitcode.h"
@@ -23,7 +24,7 @@ const struct option_row option_rows[NOPTS] = {
 	[OPT_REPS] = { "reps", 'r', required_argument, "N", "exactly N timed runs (default: until the noise is under\n"
 							    "--max-noise; see below)" },
 	[OPT_WARMUP] = { "warmup", 'w', required_argument, "N", "untimed runs first (default 3)" },
-	[OPT_PARAM] = { "param", 'p', required_argument, "KEY=VAL", "an exercise's own key (gpulab list EXERCISE)" },
+	[OPT_PARAM] = { "param", 'p', required_argument, "KEY=VAL", "an exercise's own key (gpulab " CMD_LIST " EXERCISE)" },
 	[OPT_COLD] = { "cold", 0, no_argument, NULL, "flush the L2 cache before every run",
 			  OPTK_FLAG, offsetof(struct options, cold), 1 },
 	[OPT_BATCH] = { "batch", 0, required_argument, "K", "time K runs back to back per sample, and take the time\n"
@@ -52,7 +53,7 @@ const struct option_row option_rows[NOPTS] = {
 	[OPT_PROFILE] = { "profile", 0, no_argument, NULL, "run each exercise once, no warm-up, for ncu or nsys",
 			  OPTK_FLAG, offsetof(struct options, profile), 1 },
 	[OPT_METRICS] = { "metrics", 0, required_argument, "LIST", "hardware counters from extra, untimed runs: names from\n"
-								   "`gpulab metrics`, Nsight Compute names, or 'default'",
+								   "`gpulab " CMD_METRICS "`, Nsight Compute names, or 'default'",
 			  OPTK_TEXT, offsetof(struct options, metrics) },
 	[OPT_WATCHDOG] = { "watchdog", 0, required_argument, "S", "stop gpulab, exit 12, if one run takes over S seconds\n"
 								 "(default " STR(WATCHDOG_DEFAULT_S) " for try's kernels, else never; 0: never)",
@@ -86,7 +87,7 @@ const struct option_row option_rows[NOPTS] = {
 			  OPTK_TEXT, offsetof(struct options, nccl_tests) },
 	[OPT_CONFIG] = { "config", 0, required_argument, "FILE", "read FILE after the other configuration files; given\n"
 								 "again, each FILE in the order given, the last winning" },
-	[OPT_HELP] = { "help", 'h', no_argument, NULL, "the command's help: gpulab run --help",
+	[OPT_HELP] = { "help", 'h', no_argument, NULL, "the command's help: gpulab " CMD_RUN " --help",
 			  OPTK_FLAG, offsetof(struct options, help), 1 },
 	[OPT_VERSION] = { "version", 0, no_argument, NULL, "gpulab's version and plugin ABI",
 			  OPTK_FLAG, offsetof(struct options, version), 1 },

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "draw/board.h"
 #include "draw/boards.h"
 
@@ -152,7 +153,7 @@ static void ranking(FILE *out, const struct plot *pl)
 	size_t measured = 0;
 	for (size_t k = 0; k < json_len(ks); k++)
 		measured += ranked(json_index(ks, k));
-	fputs("<table class=\"board\"><caption>gpulab grade ", out);
+	fputs("<table class=\"board\"><caption>gpulab " CMD_GRADE " ", out);
 	fput_html(out, challenge_of(pl));
 	fprintf(out, ": %zu kernels, %zu measured, %zu failed</caption>\n<tr><th>rank</th><th class=\"text\">kernel</th>"
 		"<th>median ms</th><th title=\"half the median's 95%% confidence interval, in %% of it\">\u00b1%%</th>"

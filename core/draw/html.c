@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "command_names.h"
 #include "draw/html.h"
 
 #include "exitcode.h"
@@ -363,7 +364,7 @@ static int comparison(FILE *out, struct plot *base, struct plot *cand, FILE *war
 		fputs("<figure><div class=\"plot\">\n", out);
 		draw_comparison(out, pairs, n, "cmp");
 		fputs("</div></figure>\n<div class=\"wide\"><table class=\"pairs\"><caption>Medians of GPU time; "
-		      "Mann-Whitney U test, two-sided, alpha 0.05 (as gpulab compare)</caption>\n<tr><th class=\"text\">"
+		      "Mann-Whitney U test, two-sided, alpha 0.05 (as gpulab " CMD_COMPARE ")</caption>\n<tr><th class=\"text\">"
 		      "exercise</th><th class=\"text\">params</th><th>base ms</th><th>new ms</th><th>change</th><th>p</th>"
 		      "<th class=\"text\">verdict</th></tr>\n", out);
 		for (size_t i = 0; i < n; i++)
@@ -408,7 +409,7 @@ static void page_head(FILE *out, const char *title)
 static int report_page(FILE *out, struct plot *pl, size_t n, FILE *warn)
 {
 	int rc = 0;
-	page_head(out, "gpulab report");
+	page_head(out, "gpulab " CMD_REPORT);
 	fprintf(out, "<p>Made by gpulab %s from %zu record%s. "
 		"Each chart has its numbers in a table under it.</p>\n<main>\n", PACKAGE_VERSION, n, n == 1 ? "" : "s");
 	if (board_is_history(pl, n))
@@ -484,7 +485,7 @@ int report_write(char *const *paths, size_t n, const char *out_path, const char 
 		return EXIT_USAGE;
 	}
 	if (n == 0) {
-		snprintf(err, len, "report: name at least one record (gpulab run %s writes them)", options_long(OPT_OUTPUT));
+		snprintf(err, len, "report: name at least one record (gpulab " CMD_RUN " %s writes them)", options_long(OPT_OUTPUT));
 		return EXIT_USAGE;
 	}
 	if (!(pl = calloc(n, sizeof *pl))) {
@@ -521,7 +522,7 @@ int board_page_write(const struct board_doc *b, const char *path, char *err, siz
 		snprintf(err, len, "%s %s: %s", options_short(OPT_OUTPUT), path, why);
 		return rc;
 	}
-	snprintf(title, sizeof title, "gpulab board %s", b->challenge);
+	snprintf(title, sizeof title, "gpulab " CMD_BOARD " %s", b->challenge);
 	page_head(f.f, title);
 	fprintf(f.f, "<p>Made by gpulab %s from %zu grade record%s.</p>\n<main>\n", PACKAGE_VERSION, b->nrecords,
 		b->nrecords == 1 ? "" : "s");

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "emit/configured.h"
 
 #include "config/options.h"
@@ -20,7 +21,7 @@ static const char *configured_where(const struct sweep_key *p, char *buf, size_t
 {
 	const struct stopping stop = STOP_DEFAULTS;
 	if (p->generic == GEN_REPS && p->defaulted)
-		snprintf(buf, len, "not set: repeats until the noise is at most %g%% (gpulab help run)", 100 * stop.max_noise);
+		snprintf(buf, len, "not set: repeats until the noise is at most %g%% (gpulab " CMD_HELP " " CMD_RUN ")", 100 * stop.max_noise);
 	else
 		snprintf(buf, len, "%s", p->where);
 	return buf;

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "emit/facts.h"
 
 #include "emit/field.h"
@@ -137,7 +138,7 @@ static void new_text_end(void *doc, FILE *out)
 	fprintf(out, "%s/:", d->name);
 	for (size_t i = 0; i < d->n; i++)
 		fprintf(out, "%s %s", i ? "," : "", d->files[i]);
-	fprintf(out, "\nnext: cd %s && make && make install && gpulab run %s   (make check: no GPU needed)\n", d->name,
+	fprintf(out, "\nnext: cd %s && make && make install && gpulab " CMD_RUN " %s   (make check: no GPU needed)\n", d->name,
 		d->name);
 }
 
@@ -154,7 +155,7 @@ static void new_json_end(void *doc, FILE *out)
 		fputs(i ? ", " : "", out);
 		emit_json(out, d->files[i]);
 	}
-	snprintf(next, sizeof next, "cd %s && make && make install && gpulab run %s", d->name, d->name);
+	snprintf(next, sizeof next, "cd %s && make && make install && gpulab " CMD_RUN " %s", d->name, d->name);
 	fputs("],\n  \"next\": ", out);
 	emit_json(out, next);
 	fputs("\n}\n", out);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "command_names.h"
 #include "emit/list.h"
 
 #include "emit/field.h"
@@ -121,7 +122,7 @@ static void list_common(FILE *out)
 	snprintf(text, sizeof text,
 		 "Every exercise also takes %s N (exactly N timed runs; by default a point repeats until its "
 		 "noise is at most %g%%, over at least %d runs and %g s of GPU time, or gives up after %g s) "
-		 "and %s N (%s, default %s). `gpulab list EXERCISE` shows one exercise in full.",
+		 "and %s N (%s, default %s). `gpulab " CMD_LIST " EXERCISE` shows one exercise in full.",
 		 options_flag(GEN_REPS), 100 * stop.max_noise, MIN_SAMPLES, stop.min_time_s, stop.timeout_s, options_flag(GEN_WARMUP), generic_params[GEN_WARMUP].help,
 		 generic_params[GEN_WARMUP].def);
 	wrap_blanks(out, 0, 0, text);
@@ -197,7 +198,7 @@ static void list_table_challenges(const struct list_doc *l, FILE *out)
 	const struct challenge_set *s = l->challenges;
 	if (!s || !s->n || l->only)
 		return;
-	fprintf(out, "\nchallenges (gpulab try NAME FILE.cu; docs/challenge.md):\n");
+	fprintf(out, "\nchallenges (gpulab " CMD_TRY " NAME FILE.cu; docs/challenge.md):\n");
 	for (size_t i = 0; i < s->n; i++) {
 		fprintf(out, "  %-24s ", s->v[i].name);
 		fput_escaped(out, s->v[i].dir);
@@ -274,7 +275,7 @@ static void list_one(const struct pick *k, FILE *out)
 		fputs("\n  docs    ", out);
 		fput_escaped(out, docs);
 	}
-	fputs("\n\nkeys (`gpulab config ", out);
+	fputs("\n\nkeys (`gpulab " CMD_CONFIG " ", out);
 	fput_escaped(out, k->plugin->name);
 	fputc('.', out);
 	fput_escaped(out, e->name);

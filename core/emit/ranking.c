@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "emit/ranking.h"
 
 #include "config/options.h"
@@ -34,10 +35,10 @@ static void ranking_text_end(void *doc, FILE *out)
 	for (size_t k = 0; k < r->n; k++)
 		ok += r->v[k].measured || r->v[k].passed;
 	if (r->mode && !strcmp(r->mode, "test"))
-		fprintf(out, "gpulab grade %s %s: %zu kernels, %zu passed the gate, %zu failed\n\n", options_long(OPT_TEST),
+		fprintf(out, "gpulab " CMD_GRADE " %s %s: %zu kernels, %zu passed the gate, %zu failed\n\n", options_long(OPT_TEST),
 			r->challenge, r->n, ok, r->n - ok);
 	else
-		fprintf(out, "gpulab grade %s: %zu kernels, %zu measured, %zu failed\n\n", r->challenge, r->n, ok, r->n - ok);
+		fprintf(out, "gpulab " CMD_GRADE " %s: %zu kernels, %zu measured, %zu failed\n\n", r->challenge, r->n, ok, r->n - ok);
 	fprintf(out, "%4s  %-36s %11s %7s %10s %7s\n", "rank", "kernel", "median ms", "+-%", "GB/s", "of ref");
 	for (size_t k = 0; k < r->n; k++) {
 		const struct rank_row *v = &r->v[k];

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "emit/standings.h"
 
 #include "emit/field.h"
@@ -100,7 +101,7 @@ static void standing_text_end(void *doc, FILE *out)
 {
 	const struct board_doc *b = doc;
 	char challenge[64];
-	fprintf(out, "gpulab board %s: %zu record%s, %zu GPU model%s; a share is of the reference, a change in points "
+	fprintf(out, "gpulab " CMD_BOARD " %s: %zu record%s, %zu GPU model%s; a share is of the reference, a change in points "
 		"of it\n", escape_into(challenge, sizeof challenge, b->challenge), b->nrecords, b->nrecords == 1 ? "" : "s", b->ngpus, b->ngpus == 1 ? "" : "s");
 	for (size_t d = 0; d < b->ngpus; d++) {
 		const struct board_gpu *g = &b->gpus[d];
@@ -167,7 +168,7 @@ static void standing_md_end(void *doc, FILE *out)
 	static const char *const names[] = { "GPU", "rank:", "student", "best:", "on", "first:", "latest:", "change:",
 					     "history" };
 	const struct board_doc *b = doc;
-	fputs("gpulab board ", out);
+	fputs("gpulab " CMD_BOARD " ", out);
 	md_cell(out, b->challenge);
 	fputs(": a share is of the reference, a change in points of it\n\n", out);
 	md_header(out, names, sizeof names / sizeof names[0]);

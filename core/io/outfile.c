@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "io/outfile.h"
 
 #include "exitcode.h"
@@ -62,7 +63,7 @@ static void holder(int fd, char *buf, size_t len)
 		char kind[16];
 		if (!strstr(line, "->") && sscanf(line, "%*s %15s %*s %*s %ld %*x:%*x:%llu", kind, &pid, &ino) == 3
 		    && !strcmp(kind, "FLOCK") && ino == (unsigned long long)st.st_ino) {
-			snprintf(buf, len, "another gpulab run (PID %ld)", pid);
+			snprintf(buf, len, "another gpulab " CMD_RUN " (PID %ld)", pid);
 			break;
 		}
 	}

@@ -17,6 +17,7 @@
  */
 #include "config.h"
 
+#include "command_names.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "emit/field.h"
@@ -144,7 +145,7 @@ static int grade_argv(const struct options *o, const struct grade *g, size_t k, 
 {
 	int argc = 0, b = 0;
 	argv[argc++] = "gpulab";
-	argv[argc++] = TRY_PLUGIN; /* the command that runs the plugin's exercise */
+	argv[argc++] = CMD_TRY;
 	argv[argc++] = o->patterns[0];
 	argv[argc++] = g->v[k].path;
 	if (o->test_only)

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include "command_names.h"
 #include "docs.h"
 #include "emit/writer.h"
 #include "escape.h"
@@ -275,8 +276,8 @@ static void learn_task(const struct lesson *l)
 			 l->req.rule.value, options_long(OPT_METRICS), l->req.metric);
 		learn_wrap("  and keep          ", line);
 	}
-	printf("  start from        gpulab " TRY_PLUGIN " %s %s > mine.cu\n", l->challenge, options_long(OPT_TEMPLATE));
-	printf("  submit            gpulab learn %s %s mine.cu\n", l->name, options_long(OPT_SUBMIT));
+	printf("  start from        gpulab " CMD_TRY " %s %s > mine.cu\n", l->challenge, options_long(OPT_TEMPLATE));
+	printf("  submit            gpulab " CMD_LEARN " %s %s mine.cu\n", l->name, options_long(OPT_SUBMIT));
 }
 
 /* Keep what this step did: the lock is taken, the file read again, and
@@ -339,7 +340,7 @@ static int learn_experiment(const struct learn_ask *q, const struct lesson *l, i
 	x->r = (struct lesson_outcome){ .verdict = -1, .p = NAN };
 	if ((rc = learn_tmp_make(&t)))
 		return rc;
-	x->rc = learn_run(q, "run", NULL, 0, l->run, t.record, quiet);
+	x->rc = learn_run(q, CMD_RUN, NULL, 0, l->run, t.record, quiet);
 	rec.path = t.record;
 	if (x->rc > 128) { /* stopped by a signal, or crashed: nothing to judge or keep */
 		learn_tmp_remove(&t);
@@ -378,7 +379,7 @@ static int learn_lesson(const struct learn_ask *q, const struct lesson *l)
 	learn_wrap("Lesson: ", l->topic);
 	learn_wrap("\nThe claim: ", learn_expand(l, l->claim, NULL, text, sizeof text));
 	learn_wrap("The notes: ", learn_notes_figure(l, where, sizeof where));
-	learn_wrap("\nOn this GPU: gpulab run ", l->run);
+	learn_wrap("\nOn this GPU: gpulab " CMD_RUN " ", l->run);
 	putchar('\n');
 	if ((rc = learn_experiment(q, l, 0, &x)))
 		return rc;
@@ -449,7 +450,7 @@ static int learn_submit(const struct learn_ask *q, const struct lesson *l)
 	/* the counter the task keeps is read in an untimed run of its own */
 	snprintf(args, sizeof args, "%s%s%s%s%s", l->args ? l->args : "", l->req.metric[0] ? " " : "",
 		 l->req.metric[0] ? options_long(OPT_METRICS) : "", l->req.metric[0] ? " " : "", l->req.metric);
-	rc = learn_run(q, TRY_PLUGIN, first, 2, args, t.record, 0);
+	rc = learn_run(q, CMD_TRY, first, 2, args, t.record, 0);
 	rec.path = t.record;
 	if (rc > 128) {
 		learn_tmp_remove(&t);
@@ -499,10 +500,10 @@ int learn_lessons(const struct learn_ask *q)
 	if (!q->lesson)
 		learn_map(&s, &p, q->format, stdout);
 	else if (q->submit && !report_for_people(q->format)) /* a submission is told as it goes, to people */
-		rc = fail(EXIT_USAGE, "learn: %s prints for people; %s json is the map's and a lesson's (gpulab learn "
+		rc = fail(EXIT_USAGE, "learn: %s prints for people; %s json is the map's and a lesson's (gpulab " CMD_LEARN " "
 				      "LESSON %s json)", options_long(OPT_SUBMIT), options_long(OPT_FORMAT), options_long(OPT_FORMAT));
 	else if (!l)
-		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab learn` lists them", q->lesson);
+		rc = fail(EXIT_NOMATCH, "learn: no lesson '%s'; `gpulab " CMD_LEARN "` lists them", q->lesson);
 	else
 		rc = q->submit ? learn_submit(q, l) : report_for_people(q->format) ? learn_lesson(q, l)
 										 : learn_lesson_doc(q, l);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "command_names.h"
 #include "learn/lesson.h"
 
 #include "config/params.h"
@@ -151,7 +152,7 @@ static int lesson_point_parse(struct lesson_point *pt, const char *s, char *why,
 static int lesson_label(char *out, size_t size, const char *m, char *why, size_t len)
 {
 	if (strlen(m) >= size || strspn(m, LESSON_VALUE_CHARS) != strlen(m))
-		return snprintf(why, len, "'%.80s' is not a counter's label (gpulab metrics)", m), -1;
+		return snprintf(why, len, "'%.80s' is not a counter's label (gpulab " CMD_METRICS ")", m), -1;
 	strcpy(out, m);
 	return 0;
 }
@@ -304,7 +305,7 @@ static int lesson_check(struct lesson_reading *p)
 	if (!param_valid_name(l->challenge))
 		return BAD("challenge", "'%.80s' is not a challenge name (reduce, transpose, sum_matrix)", l->challenge);
 	if (lesson_words(l->run, buf, sizeof buf, w, LESSON_MAX_ARGS) < 1)
-		return BAD("run", "1 to %d words: the arguments of gpulab run", LESSON_MAX_ARGS);
+		return BAD("run", "1 to %d words: the arguments of gpulab " CMD_RUN, LESSON_MAX_ARGS);
 	if (l->args && lesson_words(l->args, buf, sizeof buf, w, LESSON_MAX_ARGS) < 0)
 		return BAD("args", "at most %d words", LESSON_MAX_ARGS);
 	if (!lesson_docs_valid(l->docs))

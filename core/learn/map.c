@@ -3,6 +3,7 @@
  * progress, and the next one; for people, or as one JSON document
  * (gpulab-learn/1, docs/json.md).
  */
+#include "command_names.h"
 #include "learn/map.h"
 
 #include "emit/field.h"
@@ -52,7 +53,7 @@ static void learn_map_text(const struct lesson_set *s, const struct progress *p,
 		const struct progress_entry *e = progress_find(p, s->v[i].name);
 		seen += e && e->seen, passed += e && e->passed;
 	}
-	fprintf(out, "gpulab learn: %zu lessons, %zu seen, %zu tasks passed\n", s->n, seen, passed);
+	fprintf(out, "gpulab " CMD_LEARN ": %zu lessons, %zu seen, %zu tasks passed\n", s->n, seen, passed);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct lesson *l = &s->v[i];
 		int col = 0;
@@ -67,9 +68,9 @@ static void learn_map_text(const struct lesson_set *s, const struct progress *p,
 	}
 	const struct lesson *next = learn_next(s, p);
 	if (next)
-		fprintf(out, "\nNext: gpulab learn %s\n", next->name);
+		fprintf(out, "\nNext: gpulab " CMD_LEARN " %s\n", next->name);
 	else
-		fprintf(out, "\nEvery task is passed. gpulab learn LESSON %s FILE.cu tries for a better figure.\n",
+		fprintf(out, "\nEvery task is passed. gpulab " CMD_LEARN " LESSON %s FILE.cu tries for a better figure.\n",
 			options_long(OPT_SUBMIT));
 }
 

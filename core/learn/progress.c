@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "command_names.h"
 #include "learn/progress.h"
 
 #include "config/ini_text.h"
@@ -291,7 +292,7 @@ int progress_load(struct progress *p, const char *path, int lock, char *err, siz
 
 static void progress_print(const struct progress *p, FILE *f)
 {
-	fputs("; gpulab learn: your progress through the lessons.  gpulab writes this file\n"
+	fputs("; gpulab " CMD_LEARN ": your progress through the lessons.  gpulab writes this file\n"
 	      "; and refuses, and keeps, one it cannot read.\n[gpulab]\nprogress = 1\n", f);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct progress_entry *e = &p->v[i];

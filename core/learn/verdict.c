@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "command_names.h"
 #include "learn/verdict.h"
 #include "plugins/challenge_dirs.h"
 
@@ -155,7 +156,7 @@ static int row_metric(const struct json *row, const char *label, double *v, char
 	*v = json_number(json_get(json_get(json_get(row, "metrics"), label), "value"));
 	if (isfinite(*v))
 		return 0;
-	snprintf(err, len, "%s: no counter '%s' in the run (gpulab metrics lists them; it needs CUPTI)",
+	snprintf(err, len, "%s: no counter '%s' in the run (gpulab " CMD_METRICS " lists them; it needs CUPTI)",
 		 json_string(json_get(row, "exercise")), label);
 	return -1;
 }

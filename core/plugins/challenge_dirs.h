@@ -14,6 +14,7 @@
 #ifndef GPULAB_PLUGINS_CHALLENGE_DIRS_H
 #define GPULAB_PLUGINS_CHALLENGE_DIRS_H
 
+#include "command_names.h"
 #include "plugins/challenge.h"
 
 #include <stddef.h>
@@ -21,9 +22,9 @@
 
 #define CHALLENGE_FOLDERS_ENV "GPULAB_CHALLENGE_FOLDERS"
 
-/* The plugin whose exercises are the challenges, and the command that
- * runs one: named here alone. */
-#define TRY_PLUGIN "try"
+/* The plugin whose exercises are the challenges: named as the command
+ * that runs one, so its name is the command's (command_names.h). */
+#define TRY_PLUGIN CMD_TRY
 
 /* Is `exercise` the try plugin's exercise of `challenge` (try.NAME): a
  * record's row of a learner's kernel on it? */

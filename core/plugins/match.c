@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "plugins/match.h"
 
 #include "exitcode.h"
@@ -116,7 +117,7 @@ int select_exercises(const struct registry *r, char *const *patterns, int n,
 		if (suggest(r, patterns[i], 3, near, sizeof near) > 0)
 			snprintf(err, errlen, "no exercise matches '%s'; did you mean %s?", patterns[i], near);
 		else
-			snprintf(err, errlen, "no exercise matches '%s'; `gpulab list` shows them", patterns[i]);
+			snprintf(err, errlen, "no exercise matches '%s'; `gpulab " CMD_LIST "` shows them", patterns[i]);
 		return EXIT_NOMATCH;
 	}
 	return 0;

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "plugins/registry.h"
 
 #include "exitcode.h"
@@ -226,7 +227,7 @@ static int check_ini_keys(const struct config *c, const struct plugin *p, char *
 			return -1;
 		}
 		if (generic_index(s->key) < 0 && !declared(p->desc, e, s->key)) {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' for %s (`gpulab list` shows the keys)", s->file, s->line,
+			snprintf(err, errlen, "%s:%d: unknown key '%s' for %s (`gpulab " CMD_LIST "` shows the keys)", s->file, s->line,
 				 s->key, s->target);
 			return -1;
 		}

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "records/board_read.h"
 
 #include "config/options.h"
@@ -41,7 +42,7 @@ static int standing_head(const struct record *r, struct board_record *out, char 
 	out->date = json_string(json_get(r->doc, "date"));
 	out->device = json_string(json_get(json_get(r->doc, "device"), "name"));
 	if (json_type(g) != JSON_OBJECT)
-		return snprintf(err, len, "%s: not a grade record: no \"grade\" (gpulab grade %s writes one)", r->path,
+		return snprintf(err, len, "%s: not a grade record: no \"grade\" (gpulab " CMD_GRADE " %s writes one)", r->path,
 				options_short(OPT_OUTPUT)), EXIT_USAGE;
 	if (mode && (!m || (strcmp(m, "test") && strcmp(m, "ranked"))))
 		return snprintf(err, len, "%s: \"grade.mode\": expected \"test\" or \"ranked\"", r->path), EXIT_USAGE;
@@ -299,7 +300,7 @@ int board_take(struct board_doc *b, char *const *paths, struct json **docs, size
 	if (rc == EXIT_NOMEM)
 		snprintf(err, len, "out of memory reading the records");
 	if (n == 0)
-		snprintf(err, len, "no records: a board is of grade records (gpulab grade %s writes them)",
+		snprintf(err, len, "no records: a board is of grade records (gpulab " CMD_GRADE " %s writes them)",
 			 options_short(OPT_OUTPUT));
 	for (size_t i = 0; i < n; i++)
 		json_free(docs[i]);

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "records/record.h"
 
 #include "config/options.h"
@@ -104,7 +105,7 @@ int record_take(struct record *r, struct json *doc, char *err, size_t len)
 	schema = json_string(json_get(r->doc, "schema"));
 	results = json_get(r->doc, "results");
 	if (!record_schema_known(schema) || json_type(results) != JSON_ARRAY) {
-		snprintf(err, len, "%s: not a gpulab-record/1 or /2 record%s%s (gpulab run %s writes one)", r->path,
+		snprintf(err, len, "%s: not a gpulab-record/1 or /2 record%s%s (gpulab " CMD_RUN " %s writes one)", r->path,
 			 schema ? ": its schema is " : "", schema ? schema : "", options_long(OPT_OUTPUT));
 		return EXIT_USAGE;
 	}

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "run/job.h"
 
 #include "exitcode.h"
@@ -268,7 +269,7 @@ void job_free(struct job *j)
 void job_command(const struct job *j, int cold, unsigned batch, char *buf, size_t len)
 {
 	char name[256], key[512];
-	snprintf(buf, len, "gpulab run %s", job_name(j, name, sizeof name));
+	snprintf(buf, len, "gpulab " CMD_RUN " %s", job_name(j, name, sizeof name));
 	for (size_t i = 0; i < j->nparams; i++) {
 		const struct job_param *p = &j->params[i];
 		size_t at = strlen(buf);

@@ -1,3 +1,4 @@
+#include "command_names.h"
 #include "run/metrics.h"
 
 #include "exitcode.h"
@@ -101,7 +102,7 @@ static int add(struct metric_set *s, const char *name, char *err, size_t len)
 		if (!strcmp(s->cols[i].label, name))
 			return 0; /* asked twice */
 	if (!a && !looks_raw(name)) {
-		snprintf(err, len, "%s: '%s' is neither an alias (`gpulab metrics` lists them) "
+		snprintf(err, len, "%s: '%s' is neither an alias (`gpulab " CMD_METRICS "` lists them) "
 			 "nor an Nsight Compute metric name (unit__counter.rollup)", options_long(OPT_METRICS), name);
 		return EXIT_USAGE;
 	}

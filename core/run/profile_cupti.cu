@@ -5,6 +5,7 @@
  * counts one user range, replayed by gpulab once per pass.  Host code
  * only: it is C++ because CUPTI's host header is.
  */
+#include "command_names.h"
 #include "exitcode.h"
 #include "run/profile.h"
 extern "C" {
@@ -310,7 +311,7 @@ int profiler_check(profiler *p, const char *const *metrics, size_t n, char *err,
 	int rc = h.initialize(p, err, len);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (h.add_metrics(&metrics[i], 1) != CUPTI_SUCCESS) {
-			counters_say(err, len, "this GPU (%s) has no metric '%s' (`gpulab metrics` lists the aliases; "
+			counters_say(err, len, "this GPU (%s) has no metric '%s' (`gpulab " CMD_METRICS "` lists the aliases; "
 				 "`ncu --query-metrics` the names)", p->chip.c_str(), metrics[i]);
 			rc = EXIT_METRICS;
 		}

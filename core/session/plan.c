@@ -2,6 +2,7 @@
  * A session's jobs (session/plan.h): every chosen exercise's sweep made
  * into jobs, and every job planned before any runs.
  */
+#include "command_names.h"
 #include "session/plan.h"
 
 #include "exitcode.h"
@@ -31,10 +32,10 @@ int check_cli_keys(const struct options *o, const struct selection *s)
 	char key[256];
 	if ((o->axes[GEN_N].n || options_param(o, "n")) && !someone_takes(s, "n"))
 		return fail(EXIT_USAGE, "%s: no chosen exercise takes a size; %s.%s's is set by its own keys "
-			    "(`gpulab list` shows them)", options_flag(GEN_N), s->v[0].plugin->name, s->v[0].ex->name);
+			    "(`gpulab " CMD_LIST "` shows them)", options_flag(GEN_N), s->v[0].plugin->name, s->v[0].ex->name);
 	for (int i = 0; i < o->nparams; i++)
 		if (!someone_takes(s, o->params[i].key))
-			return fail(EXIT_USAGE, "%s: no chosen exercise takes this key (`gpulab list` shows their keys)",
+			return fail(EXIT_USAGE, "%s: no chosen exercise takes this key (`gpulab " CMD_LIST "` shows their keys)",
 				    options_key_spelling(-1, o->params[i].key, NULL, key, sizeof key));
 	return 0;
 }

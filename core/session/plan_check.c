@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include "command_names.h"
 #include "session/plan_check.h"
 
 #include "escape.h"
@@ -253,7 +254,7 @@ int check_plans(const char *file, const struct pick *pk, const struct options *o
 	}
 	for (const struct gpulab_param *p = e->params; p && p->key; p++) {
 		if (!p->help || !*p->help)
-			check_problem(file, "%s.%s: key '%s' has no help for gpulab list", pk->plugin->name, e->name, p->key), bad++;
+			check_problem(file, "%s.%s: key '%s' has no help for gpulab " CMD_LIST, pk->plugin->name, e->name, p->key), bad++;
 		bad += limits_of_key(file, pk, p, -1, corner, o);
 	}
 	for (int c = 0; c < 4; c++)
