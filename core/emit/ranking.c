@@ -71,8 +71,7 @@ const struct writer ranking_table = { .for_people = 1, .end = ranking_text_end }
 
 /* --- CSV and Markdown: a row a kernel ------------------------------------------------------ */
 
-static void ranking_cells(const struct rank_doc *r, FILE *out, void (*cell)(FILE *, const char *), const char *sep,
-			  const char *open, const char *close)
+static void ranking_cells(const struct rank_doc *r, FILE *out, const struct cell_style *style)
 {
 	char rank[24], ms[32], ci[32], gbps[32], ref[32], status[16];
 	for (size_t k = 0; k < r->n; k++) {
@@ -84,17 +83,14 @@ static void ranking_cells(const struct rank_doc *r, FILE *out, void (*cell)(FILE
 					v->measured ? ranked_number(gbps, sizeof gbps, "%.6g", v->gbps) : "",
 					v->measured ? ranked_number(ref, sizeof ref, "%.6g", v->ref_share) : "", status,
 					v->measured ? "" : v->failure, v->measured ? "" : v->reason };
-		fputs(open, out);
-		for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
-			fputs(i ? sep : "", out), cell(out, cells[i]);
-		fputs(close, out);
+		cells_row(out, style, cells, sizeof cells / sizeof cells[0]);
 	}
 }
 
 static void ranking_csv_end(void *doc, FILE *out)
 {
 	fputs("rank,kernel,median_ms,ci_pct,gbps,ref_share,exit,failure,reason\n", out);
-	ranking_cells(doc, out, emit_csv, ",", "", "\n");
+	ranking_cells(doc, out, &csv_cells);
 }
 
 const struct writer ranking_csv = { .end = ranking_csv_end };
@@ -104,7 +100,7 @@ static void ranking_md_end(void *doc, FILE *out)
 	static const char *const names[] = { "rank:", "kernel", "median ms:", "+-%:", "GB/s:", "of ref:", "exit:",
 					     "failure", "reason" };
 	md_header(out, names, sizeof names / sizeof names[0]);
-	ranking_cells(doc, out, md_cell, " | ", "| ", " |\n");
+	ranking_cells(doc, out, &md_cells);
 }
 
 const struct writer ranking_markdown = { .end = ranking_md_end };

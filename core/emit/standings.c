@@ -123,8 +123,7 @@ const struct writer standings_table = { .for_people = 1, .end = standing_text_en
 
 /* --- CSV and Markdown: a row a student and GPU ---------------------------------------------- */
 
-static void standing_cells(const struct board_doc *b, FILE *out, void (*cell)(FILE *, const char *), const char *sep,
-			   const char *open, const char *close, int pct)
+static void standing_cells(const struct board_doc *b, FILE *out, const struct cell_style *style, int pct)
 {
 	char rank[24], best[32], first[32], latest[32], change[32], history[1024];
 	double by;
@@ -148,17 +147,14 @@ static void standing_cells(const struct board_doc *b, FILE *out, void (*cell)(FI
 						pct ? standing_pct(latest, sizeof latest, s->latest)
 						    : standing_digits(latest, sizeof latest, s->latest),
 						change, standing_history(history, sizeof history, g, s, pct) };
-			fputs(open, out);
-			for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++)
-				fputs(c ? sep : "", out), cell(out, cells[c]);
-			fputs(close, out);
+			cells_row(out, style, cells, sizeof cells / sizeof cells[0]);
 		}
 }
 
 static void standing_csv_end(void *doc, FILE *out)
 {
 	fputs("device,rank,student,best,best_date,first,latest,change,history\n", out);
-	standing_cells(doc, out, emit_csv, ",", "", "\n", 0);
+	standing_cells(doc, out, &csv_cells, 0);
 }
 
 const struct writer standings_csv = { .end = standing_csv_end };
@@ -172,7 +168,7 @@ static void standing_md_end(void *doc, FILE *out)
 	md_cell(out, b->challenge);
 	fputs(": a share is of the reference, a change in points of it\n\n", out);
 	md_header(out, names, sizeof names / sizeof names[0]);
-	standing_cells(doc, out, md_cell, " | ", "| ", " |\n", 1);
+	standing_cells(doc, out, &md_cells, 1);
 }
 
 const struct writer standings_markdown = { .end = standing_md_end };
